@@ -1,0 +1,225 @@
+//! Command-line arguments and their translation into library calls.
+//!
+//! `clap` structs live here and nowhere else; each command turns its arguments into the
+//! library's option types, calls the library, prints, and returns an [`Exit`] code.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::diag::Diagnostic;
+use crate::front::{self, DataModel, FrontOptions};
+use crate::ir::{self, interp};
+
+/// The exit codes of PRODUCT.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Exit {
+    /// The property holds (substitutable, verified), or the command succeeded.
+    Holds = 0,
+    /// It does not hold; evidence was printed.
+    Fails = 1,
+    /// Bad input or usage; a located message was printed.
+    BadInput = 2,
+    /// Unknown: a limit was hit; the report says which.
+    Unknown = 3,
+}
+
+/// subst: can the new versions of these C components replace the old ones?
+#[derive(Parser, Debug)]
+#[command(name = "subst", version, about, long_about = None)]
+pub struct Args {
+    /// More logging (-v info, -vv debug, -vvv trace); RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command that reads C shares.
+#[derive(clap::Args, Debug, Clone)]
+pub struct COptions {
+    /// Integer sizes: lp64 (long is 64 bits, gcc's default here) or ilp32 (long is 32 bits).
+    #[arg(long, value_enum, default_value_t = Model::Lp64)]
+    pub data_model: Model,
+    /// Extra preprocessor options, e.g. `--cpp=-DN=4` or `--cpp=-Iinclude`.
+    #[arg(long = "cpp", value_name = "OPTION", allow_hyphen_values = true)]
+    pub cpp: Vec<String>,
+}
+
+/// The `--data-model` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// `long` is 64 bits.
+    Lp64,
+    /// `long` is 32 bits.
+    Ilp32,
+}
+
+impl COptions {
+    fn front(&self) -> FrontOptions {
+        FrontOptions {
+            data_model: match self.data_model {
+                Model::Lp64 => DataModel::Lp64,
+                Model::Ilp32 => DataModel::Ilp32,
+            },
+            families: Default::default(),
+            cpp_args: self.cpp.clone(),
+        }
+    }
+}
+
+/// The commands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Check that NEW can replace OLD: containment and compatibility (not implemented yet).
+    Check {
+        /// The old version: a C file or a folder of C files.
+        old: PathBuf,
+        /// The new version.
+        new: PathBuf,
+        /// Properties to check (all when none is named).
+        #[arg(long)]
+        prop: Vec<String>,
+    },
+    /// Verify one assembly or program (not implemented yet).
+    Verify {
+        /// A C file or folder.
+        src: PathBuf,
+        /// Properties to check (all when none is named).
+        #[arg(long)]
+        prop: Vec<String>,
+    },
+    /// Look inside: the IR of components, or a run of the interpreter.
+    Show {
+        /// What to show.
+        #[command(subcommand)]
+        what: Show,
+    },
+}
+
+/// What `subst show` can print.
+#[derive(Subcommand, Debug)]
+pub enum Show {
+    /// The IR of components, in text form.
+    Ir {
+        /// C files or folders.
+        #[arg(required = true)]
+        src: Vec<PathBuf>,
+        /// Components to show (default: `main`, or every `void f(void)` no other function calls).
+        #[arg(long)]
+        component: Vec<String>,
+        /// C options.
+        #[command(flatten)]
+        c: COptions,
+    },
+    /// Run a component in the interpreter and print its events.
+    Run {
+        /// C files or folders.
+        #[arg(required = true)]
+        src: Vec<PathBuf>,
+        /// The component to run (default as for `show ir`, which must give exactly one).
+        #[arg(long)]
+        component: Option<String>,
+        /// Input values in order, for nondet calls, receives and uninitialised locals.
+        #[arg(long, value_delimiter = ',', allow_hyphen_values = true, conflicts_with = "seed")]
+        inputs: Option<Vec<i128>>,
+        /// Use pseudo-random inputs from this seed instead.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Stop after this many events.
+        #[arg(long, default_value_t = 50)]
+        max_events: usize,
+        /// Stop after this many IR steps.
+        #[arg(long, default_value_t = 1_000_000)]
+        max_steps: u64,
+        /// C options.
+        #[command(flatten)]
+        c: COptions,
+    },
+}
+
+/// Sets up `tracing` to stderr: `RUST_LOG` if set, else a level from the `-v` count.
+pub fn init_tracing(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+fn report(d: &Diagnostic) -> Exit {
+    eprint!("{}", d.render(std::io::stderr().is_terminal()));
+    Exit::BadInput
+}
+
+/// Runs a command and returns its exit code; output goes to stdout, diagnostics to stderr.
+pub fn run(args: Args) -> Exit {
+    match args.command {
+        Command::Check { .. } | Command::Verify { .. } => {
+            eprintln!("error: this command is not implemented yet; `subst show` is");
+            Exit::BadInput
+        }
+        Command::Show { what } => match show(what) {
+            Ok(code) => code,
+            Err(d) => report(&d),
+        },
+    }
+}
+
+fn components(program: &front::Program, named: Vec<String>) -> Result<Vec<String>, Diagnostic> {
+    if !named.is_empty() {
+        return Ok(named);
+    }
+    let found = program.default_components();
+    if found.is_empty() {
+        return Err(Diagnostic::global("no component found: define `main` or name one with --component")
+            .with_note(format!("defined functions: {}", program.defined_functions().join(", "))));
+    }
+    Ok(found)
+}
+
+fn show(what: Show) -> Result<Exit, Diagnostic> {
+    match what {
+        Show::Ir { src, component, c } => {
+            let program = front::load(&src, &c.front())?;
+            for (i, name) in components(&program, component)?.iter().enumerate() {
+                let comp = program.lower(name)?;
+                if i > 0 {
+                    println!();
+                }
+                print!("{}", ir::text::component(&comp));
+            }
+            Ok(Exit::Holds)
+        }
+        Show::Run { src, component, inputs, seed, max_events, max_steps, c } => {
+            let program = front::load(&src, &c.front())?;
+            let names = components(&program, component.into_iter().collect())?;
+            let [name] = names.as_slice() else {
+                return Err(Diagnostic::global(format!("several components ({}); name one with --component", names.join(", "))));
+            };
+            let comp = program.lower(name)?;
+            let limits = interp::Limits { max_steps, max_events };
+            let run = match seed {
+                Some(s) => interp::run(&comp, &mut interp::Seeded::new(s), limits),
+                None => interp::run(&comp, &mut interp::Scripted::new(inputs.unwrap_or_default()), limits),
+            };
+            let events: Vec<String> = run.events.iter().map(|e| e.to_string()).collect();
+            println!("events: {}", events.join(" "));
+            print!("end: {}", run.outcome);
+            if let Some(o) = &run.last
+                && matches!(run.outcome, interp::Outcome::Fault(_) | interp::Outcome::Blocked)
+            {
+                print!(" at {} `{}`", o.span, o.text);
+            }
+            println!();
+            Ok(Exit::Holds)
+        }
+    }
+}

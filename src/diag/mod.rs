@@ -1,0 +1,100 @@
+//! Diagnostics about the user's input, rendered with the source line under them (ariadne).
+//!
+//! Every error about input carries the file, line and column; rendering reads the file again to
+//! show the line, and falls back to a plain `file:line:col: message` when it cannot.
+
+use std::fmt;
+
+use ariadne::{Config, Label, Report, ReportKind, Source};
+
+use crate::ir::SrcSpan;
+
+/// An error about the user's input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The headline, e.g. "unsupported construct: pointer".
+    pub message: String,
+    /// Where, if known.
+    pub span: Option<SrcSpan>,
+    /// A short label under the source excerpt.
+    pub label: String,
+    /// Further explanation, one sentence each.
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic at `span`.
+    pub fn at(span: SrcSpan, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+        Diagnostic { message: message.into(), span: Some(span), label: label.into(), notes: Vec::new() }
+    }
+
+    /// A diagnostic without a position (a missing file, a bad option).
+    pub fn global(message: impl Into<String>) -> Diagnostic {
+        Diagnostic { message: message.into(), span: None, label: String::new(), notes: Vec::new() }
+    }
+
+    /// Adds a note.
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Renders the diagnostic for a terminal or a log, reading the file to show the source line.
+    pub fn render(&self, color: bool) -> String {
+        let Some(span) = &self.span else {
+            let mut out = format!("error: {}\n", self.message);
+            for n in &self.notes {
+                out.push_str(&format!("  note: {n}\n"));
+            }
+            return out;
+        };
+        let source = std::fs::read_to_string(&span.file).ok();
+        let Some(source) = source.filter(|s| offset_of(s, span.line, span.col).is_some()) else {
+            let mut out = format!("error: {}: {}\n", span, self.message);
+            for n in &self.notes {
+                out.push_str(&format!("  note: {n}\n"));
+            }
+            return out;
+        };
+        let start = offset_of(&source, span.line, span.col).unwrap_or(0);
+        let end = offset_of(&source, span.end_line, span.end_col).unwrap_or(start).max(start + 1);
+        let id = span.file.as_str();
+        let mut report = Report::build(ReportKind::Error, (id, start..end))
+            .with_config(Config::default().with_color(color))
+            .with_message(format!("{}: {}", span, self.message))
+            .with_label(Label::new((id, start..end)).with_message(&self.label));
+        for n in &self.notes {
+            report = report.with_note(n);
+        }
+        let mut out = Vec::new();
+        let written = report.finish().write((id, Source::from(source.as_str())), &mut out);
+        match written {
+            Ok(()) => String::from_utf8_lossy(&out).into_owned(),
+            Err(_) => format!("error: {}: {}\n", span, self.message),
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.span {
+            Some(s) => write!(f, "{s}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+/// The character offset of 1-based `line` and `col` in `source` (ariadne counts characters).
+fn offset_of(source: &str, line: u32, col: u32) -> Option<usize> {
+    let mut offset = 0;
+    for (i, text) in source.split_inclusive('\n').enumerate() {
+        let n = text.chars().count();
+        if i + 1 == line as usize {
+            return ((col as usize) <= n + 1).then_some(offset + col as usize - 1);
+        }
+        offset += n;
+    }
+    None
+}

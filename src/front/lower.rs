@@ -1,0 +1,1954 @@
+//! Lowering of a C component function, with the functions it calls inlined, to the IR.
+//!
+//! The lowering walks the AST once, keeping a *current location* and appending edges from it.
+//! Expressions are lowered to pure IR expressions; their side effects (assignments, `++`, calls,
+//! events, input) become edges emitted before the expression is used, in C's left-to-right
+//! order. Because C leaves the order of unsequenced operands unspecified, operands whose effects
+//! could be told apart by order are rejected (see [`super::effects`]).
+//!
+//! Invariants kept while lowering:
+//! - every edge carries the span of the C construct it comes from and the stack of inlined calls;
+//! - each C scope sees exactly the names C gives it: a function inlined into a caller sees its
+//!   own parameters, locals and its file's globals, never the caller's locals;
+//! - after an unconditional jump (`return`, `break`, `goto`, `abort()`) the current location is
+//!   a fresh unreachable one; [`finish`] removes what stays unreachable.
+//!
+//! Known weaknesses:
+//! - `sizeof` accepts only type names, variables and array elements;
+//! - designated initialisers and multi-dimensional arrays are rejected;
+//! - the side-effect analysis is by name and may reject a correct program that shadows a global.
+
+use std::collections::{HashMap, HashSet};
+
+use lang_c::ast::{
+    BinaryOperator, BlockItem, CallExpression, Constant, Declaration, DeclarationSpecifier, DerivedDeclarator,
+    EnumType, Expression, ForInitializer, FunctionDefinition, Initializer, Integer, IntegerBase, IntegerSize,
+    Label, Statement, StorageClassSpecifier, TypeName, TypeSpecifier, UnaryOperator,
+};
+use lang_c::span::{Node, Span};
+
+use super::builtins::{
+    ASSUME_FUNCTIONS, ERROR_EVENT, ERROR_FUNCTIONS, EXIT_FUNCTIONS, HEAP_FUNCTIONS, is_unsupported_nondet, nondet_type,
+};
+use super::ctype::{self, CType, Declared};
+use super::effects::{Effects, Summaries};
+use super::{DataModel, Program};
+use crate::diag::Diagnostic;
+use crate::ir::eval::{self, NoVars};
+use crate::ir::{
+    BinOp, Component, Edge, Event, Expr, ExprKind, Family, Fault, Frame, IntTy, LocId, Lvalue, Origin, SrcSpan,
+    Stmt, Storage, UnOp, VarDecl, VarId, VarTy,
+};
+
+type Result<T> = std::result::Result<T, Diagnostic>;
+
+/// A name in a block scope.
+#[derive(Clone, Debug)]
+enum Binding {
+    Var(VarId),
+    Const(i128, IntTy),
+    Typedef(CType),
+    /// `extern` in a block: the file-scope global of that name.
+    Global(String),
+}
+
+/// A name at file scope.
+#[derive(Clone, Debug)]
+enum FileName<'p> {
+    Typedef(CType),
+    Const(i128, IntTy),
+    Global { ty: CType, init: Option<&'p Node<Initializer>>, span: Span },
+    Function(Proto),
+}
+
+/// A function's signature as declared.
+#[derive(Clone, Debug)]
+struct Proto {
+    ret: CType,
+    /// `None` for an unprototyped `f()` declaration.
+    params: Option<Vec<CType>>,
+}
+
+#[derive(Default)]
+struct FileScope<'p> {
+    names: HashMap<String, FileName<'p>>,
+    enum_tags: HashMap<String, IntTy>,
+}
+
+struct SwitchCtx {
+    ty: IntTy,
+    cases: Vec<(i128, i128, LocId, Span)>,
+    default: Option<LocId>,
+}
+
+/// One inlined function activation (the component itself is the first).
+struct FrameCtx {
+    function: String,
+    unit: usize,
+    /// Where the caller called it; `None` for the component.
+    call: Option<SrcSpan>,
+    ret: Option<(VarId, IntTy)>,
+    ret_loc: LocId,
+    scopes: Vec<HashMap<String, Binding>>,
+    labels: HashMap<String, (LocId, bool)>,
+    gotos: Vec<(String, Span)>,
+    breaks: Vec<LocId>,
+    continues: Vec<LocId>,
+    switches: Vec<SwitchCtx>,
+}
+
+struct Lowerer<'p> {
+    prog: &'p Program,
+    model: DataModel,
+    files: Vec<Option<FileScope<'p>>>,
+    vars: Vec<VarDecl>,
+    names: HashSet<String>,
+    globals: HashMap<(usize, String), VarId>,
+    families: Vec<Family>,
+    plain_events: Vec<(String, Span, usize)>,
+    edges: Vec<Edge>,
+    n_locs: u32,
+    cur: LocId,
+    exit: LocId,
+    frames: Vec<FrameCtx>,
+    temps: u32,
+    summaries: Summaries,
+    /// Inside a constant expression: no edges may be emitted and no variables read.
+    const_mode: bool,
+}
+
+/// Lowers the function at `index` of `unit` as a component.
+pub(crate) fn lower_component(prog: &Program, unit: usize, index: usize) -> Result<Component> {
+    let lang_c::ast::ExternalDeclaration::FunctionDefinition(def) = &prog.units[unit].ast.0[index].node else {
+        return Err(Diagnostic::global("internal error: component is not a function definition"));
+    };
+    let name = super::function_name(&def.node).unwrap_or("?").to_string();
+    let mut all_globals = HashSet::new();
+    for u in &prog.units {
+        for d in &u.ast.0 {
+            if let lang_c::ast::ExternalDeclaration::Declaration(decl) = &d.node {
+                for id in &decl.node.declarators {
+                    if let Some(n) = ctype::declarator_name(&id.node.declarator.node) {
+                        all_globals.insert(n.to_string());
+                    }
+                }
+            }
+        }
+    }
+    let defs = prog.units.iter().flat_map(|u| {
+        u.ast.0.iter().filter_map(|d| match &d.node {
+            lang_c::ast::ExternalDeclaration::FunctionDefinition(f) => Some(&f.node),
+            _ => None,
+        })
+    });
+    let summaries = Summaries::new(defs, &all_globals);
+    let mut l = Lowerer {
+        prog,
+        model: prog.options.data_model,
+        files: (0..prog.units.len()).map(|_| None).collect(),
+        vars: Vec::new(),
+        names: HashSet::new(),
+        globals: HashMap::new(),
+        families: Vec::new(),
+        plain_events: Vec::new(),
+        edges: Vec::new(),
+        n_locs: 0,
+        cur: LocId(0),
+        exit: LocId(0),
+        frames: Vec::new(),
+        temps: 0,
+        summaries,
+        const_mode: false,
+    };
+    let entry = l.new_loc();
+    l.exit = l.new_loc();
+    l.cur = entry;
+    l.enter_unit(unit)?;
+    let f = &def.node;
+    let sig = l.with_file_frame(unit, |l| l.function_signature(f))?;
+    if let Some(p) = sig.1.first() {
+        return Err(l.unsupported_in(unit, "a component with parameters", p.1));
+    }
+    match sig.0 {
+        CType::Void | CType::Int(_) => {}
+        _ => return Err(l.unsupported_in(unit, "a component whose return type is not void or int", def.span)),
+    }
+    let exit = l.exit;
+    l.frames.push(FrameCtx::new(name.clone(), unit, None, None, exit));
+    l.stmt(&f.statement)?;
+    l.edge(l.cur, exit, Stmt::Skip, None);
+    l.end_frame()?;
+    l.finish(name, entry)
+}
+
+impl FrameCtx {
+    fn new(function: String, unit: usize, call: Option<SrcSpan>, ret: Option<(VarId, IntTy)>, ret_loc: LocId) -> FrameCtx {
+        FrameCtx {
+            function,
+            unit,
+            call,
+            ret,
+            ret_loc,
+            scopes: vec![HashMap::new()],
+            labels: HashMap::new(),
+            gotos: Vec::new(),
+            breaks: Vec::new(),
+            continues: Vec::new(),
+            switches: Vec::new(),
+        }
+    }
+}
+
+/// `e` as a condition: comparisons and logical operators as they are, anything else `!= 0`.
+fn truth(e: Expr) -> Expr {
+    let boolean = match &e.kind {
+        ExprKind::Binary(op, ..) => op.is_boolean(),
+        ExprKind::Unary(UnOp::Not, _) => true,
+        _ => false,
+    };
+    if boolean {
+        e
+    } else {
+        let zero = Expr::constant(0, e.ty);
+        fold(Expr::binary(BinOp::Ne, e, zero))
+    }
+}
+
+/// The negation of a condition built by [`truth`], with comparisons inverted for readability.
+fn negate(e: Expr) -> Expr {
+    if let ExprKind::Binary(op, a, b) = &e.kind {
+        let inv = match op {
+            BinOp::Eq => Some(BinOp::Ne),
+            BinOp::Ne => Some(BinOp::Eq),
+            BinOp::Lt => Some(BinOp::Ge),
+            BinOp::Le => Some(BinOp::Gt),
+            BinOp::Gt => Some(BinOp::Le),
+            BinOp::Ge => Some(BinOp::Lt),
+            _ => None,
+        };
+        if let Some(inv) = inv {
+            return fold(Expr::binary(inv, (**a).clone(), (**b).clone()));
+        }
+    }
+    if let ExprKind::Unary(UnOp::Not, a) = &e.kind {
+        return truth((**a).clone());
+    }
+    fold(Expr::unary(UnOp::Not, e))
+}
+
+/// Replaces an operation on constants by its value.
+fn fold(e: Expr) -> Expr {
+    let all_const = match &e.kind {
+        ExprKind::Unary(_, a) | ExprKind::Cast(a) => a.as_const().is_some(),
+        ExprKind::Binary(_, a, b) => a.as_const().is_some() && b.as_const().is_some(),
+        _ => false,
+    };
+    if all_const { Expr::constant(eval::eval(&e, &NoVars), e.ty) } else { e }
+}
+
+fn and(a: Expr, b: Expr) -> Expr {
+    match (a.as_const(), b.as_const()) {
+        (Some(0), _) | (_, Some(0)) => Expr::constant(0, IntTy::I32),
+        (Some(_), _) => b,
+        (_, Some(_)) => a,
+        _ => Expr::binary(BinOp::And, a, b),
+    }
+}
+
+fn or(a: Expr, b: Expr) -> Expr {
+    match (a.as_const(), b.as_const()) {
+        (Some(x), _) | (_, Some(x)) if x != 0 => Expr::constant(1, IntTy::I32),
+        (Some(_), _) => b,
+        (_, Some(_)) => a,
+        _ => Expr::binary(BinOp::Or, a, b),
+    }
+}
+
+fn cmp(op: BinOp, a: Expr, value: i128) -> Expr {
+    let ty = a.ty;
+    fold(Expr::binary(op, a, Expr::constant(value, ty)))
+}
+
+/// The size in bytes of a C type, as `sizeof` gives it.
+fn size_of(t: &CType) -> Option<i128> {
+    match t {
+        CType::Int(t) => Some((t.bits as i128 / 8).max(1)),
+        CType::Array(t, n) => Some((t.bits as i128 / 8).max(1) * *n as i128),
+        _ => None,
+    }
+}
+
+impl<'p> Lowerer<'p> {
+    // ----- locations, edges, origins, diagnostics -----
+
+    fn new_loc(&mut self) -> LocId {
+        self.n_locs += 1;
+        LocId(self.n_locs - 1)
+    }
+
+    fn unit(&self) -> usize {
+        self.frames.last().map_or(0, |f| f.unit)
+    }
+
+    fn src_span_in(&self, unit: usize, span: Span) -> (SrcSpan, String) {
+        let u = &self.prog.units[unit];
+        if span.is_none() {
+            let file = u.path.display().to_string();
+            return (SrcSpan { file, line: 1, col: 1, end_line: 1, end_col: 1 }, String::new());
+        }
+        u.map.borrow_mut().span(span.start, span.end)
+    }
+
+    fn src_span(&self, span: Span) -> SrcSpan {
+        self.src_span_in(self.unit(), span).0
+    }
+
+    fn origin(&self, span: Span) -> Origin {
+        let (span, text) = self.src_span_in(self.unit(), span);
+        let stack = self
+            .frames
+            .iter()
+            .filter_map(|f| f.call.clone().map(|call| Frame { function: f.function.clone(), call }))
+            .collect();
+        Origin { span, text, stack }
+    }
+
+    fn edge(&mut self, from: LocId, to: LocId, stmt: Stmt, span: Option<Span>) {
+        let origin = span.map(|s| self.origin(s));
+        self.edges.push(Edge { from, to, stmt, origin });
+    }
+
+    /// Appends an edge from the current location to a new one and moves there.
+    fn step(&mut self, stmt: Stmt, span: Span) -> Result<()> {
+        if self.const_mode {
+            return Err(self.error("not a constant expression", "this needs a run-time step", span));
+        }
+        let next = self.new_loc();
+        self.edge(self.cur, next, stmt, Some(span));
+        self.cur = next;
+        Ok(())
+    }
+
+    /// Jumps from the current location to `to`; what follows is unreachable until a label.
+    fn jump(&mut self, to: LocId, span: Span) {
+        self.edge(self.cur, to, Stmt::Skip, Some(span));
+        self.cur = self.new_loc();
+    }
+
+    /// Continues at `to`: an edge from the current location, which becomes `to`.
+    fn fall_to(&mut self, to: LocId) {
+        self.edge(self.cur, to, Stmt::Skip, None);
+        self.cur = to;
+    }
+
+    fn unsupported_in(&self, unit: usize, what: &str, span: Span) -> Diagnostic {
+        let (s, _) = self.src_span_in(unit, span);
+        Diagnostic::at(s, format!("unsupported construct: {what}"), what.to_string())
+            .with_note("subst verifies a subset of C: integers, fixed-size integer arrays and non-recursive calls")
+    }
+
+    fn unsupported(&self, what: &str, span: Span) -> Diagnostic {
+        self.unsupported_in(self.unit(), what, span)
+    }
+
+    fn error(&self, message: &str, label: &str, span: Span) -> Diagnostic {
+        Diagnostic::at(self.src_span(span), message.to_string(), label.to_string())
+    }
+
+    // ----- variables -----
+
+    fn unique_name(&mut self, base: String) -> String {
+        let mut name = base.clone();
+        let mut n = 2;
+        while self.names.contains(&name) {
+            name = format!("{base}.{n}");
+            n += 1;
+        }
+        self.names.insert(name.clone());
+        name
+    }
+
+    fn add_var(&mut self, name: String, ty: VarTy, storage: Storage) -> VarId {
+        let name = self.unique_name(name);
+        self.vars.push(VarDecl { name, ty, storage });
+        VarId(self.vars.len() as u32 - 1)
+    }
+
+    fn temp(&mut self, ty: IntTy) -> VarId {
+        self.temps += 1;
+        let name = format!("${}", self.temps);
+        self.add_var(name, VarTy::Scalar(ty), Storage::Local)
+    }
+
+    fn local(&mut self, cname: &str, ty: VarTy) -> VarId {
+        let f = self.frames.last().map_or("", |f| f.function.as_str());
+        let name = format!("{f}.{cname}");
+        self.add_var(name, ty, Storage::Local)
+    }
+
+    fn bind(&mut self, name: &str, b: Binding) {
+        if let Some(scope) = self.frames.last_mut().and_then(|f| f.scopes.last_mut()) {
+            scope.insert(name.to_string(), b);
+        }
+    }
+
+    fn push_scope(&mut self) {
+        if let Some(f) = self.frames.last_mut() {
+            f.scopes.push(HashMap::new());
+        }
+    }
+
+    fn pop_scope(&mut self) {
+        if let Some(f) = self.frames.last_mut() {
+            f.scopes.pop();
+        }
+    }
+
+    fn var_ty(&self, v: VarId) -> VarTy {
+        self.vars[v.index()].ty
+    }
+
+    // ----- file scope -----
+
+    /// Runs `f` in an empty frame of `unit`, so that only file-scope names are visible.
+    fn with_file_frame<T>(&mut self, unit: usize, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let exit = self.exit;
+        self.frames.push(FrameCtx::new(String::new(), unit, None, None, exit));
+        let r = f(self);
+        self.frames.pop();
+        r
+    }
+
+    fn file(&self, unit: usize) -> Option<&FileScope<'p>> {
+        self.files.get(unit).and_then(Option::as_ref)
+    }
+
+    /// Builds the file scope of `unit` on first use: typedefs, enum constants, globals and
+    /// function signatures, in declaration order.
+    fn enter_unit(&mut self, unit: usize) -> Result<()> {
+        if self.files[unit].is_some() {
+            return Ok(());
+        }
+        self.files[unit] = Some(FileScope::default());
+        let prog = self.prog;
+        self.with_file_frame(unit, |l| {
+            for d in &prog.units[unit].ast.0 {
+                match &d.node {
+                    lang_c::ast::ExternalDeclaration::Declaration(decl) => l.file_declaration(unit, decl)?,
+                    lang_c::ast::ExternalDeclaration::FunctionDefinition(f) => {
+                        if let Some(name) = super::function_name(&f.node) {
+                            // A signature we cannot read is only a problem if the function is called.
+                            let proto = l.function_signature(&f.node).map_or(
+                                Proto { ret: CType::Unsupported("function signature".into(), f.span), params: None },
+                                |(ret, params)| Proto { ret, params: Some(params.into_iter().map(|p| p.0).collect()) },
+                            );
+                            l.file_mut(unit).names.insert(name.to_string(), FileName::Function(proto));
+                        }
+                    }
+                    lang_c::ast::ExternalDeclaration::StaticAssert(_) => {}
+                }
+            }
+            Ok(())
+        })
+    }
+
+    fn file_mut(&mut self, unit: usize) -> &mut FileScope<'p> {
+        self.files[unit].get_or_insert_with(FileScope::default)
+    }
+
+    fn file_declaration(&mut self, unit: usize, decl: &'p Node<Declaration>) -> Result<()> {
+        let d = &decl.node;
+        let typedef = has_storage(&d.specifiers, StorageClassSpecifier::Typedef);
+        let is_extern = has_storage(&d.specifiers, StorageClassSpecifier::Extern);
+        // Headers declare many things subst never uses; their types are checked on use.
+        let base = match self.base_type(&d.specifiers, decl.span) {
+            Ok(t) => t,
+            Err(_) if typedef || d.declarators.iter().all(|i| is_function_declarator(&i.node.declarator.node)) => {
+                CType::Unsupported("a type subst cannot read".into(), decl.span)
+            }
+            Err(e) => return Err(e),
+        };
+        for init in &d.declarators {
+            let Some(name) = ctype::declarator_name(&init.node.declarator.node) else { continue };
+            let declared = match ctype::apply_declarator(base.clone(), &init.node.declarator.node, &mut |e| self.array_size(e)) {
+                Ok(d) => d,
+                Err(e) if typedef => Declared::Object(CType::Unsupported(e.message.clone(), init.span)),
+                Err(e) => return Err(e),
+            };
+            let entry = match declared {
+                Declared::Object(ty) if typedef => FileName::Typedef(ty),
+                Declared::Object(ty) => {
+                    let old_init = match self.file(unit).and_then(|f| f.names.get(name)) {
+                        Some(FileName::Global { init, .. }) => *init,
+                        _ => None,
+                    };
+                    if is_extern && init.node.initializer.is_none() && old_init.is_none() {
+                        // A declaration of a global defined elsewhere (or later).
+                        if self.file(unit).is_some_and(|f| f.names.contains_key(name)) {
+                            continue;
+                        }
+                    }
+                    FileName::Global { ty, init: init.node.initializer.as_ref().or(old_init), span: init.span }
+                }
+                Declared::Function(f) if typedef => {
+                    FileName::Typedef(CType::Unsupported("function type".into(), f.span))
+                }
+                Declared::Function(f) => {
+                    let proto = self.prototype(base.clone(), f);
+                    if matches!(self.file(unit).and_then(|s| s.names.get(name)), Some(FileName::Function(_)))
+                        && proto.params.is_none()
+                    {
+                        continue;
+                    }
+                    FileName::Function(proto)
+                }
+            };
+            self.file_mut(unit).names.insert(name.to_string(), entry);
+        }
+        Ok(())
+    }
+
+    /// The signature of a function declarator; parameter types that are not supported are kept
+    /// as such, since only a call can make them matter.
+    fn prototype(&mut self, ret: CType, f: &'p Node<DerivedDeclarator>) -> Proto {
+        match &f.node {
+            DerivedDeclarator::Function(fd) => {
+                let mut params = Vec::new();
+                for p in &fd.node.parameters {
+                    let ty = self.param_type(p).map(|(t, _, _)| t).unwrap_or(CType::Unsupported("parameter".into(), p.span));
+                    params.push(ty);
+                }
+                if params.len() == 1 && params[0] == CType::Void {
+                    params.clear();
+                }
+                let unprototyped = fd.node.parameters.is_empty();
+                Proto { ret, params: if unprototyped { None } else { Some(params) } }
+            }
+            _ => Proto { ret, params: None },
+        }
+    }
+
+    fn param_type(&mut self, p: &'p Node<lang_c::ast::ParameterDeclaration>) -> Result<(CType, Option<&'p str>, Span)> {
+        let base = self.base_type(&p.node.specifiers, p.span)?;
+        let Some(d) = &p.node.declarator else { return Ok((base, None, p.span)) };
+        let name = ctype::declarator_name(&d.node);
+        // An array parameter is a pointer in C.
+        if ctype::derived_parts(&d.node).iter().any(|q| matches!(q.node, DerivedDeclarator::Array(_))) {
+            return Ok((CType::Unsupported("array parameter (a pointer)".into(), d.span), name, d.span));
+        }
+        match ctype::apply_declarator(base, &d.node, &mut |e| self.array_size(e))? {
+            Declared::Object(t) => Ok((t, name, d.span)),
+            Declared::Function(f) => Ok((CType::Unsupported("function parameter".into(), f.span), name, d.span)),
+        }
+    }
+
+    /// The return type and the named parameters of a function definition.
+    #[allow(clippy::type_complexity)]
+    fn function_signature(&mut self, f: &'p FunctionDefinition) -> Result<(CType, Vec<(CType, Span, Option<&'p str>)>)> {
+        let ret = self.base_type(&f.specifiers, f.declarator.span)?;
+        let parts = ctype::derived_parts(&f.declarator.node);
+        if parts.iter().any(|p| matches!(p.node, DerivedDeclarator::Pointer(_))) {
+            return Err(self.unsupported("a function returning a pointer", f.declarator.span));
+        }
+        let mut params = Vec::new();
+        for p in parts {
+            match &p.node {
+                DerivedDeclarator::Function(fd) => {
+                    for param in &fd.node.parameters {
+                        let (t, name, span) = self.param_type(param)?;
+                        if t == CType::Void && name.is_none() {
+                            continue;
+                        }
+                        params.push((t, span, name));
+                    }
+                    if fd.node.ellipsis == lang_c::ast::Ellipsis::Some {
+                        return Err(self.unsupported("a variadic function", p.span));
+                    }
+                }
+                DerivedDeclarator::KRFunction(ids) => {
+                    for id in ids {
+                        // K&R parameters default to int unless declared in the list.
+                        let mut ty = CType::Int(IntTy::I32);
+                        for decl in &f.declarations {
+                            let base = self.base_type(&decl.node.specifiers, decl.span)?;
+                            for init in &decl.node.declarators {
+                                if ctype::declarator_name(&init.node.declarator.node) == Some(&id.node.name) {
+                                    if let Declared::Object(t) =
+                                        ctype::apply_declarator(base.clone(), &init.node.declarator.node, &mut |e| self.array_size(e))?
+                                    {
+                                        ty = t;
+                                    }
+                                }
+                            }
+                        }
+                        params.push((ty, id.span, Some(id.node.name.as_str())));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok((ret, params))
+    }
+
+    // ----- types -----
+
+    fn lookup(&self, name: &str) -> Option<Binding> {
+        let frame = self.frames.last()?;
+        for scope in frame.scopes.iter().rev() {
+            if let Some(b) = scope.get(name) {
+                return Some(b.clone());
+            }
+        }
+        match self.file(frame.unit)?.names.get(name)? {
+            FileName::Typedef(t) => Some(Binding::Typedef(t.clone())),
+            FileName::Const(v, t) => Some(Binding::Const(*v, *t)),
+            FileName::Global { .. } => Some(Binding::Global(name.to_string())),
+            FileName::Function(_) => None,
+        }
+    }
+
+    fn base_type(&mut self, specs: &'p [Node<DeclarationSpecifier>], whole: Span) -> Result<CType> {
+        let mut other = None;
+        for s in ctype::type_specifiers(specs) {
+            match &s.node {
+                TypeSpecifier::Enum(e) => other = Some(self.enum_type(&e.node, s.span)?),
+                TypeSpecifier::TypedefName(id) => other = Some(self.typedef_type(&id.node.name, s.span)?),
+                _ => {}
+            }
+        }
+        Ok(ctype::keyword_type(ctype::type_specifiers(specs), self.model, other, whole))
+    }
+
+    fn type_name(&mut self, t: &'p Node<TypeName>) -> Result<CType> {
+        let mut other = None;
+        for s in ctype::qualifier_specifiers(&t.node.specifiers) {
+            match &s.node {
+                TypeSpecifier::Enum(e) => other = Some(self.enum_type(&e.node, s.span)?),
+                TypeSpecifier::TypedefName(id) => other = Some(self.typedef_type(&id.node.name, s.span)?),
+                _ => {}
+            }
+        }
+        let base = ctype::keyword_type(ctype::qualifier_specifiers(&t.node.specifiers), self.model, other, t.span);
+        match &t.node.declarator {
+            None => Ok(base),
+            Some(d) => match ctype::apply_declarator(base, &d.node, &mut |e| self.array_size(e))? {
+                Declared::Object(t) => Ok(t),
+                Declared::Function(f) => Ok(CType::Unsupported("function type".into(), f.span)),
+            },
+        }
+    }
+
+    fn typedef_type(&mut self, name: &str, span: Span) -> Result<CType> {
+        match self.lookup(name) {
+            Some(Binding::Typedef(t)) => Ok(t),
+            _ => Err(self.error(&format!("unknown type `{name}`"), "not a typedef in scope", span)),
+        }
+    }
+
+    /// The type of an `enum` specifier; defines its constants in the current scope. Like gcc, an
+    /// enum with no negative constant is `unsigned int`, otherwise `int`.
+    fn enum_type(&mut self, e: &'p EnumType, span: Span) -> Result<CType> {
+        let tag = e.identifier.as_ref().map(|i| i.node.name.clone());
+        if e.enumerators.is_empty() {
+            let unit = self.unit();
+            return match tag.as_ref().and_then(|t| self.file(unit).and_then(|f| f.enum_tags.get(t))) {
+                Some(t) => Ok(CType::Int(*t)),
+                None => Err(self.error("unknown enum", "this enum is not defined before its use", span)),
+            };
+        }
+        let mut next: i128 = 0;
+        let mut any_negative = false;
+        for en in &e.enumerators {
+            let value = match &en.node.expression {
+                Some(x) => self.const_value(x)?.0,
+                None => next,
+            };
+            if !IntTy::I32.contains(value) {
+                return Err(self.unsupported("an enum constant outside the range of int", en.span));
+            }
+            any_negative |= value < 0;
+            let name = en.node.identifier.node.name.clone();
+            if self.frames.last().is_some_and(|f| f.function.is_empty()) {
+                let unit = self.unit();
+                self.file_mut(unit).names.insert(name, FileName::Const(value, IntTy::I32));
+            } else {
+                self.bind(&name, Binding::Const(value, IntTy::I32));
+            }
+            next = value + 1;
+        }
+        let ty = if any_negative { IntTy::I32 } else { IntTy::U32 };
+        if let Some(tag) = tag {
+            let unit = self.unit();
+            self.file_mut(unit).enum_tags.insert(tag, ty);
+        }
+        Ok(CType::Int(ty))
+    }
+
+    fn array_size(&mut self, e: &'p Node<Expression>) -> Result<u32> {
+        let (v, _) = self.const_value(e)?;
+        match u32::try_from(v) {
+            Ok(n) if n > 0 && n <= 1 << 20 => Ok(n),
+            _ => Err(self.error(&format!("array size {v} is not between 1 and 2^20"), "array size", e.span)),
+        }
+    }
+
+    /// Evaluates a C constant expression.
+    fn const_value(&mut self, e: &'p Node<Expression>) -> Result<(i128, IntTy)> {
+        let saved = std::mem::replace(&mut self.const_mode, true);
+        let r = self.rvalue(e);
+        self.const_mode = saved;
+        let v = r?;
+        match v.as_const() {
+            Some(c) => Ok((c, v.ty)),
+            None => Err(self.error("not a constant expression", "must be known at compile time", e.span)),
+        }
+    }
+
+    // ----- globals -----
+
+    fn global_var(&mut self, name: &str, span: Span) -> Result<VarId> {
+        let unit = self.unit();
+        if let Some(&v) = self.globals.get(&(unit, name.to_string())) {
+            return Ok(v);
+        }
+        if self.const_mode {
+            return Err(self.error("not a constant expression", "reads a variable", span));
+        }
+        let Some(FileName::Global { ty, init, span: decl_span }) = self.file(unit).and_then(|f| f.names.get(name)).cloned()
+        else {
+            return Err(self.error(&format!("`{name}` is not a variable"), "not declared as a variable", span));
+        };
+        let vty = match ty {
+            CType::Int(t) => VarTy::Scalar(t),
+            CType::Array(t, n) => VarTy::Array(t, n),
+            CType::Void => return Err(self.error("a variable of type void", "declared here", decl_span)),
+            CType::Unsupported(what, at) => return Err(self.unsupported(&what, at)),
+        };
+        let values = self.with_file_frame(unit, |l| l.initial_values(vty, init))?;
+        let v = self.add_var(name.to_string(), vty, Storage::Global { init: values });
+        self.globals.insert((unit, name.to_string()), v);
+        Ok(v)
+    }
+
+    /// The values of a static initialiser: C's zero where none is given.
+    fn initial_values(&mut self, ty: VarTy, init: Option<&'p Node<Initializer>>) -> Result<Vec<i128>> {
+        let mut values = vec![0; ty.len() as usize];
+        for (i, e) in self.initializer_items(ty, init)? {
+            values[i] = ty.elem().convert(self.const_value(e)?.0);
+        }
+        Ok(values)
+    }
+
+    /// The (element index, expression) pairs of an initialiser for a variable of type `ty`.
+    fn initializer_items(&self, ty: VarTy, init: Option<&'p Node<Initializer>>) -> Result<Vec<(usize, &'p Node<Expression>)>> {
+        let Some(init) = init else { return Ok(Vec::new()) };
+        match (&init.node, ty) {
+            (Initializer::Expression(e), VarTy::Scalar(_)) => Ok(vec![(0, e)]),
+            (Initializer::Expression(e), VarTy::Array(..)) => {
+                Err(self.unsupported("an array initialised from an expression (a string?)", e.span))
+            }
+            (Initializer::List(items), _) => {
+                if items.len() > ty.len() as usize {
+                    return Err(self.error("too many initialisers", "more values than elements", init.span));
+                }
+                let mut out = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    if let Some(d) = item.node.designation.first() {
+                        return Err(self.unsupported("a designated initialiser", d.span));
+                    }
+                    match &item.node.initializer.node {
+                        Initializer::Expression(e) => out.push((i, &**e)),
+                        Initializer::List(_) => {
+                            return Err(self.unsupported("a nested initialiser list", item.span));
+                        }
+                    }
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    // ----- statements -----
+
+    fn stmt(&mut self, s: &'p Node<Statement>) -> Result<()> {
+        match &s.node {
+            Statement::Compound(items) => {
+                self.push_scope();
+                for item in items {
+                    match &item.node {
+                        BlockItem::Declaration(d) => self.local_declaration(d)?,
+                        BlockItem::Statement(st) => self.stmt(st)?,
+                        BlockItem::StaticAssert(_) => {}
+                    }
+                }
+                self.pop_scope();
+            }
+            Statement::Expression(None) => {}
+            Statement::Expression(Some(e)) => {
+                self.expr(e, false)?;
+            }
+            Statement::If(i) => {
+                let (then_loc, else_loc, join) = (self.new_loc(), self.new_loc(), self.new_loc());
+                self.cond(&i.node.condition, then_loc, else_loc)?;
+                self.cur = then_loc;
+                self.stmt(&i.node.then_statement)?;
+                self.fall_to(join);
+                self.cur = else_loc;
+                if let Some(e) = &i.node.else_statement {
+                    self.stmt(e)?;
+                }
+                self.fall_to(join);
+            }
+            Statement::While(w) => {
+                let (head, body, after) = (self.new_loc(), self.new_loc(), self.new_loc());
+                self.fall_to(head);
+                self.cond(&w.node.expression, body, after)?;
+                self.cur = body;
+                self.in_loop(after, head, |l| l.stmt(&w.node.statement))?;
+                self.fall_to(head);
+                self.cur = after;
+            }
+            Statement::DoWhile(w) => {
+                let (body, test, after) = (self.new_loc(), self.new_loc(), self.new_loc());
+                self.fall_to(body);
+                self.in_loop(after, test, |l| l.stmt(&w.node.statement))?;
+                self.fall_to(test);
+                self.cond(&w.node.expression, body, after)?;
+                self.cur = after;
+            }
+            Statement::For(f) => {
+                self.push_scope();
+                match &f.node.initializer.node {
+                    ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
+                    ForInitializer::Expression(e) => {
+                        self.expr(e, false)?;
+                    }
+                    ForInitializer::Declaration(d) => self.local_declaration(d)?,
+                }
+                let (head, body, step, after) = (self.new_loc(), self.new_loc(), self.new_loc(), self.new_loc());
+                self.fall_to(head);
+                match &f.node.condition {
+                    Some(c) => self.cond(c, body, after)?,
+                    None => self.fall_to(body),
+                }
+                self.cur = body;
+                self.in_loop(after, step, |l| l.stmt(&f.node.statement))?;
+                self.fall_to(step);
+                if let Some(e) = &f.node.step {
+                    self.expr(e, false)?;
+                }
+                self.fall_to(head);
+                self.cur = after;
+                self.pop_scope();
+            }
+            Statement::Switch(sw) => self.switch(sw.node.expression.as_ref(), &sw.node.statement)?,
+            Statement::Labeled(l) => self.labeled(&l.node.label, &l.node.statement)?,
+            Statement::Goto(id) => {
+                let target = self.label_loc(&id.node.name);
+                if let Some(f) = self.frames.last_mut() {
+                    f.gotos.push((id.node.name.clone(), id.span));
+                }
+                self.jump(target, s.span);
+            }
+            Statement::Continue => match self.frames.last().and_then(|f| f.continues.last()).copied() {
+                Some(t) => self.jump(t, s.span),
+                None => return Err(self.error("`continue` outside a loop", "no enclosing loop", s.span)),
+            },
+            Statement::Break => match self.frames.last().and_then(|f| f.breaks.last()).copied() {
+                Some(t) => self.jump(t, s.span),
+                None => return Err(self.error("`break` outside a loop or switch", "nothing to break out of", s.span)),
+            },
+            Statement::Return(e) => {
+                let (ret, ret_loc) = match self.frames.last() {
+                    Some(f) => (f.ret, f.ret_loc),
+                    None => (None, self.exit),
+                };
+                match (e, ret) {
+                    (Some(e), Some((var, ty))) => {
+                        let v = self.rvalue(e)?;
+                        self.step(Stmt::Assign(Lvalue::Var(var), v.cast(ty)), s.span)?;
+                    }
+                    (Some(e), None) => {
+                        self.expr(e, false)?;
+                    }
+                    (None, _) => {}
+                }
+                self.jump(ret_loc, s.span);
+            }
+            Statement::Asm(_) => return Err(self.unsupported("inline assembly", s.span)),
+        }
+        Ok(())
+    }
+
+    fn in_loop(&mut self, brk: LocId, cont: LocId, body: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
+        if let Some(f) = self.frames.last_mut() {
+            f.breaks.push(brk);
+            f.continues.push(cont);
+        }
+        let r = body(self);
+        if let Some(f) = self.frames.last_mut() {
+            f.breaks.pop();
+            f.continues.pop();
+        }
+        r
+    }
+
+    fn label_loc(&mut self, name: &str) -> LocId {
+        if let Some(&(l, _)) = self.frames.last().and_then(|f| f.labels.get(name)) {
+            return l;
+        }
+        let l = self.new_loc();
+        if let Some(f) = self.frames.last_mut() {
+            f.labels.insert(name.to_string(), (l, false));
+        }
+        l
+    }
+
+    fn labeled(&mut self, label: &'p Node<Label>, inner: &'p Node<Statement>) -> Result<()> {
+        match &label.node {
+            Label::Identifier(id) => {
+                let l = self.label_loc(&id.node.name);
+                let frame = self.frames.last_mut().expect("statements are lowered inside a frame");
+                let entry = frame.labels.get_mut(&id.node.name).expect("label_loc made it");
+                if entry.1 {
+                    return Err(self.error(&format!("label `{}` defined twice", id.node.name), "second definition", id.span));
+                }
+                entry.1 = true;
+                self.fall_to(l);
+            }
+            Label::Case(e) => {
+                let (v, _) = self.const_value(e)?;
+                self.case(v, v, label.span)?;
+            }
+            Label::CaseRange(r) => {
+                let (lo, _) = self.const_value(&r.node.low)?;
+                let (hi, _) = self.const_value(&r.node.high)?;
+                self.case(lo, hi, label.span)?;
+            }
+            Label::Default => {
+                let l = self.new_loc();
+                let Some(sw) = self.frames.last_mut().and_then(|f| f.switches.last_mut()) else {
+                    return Err(self.error("`default` outside a switch", "no enclosing switch", label.span));
+                };
+                if sw.default.is_some() {
+                    return Err(self.error("two `default` labels in one switch", "second default", label.span));
+                }
+                sw.default = Some(l);
+                self.fall_to(l);
+            }
+        }
+        self.stmt(inner)
+    }
+
+    fn case(&mut self, lo: i128, hi: i128, span: Span) -> Result<()> {
+        let l = self.new_loc();
+        let Some(ty) = self.frames.last().and_then(|f| f.switches.last()).map(|s| s.ty) else {
+            return Err(self.error("`case` outside a switch", "no enclosing switch", span));
+        };
+        let (lo, hi) = (ty.convert(lo), ty.convert(hi));
+        let sw = self.frames.last_mut().and_then(|f| f.switches.last_mut()).expect("checked above");
+        if sw.cases.iter().any(|&(a, b, _, _)| a <= hi && lo <= b) {
+            return Err(self.error("duplicate case value", "this value is already a case", span));
+        }
+        sw.cases.push((lo, hi, l, span));
+        self.fall_to(l);
+        Ok(())
+    }
+
+    fn switch(&mut self, e: &'p Node<Expression>, body: &'p Node<Statement>) -> Result<()> {
+        let v = self.rvalue(e)?;
+        let v = v.clone().cast(v.ty.promoted());
+        let head = self.cur;
+        let after = self.new_loc();
+        if let Some(f) = self.frames.last_mut() {
+            f.switches.push(SwitchCtx { ty: v.ty, cases: Vec::new(), default: None });
+            f.breaks.push(after);
+        }
+        // The body is entered only through its labels.
+        self.cur = self.new_loc();
+        let r = self.stmt(body);
+        let frame = self.frames.last_mut().expect("inside a frame");
+        frame.breaks.pop();
+        let sw = frame.switches.pop().expect("pushed above");
+        r?;
+        self.fall_to(after);
+        let mut none_matches = Expr::constant(1, IntTy::I32);
+        for &(lo, hi, target, span) in &sw.cases {
+            let hit = if lo == hi {
+                cmp(BinOp::Eq, v.clone(), lo)
+            } else {
+                and(cmp(BinOp::Ge, v.clone(), lo), cmp(BinOp::Le, v.clone(), hi))
+            };
+            none_matches = and(none_matches, negate(hit.clone()));
+            self.guarded_edge(head, target, hit, span);
+        }
+        let default = sw.default.unwrap_or(after);
+        self.guarded_edge(head, default, none_matches, e.span);
+        self.cur = after;
+        Ok(())
+    }
+
+    /// An edge taken when `cond` holds: a skip when it always holds, nothing when it never does.
+    fn guarded_edge(&mut self, from: LocId, to: LocId, cond: Expr, span: Span) {
+        match cond.as_const() {
+            Some(0) => {}
+            Some(_) => self.edge(from, to, Stmt::Skip, Some(span)),
+            None => self.edge(from, to, Stmt::Assume(cond), Some(span)),
+        }
+    }
+
+    fn local_declaration(&mut self, decl: &'p Node<Declaration>) -> Result<()> {
+        let d = &decl.node;
+        let base = self.base_type(&d.specifiers, decl.span)?;
+        let typedef = has_storage(&d.specifiers, StorageClassSpecifier::Typedef);
+        let is_static = has_storage(&d.specifiers, StorageClassSpecifier::Static);
+        let is_extern = has_storage(&d.specifiers, StorageClassSpecifier::Extern);
+        for init in &d.declarators {
+            let Some(name) = ctype::declarator_name(&init.node.declarator.node) else { continue };
+            let declared = ctype::apply_declarator(base.clone(), &init.node.declarator.node, &mut |e| self.array_size(e))?;
+            let ty = match declared {
+                Declared::Function(_) => continue,
+                Declared::Object(t) if typedef => {
+                    self.bind(name, Binding::Typedef(t));
+                    continue;
+                }
+                Declared::Object(t) => t,
+            };
+            if is_extern {
+                self.bind(name, Binding::Global(name.to_string()));
+                continue;
+            }
+            let vty = match ty {
+                CType::Int(t) => VarTy::Scalar(t),
+                CType::Array(t, n) => VarTy::Array(t, n),
+                CType::Void => return Err(self.error("a variable of type void", "declared here", init.span)),
+                CType::Unsupported(what, at) => return Err(self.unsupported(&what, at)),
+            };
+            if is_static {
+                let unit = self.unit();
+                let values = self.with_file_frame(unit, |l| l.initial_values(vty, init.node.initializer.as_ref()))?;
+                let f = self.frames.last().map_or(String::new(), |f| f.function.clone());
+                let v = self.add_var(format!("{f}.{name}"), vty, Storage::Global { init: values });
+                self.bind(name, Binding::Var(v));
+                continue;
+            }
+            let v = self.local(name, vty);
+            self.bind(name, Binding::Var(v));
+            match &init.node.initializer {
+                None => self.step(Stmt::Havoc(Lvalue::Var(v)), init.span)?,
+                Some(i) => {
+                    let items = self.initializer_items(vty, Some(i))?;
+                    if let VarTy::Array(t, n) = vty {
+                        // C zeroes the elements an initialiser list leaves out.
+                        let mut values: Vec<Option<&Node<Expression>>> = vec![None; n as usize];
+                        for (idx, e) in items {
+                            values[idx] = Some(e);
+                        }
+                        for (idx, e) in values.into_iter().enumerate() {
+                            let value = match e {
+                                Some(e) => self.rvalue(e)?.cast(t),
+                                None => Expr::constant(0, t),
+                            };
+                            let at = Expr::constant(idx as i128, IntTy::I32);
+                            self.step(Stmt::Assign(Lvalue::Elem(v, at), value), init.span)?;
+                        }
+                    } else {
+                        let value = match items.first() {
+                            Some((_, e)) => self.rvalue(e)?.cast(vty.elem()),
+                            None => Expr::constant(0, vty.elem()),
+                        };
+                        self.step(Stmt::Assign(Lvalue::Var(v), value), init.span)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ----- conditions -----
+
+    /// Lowers `e` as a branch condition: from the current location to `t` when it holds and to
+    /// `f` when it does not, with C's short-circuit evaluation.
+    fn cond(&mut self, e: &'p Node<Expression>, t: LocId, f: LocId) -> Result<()> {
+        match &e.node {
+            Expression::BinaryOperator(b)
+                if matches!(b.node.operator.node, BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr) =>
+            {
+                self.short_circuit(&b.node, t, f)
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Negate => {
+                self.cond(&u.node.operand, f, t)
+            }
+            Expression::Conditional(c) => {
+                let (a, b) = (self.new_loc(), self.new_loc());
+                self.cond(&c.node.condition, a, b)?;
+                self.cur = a;
+                self.cond(&c.node.then_expression, t, f)?;
+                self.cur = b;
+                self.cond(&c.node.else_expression, t, f)
+            }
+            Expression::Comma(items) => {
+                let (last, init) = items.split_last().expect("a comma expression has operands");
+                for i in init {
+                    self.expr(i, false)?;
+                }
+                self.cond(last, t, f)
+            }
+            _ => {
+                let v = truth(self.rvalue(e)?);
+                let from = self.cur;
+                self.guarded_edge(from, t, v.clone(), e.span);
+                self.guarded_edge(from, f, negate(v), e.span);
+                self.cur = self.new_loc();
+                Ok(())
+            }
+        }
+    }
+
+    /// `a && b` or `a || b` as a condition: `b` is evaluated only when C evaluates it.
+    fn short_circuit(&mut self, b: &'p lang_c::ast::BinaryOperatorExpression, t: LocId, f: LocId) -> Result<()> {
+        let mid = self.new_loc();
+        if b.operator.node == BinaryOperator::LogicalAnd {
+            self.cond(&b.lhs, mid, f)?;
+        } else {
+            self.cond(&b.lhs, t, mid)?;
+        }
+        self.cur = mid;
+        self.cond(&b.rhs, t, f)
+    }
+
+    // ----- expressions -----
+
+    fn rvalue(&mut self, e: &'p Node<Expression>) -> Result<Expr> {
+        match self.expr(e, true)? {
+            Some(v) => Ok(v),
+            None => Err(self.error("a void value is used", "this has no value", e.span)),
+        }
+    }
+
+    fn check_unsequenced(&self, parts: &[&'p Node<Expression>], span: Span) -> Result<()> {
+        let effects: Vec<Effects> = parts.iter().map(|p| self.summaries.of_expr(p)).collect();
+        for i in 0..effects.len() {
+            for j in i + 1..effects.len() {
+                if let Some(why) = effects[i].conflict(&effects[j]) {
+                    return Err(self
+                        .unsupported("operands whose evaluation order matters", span)
+                        .with_note(format!("C leaves the order of these operands unspecified and {why}"))
+                        .with_note("split the expression into statements to fix the order"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Lowers an expression; `None` for a void one. With `want` false the value is discarded,
+    /// which spares temporaries.
+    fn expr(&mut self, e: &'p Node<Expression>, want: bool) -> Result<Option<Expr>> {
+        let v = match &e.node {
+            Expression::Identifier(id) => self.identifier(&id.node.name, e.span)?,
+            Expression::Constant(c) => self.constant(&c.node, c.span)?,
+            Expression::StringLiteral(_) => return Err(self.unsupported("a string literal", e.span)),
+            Expression::Call(c) => return self.call(&c.node, e.span, want),
+            Expression::UnaryOperator(u) => {
+                let operand = &u.node.operand;
+                match u.node.operator.node {
+                    UnaryOperator::PostIncrement => return self.increment(operand, BinOp::Add, true, e.span, want).map(Some),
+                    UnaryOperator::PostDecrement => return self.increment(operand, BinOp::Sub, true, e.span, want).map(Some),
+                    UnaryOperator::PreIncrement => return self.increment(operand, BinOp::Add, false, e.span, want).map(Some),
+                    UnaryOperator::PreDecrement => return self.increment(operand, BinOp::Sub, false, e.span, want).map(Some),
+                    UnaryOperator::Address => return Err(self.unsupported("taking an address (a pointer)", e.span)),
+                    UnaryOperator::Indirection => return Err(self.unsupported("dereferencing a pointer", e.span)),
+                    UnaryOperator::Plus => {
+                        let a = self.rvalue(operand)?;
+                        a.clone().cast(a.ty.promoted())
+                    }
+                    UnaryOperator::Minus => {
+                        let a = self.rvalue(operand)?;
+                        let a = a.clone().cast(a.ty.promoted());
+                        fold(Expr::unary(UnOp::Neg, a))
+                    }
+                    UnaryOperator::Complement => {
+                        let a = self.rvalue(operand)?;
+                        let a = a.clone().cast(a.ty.promoted());
+                        fold(Expr::unary(UnOp::BitNot, a))
+                    }
+                    UnaryOperator::Negate => {
+                        let a = self.rvalue(operand)?;
+                        negate(truth(a))
+                    }
+                }
+            }
+            Expression::Cast(c) => match self.type_name(&c.node.type_name)? {
+                CType::Void => {
+                    self.expr(&c.node.expression, false)?;
+                    return Ok(None);
+                }
+                CType::Int(t) => self.rvalue(&c.node.expression)?.cast(t),
+                CType::Array(..) => return Err(self.unsupported("a cast to an array type", c.span)),
+                CType::Unsupported(what, at) => return Err(self.unsupported(&what, at)),
+            },
+            Expression::BinaryOperator(b) => return self.binary(&b.node, e.span, want),
+            Expression::Conditional(c) => {
+                let (a, b, join) = (self.new_loc(), self.new_loc(), self.new_loc());
+                if self.const_mode {
+                    // A conditional in a constant expression picks an arm statically.
+                    let (c0, _) = self.const_value(&c.node.condition)?;
+                    let (x, _) = self.const_value(&c.node.then_expression)?;
+                    let (y, _) = self.const_value(&c.node.else_expression)?;
+                    let tx = self.rvalue(&c.node.then_expression)?.ty;
+                    let ty_ = self.rvalue(&c.node.else_expression)?.ty;
+                    let t = IntTy::common(tx, ty_);
+                    return Ok(Some(Expr::constant(if c0 != 0 { x } else { y }, t)));
+                }
+                self.cond(&c.node.condition, a, b)?;
+                self.cur = a;
+                let x = self.expr(&c.node.then_expression, true)?;
+                let a_end = self.cur;
+                self.cur = b;
+                let y = self.expr(&c.node.else_expression, true)?;
+                let b_end = self.cur;
+                match (x, y) {
+                    (Some(x), Some(y)) => {
+                        let t = IntTy::common(x.ty, y.ty);
+                        let tmp = self.temp(t);
+                        self.edge(a_end, join, Stmt::Assign(Lvalue::Var(tmp), x.cast(t)), Some(c.node.then_expression.span));
+                        self.edge(b_end, join, Stmt::Assign(Lvalue::Var(tmp), y.cast(t)), Some(c.node.else_expression.span));
+                        self.cur = join;
+                        Expr::var(tmp, t)
+                    }
+                    (None, None) => {
+                        self.edge(a_end, join, Stmt::Skip, None);
+                        self.edge(b_end, join, Stmt::Skip, None);
+                        self.cur = join;
+                        return Ok(None);
+                    }
+                    _ => return Err(self.error("one arm of `?:` is void and the other is not", "mixed arms", e.span)),
+                }
+            }
+            Expression::Comma(items) => {
+                let (last, init) = items.split_last().expect("a comma expression has operands");
+                for i in init {
+                    self.expr(i, false)?;
+                }
+                return self.expr(last, want);
+            }
+            Expression::SizeOfTy(t) => {
+                let ty = self.type_name(&t.node.0)?;
+                self.size_expr(&ty, e.span)?
+            }
+            Expression::SizeOfVal(v) => {
+                let ty = self.type_of_simple(&v.node.0)?;
+                self.size_expr(&ty, e.span)?
+            }
+            Expression::Member(_) => return Err(self.unsupported("a struct or union member", e.span)),
+            Expression::Statement(_) => return Err(self.unsupported("a statement expression", e.span)),
+            Expression::GenericSelection(_) => return Err(self.unsupported("_Generic", e.span)),
+            Expression::CompoundLiteral(_) => return Err(self.unsupported("a compound literal", e.span)),
+            Expression::AlignOf(_) => return Err(self.unsupported("_Alignof", e.span)),
+            Expression::OffsetOf(_) => return Err(self.unsupported("offsetof", e.span)),
+            Expression::VaArg(_) => return Err(self.unsupported("va_arg", e.span)),
+        };
+        Ok(Some(v))
+    }
+
+    fn size_expr(&self, ty: &CType, span: Span) -> Result<Expr> {
+        match size_of(ty) {
+            Some(n) => Ok(Expr::constant(n, IntTy { bits: self.model.long_bits(), signed: false })),
+            None => Err(self.unsupported("sizeof of this type", span)),
+        }
+    }
+
+    /// The C type of a `sizeof` operand: a variable or an array element.
+    fn type_of_simple(&mut self, e: &'p Node<Expression>) -> Result<CType> {
+        match &e.node {
+            Expression::Identifier(id) => {
+                let v = match self.lookup(&id.node.name) {
+                    Some(Binding::Var(v)) => v,
+                    Some(Binding::Global(g)) => self.global_var(&g, e.span)?,
+                    Some(Binding::Const(_, t)) => return Ok(CType::Int(t)),
+                    _ => return Err(self.error(&format!("`{}` is not declared", id.node.name), "unknown name", e.span)),
+                };
+                Ok(match self.var_ty(v) {
+                    VarTy::Scalar(t) => CType::Int(t),
+                    VarTy::Array(t, n) => CType::Array(t, n),
+                })
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                match self.type_of_simple(&b.node.lhs)? {
+                    CType::Array(t, _) => Ok(CType::Int(t)),
+                    _ => Err(self.unsupported("sizeof of this expression", e.span)),
+                }
+            }
+            _ => Err(self.unsupported("sizeof of an expression other than a variable or element", e.span)),
+        }
+    }
+
+    fn identifier(&mut self, name: &str, span: Span) -> Result<Expr> {
+        let v = match self.lookup(name) {
+            Some(Binding::Var(v)) => {
+                if self.const_mode {
+                    return Err(self.error("not a constant expression", "reads a variable", span));
+                }
+                v
+            }
+            Some(Binding::Global(g)) => self.global_var(&g, span)?,
+            Some(Binding::Const(v, t)) => return Ok(Expr::constant(v, t)),
+            Some(Binding::Typedef(_)) => return Err(self.error(&format!("`{name}` is a type"), "not a value", span)),
+            None => {
+                let unit = self.unit();
+                if let Some(FileName::Function(_)) = self.file(unit).and_then(|f| f.names.get(name)) {
+                    return Err(self.unsupported("a function used as a value (a function pointer)", span));
+                }
+                return Err(self.error(&format!("`{name}` is not declared"), "unknown name", span));
+            }
+        };
+        match self.var_ty(v) {
+            VarTy::Scalar(t) => Ok(Expr::var(v, t)),
+            VarTy::Array(..) => Err(self.unsupported("an array used as a value (a pointer)", span)),
+        }
+    }
+
+    fn constant(&self, c: &Constant, span: Span) -> Result<Expr> {
+        match c {
+            Constant::Integer(i) => self.integer(i, span),
+            Constant::Float(_) => Err(self.unsupported("floating point", span)),
+            Constant::Character(text) => self.character(text, span),
+        }
+    }
+
+    /// An integer literal with the type C11 6.4.4.1 gives it.
+    fn integer(&self, i: &Integer, span: Span) -> Result<Expr> {
+        if i.suffix.imaginary {
+            return Err(self.unsupported("an imaginary constant", span));
+        }
+        let digits: &str = &i.number;
+        let (radix, digits) = match i.base {
+            IntegerBase::Decimal => (10, digits),
+            IntegerBase::Octal => (8, digits.strip_prefix('0').filter(|d| !d.is_empty()).unwrap_or(digits)),
+            IntegerBase::Hexadecimal => (16, digits.trim_start_matches("0x").trim_start_matches("0X")),
+            IntegerBase::Binary => (2, digits.trim_start_matches("0b").trim_start_matches("0B")),
+        };
+        let Ok(value) = u128::from_str_radix(digits, radix) else {
+            return Err(self.error("integer constant too large", "does not fit in 64 bits", span));
+        };
+        let value = value as i128;
+        let long = IntTy { bits: self.model.long_bits(), signed: true };
+        let decimal = i.base == IntegerBase::Decimal;
+        let mut candidates: Vec<IntTy> = match i.suffix.size {
+            IntegerSize::Int => vec![IntTy::I32, IntTy::U32, long, long.with_signed(false), IntTy::I64, IntTy::U64],
+            IntegerSize::Long => vec![long, long.with_signed(false), IntTy::I64, IntTy::U64],
+            IntegerSize::LongLong => vec![IntTy::I64, IntTy::U64],
+        };
+        if i.suffix.unsigned {
+            candidates.retain(|t| !t.signed);
+        } else if decimal {
+            candidates.retain(|t| t.signed);
+        }
+        match candidates.into_iter().find(|t| t.contains(value)) {
+            Some(t) => Ok(Expr::constant(value, t)),
+            None => Err(self.error("integer constant too large", "no C type holds this value", span)),
+        }
+    }
+
+    /// A character constant: an `int` holding the (signed) `char` value.
+    fn character(&self, text: &str, span: Span) -> Result<Expr> {
+        let body = text.strip_prefix('\'').and_then(|t| t.strip_suffix('\''));
+        let Some(body) = body else {
+            return Err(self.unsupported("a wide or multi-byte character constant", span));
+        };
+        let bytes = body.as_bytes();
+        let value: i128 = match bytes {
+            [c] => *c as i128,
+            [b'\\', rest @ ..] => match rest {
+                [b'n'] => 10,
+                [b't'] => 9,
+                [b'r'] => 13,
+                [b'a'] => 7,
+                [b'b'] => 8,
+                [b'f'] => 12,
+                [b'v'] => 11,
+                [b'e'] => 27,
+                [b'\\'] => 92,
+                [b'\''] => 39,
+                [b'"'] => 34,
+                [b'?'] => 63,
+                [b'x', hex @ ..] => i128::from_str_radix(std::str::from_utf8(hex).unwrap_or("z"), 16)
+                    .map_err(|_| self.error("bad escape in character constant", "here", span))?,
+                oct if !oct.is_empty() && oct.len() <= 3 && oct.iter().all(|c| (b'0'..=b'7').contains(c)) => {
+                    i128::from_str_radix(std::str::from_utf8(oct).unwrap_or("z"), 8)
+                        .map_err(|_| self.error("bad escape in character constant", "here", span))?
+                }
+                _ => return Err(self.error("bad escape in character constant", "here", span)),
+            },
+            _ => return Err(self.unsupported("a multi-character constant", span)),
+        };
+        Ok(Expr::constant(IntTy::I8.convert(value), IntTy::I32))
+    }
+
+    // ----- lvalues, assignment, increments -----
+
+    fn lvalue(&mut self, e: &'p Node<Expression>) -> Result<(Lvalue, IntTy)> {
+        match &e.node {
+            Expression::Identifier(id) => {
+                let v = match self.lookup(&id.node.name) {
+                    Some(Binding::Var(v)) => v,
+                    Some(Binding::Global(g)) => self.global_var(&g, e.span)?,
+                    Some(_) => return Err(self.error(&format!("`{}` cannot be assigned", id.node.name), "not a variable", e.span)),
+                    None => return Err(self.error(&format!("`{}` is not declared", id.node.name), "unknown name", e.span)),
+                };
+                match self.var_ty(v) {
+                    VarTy::Scalar(t) => Ok((Lvalue::Var(v), t)),
+                    VarTy::Array(..) => Err(self.error("an array cannot be assigned as a whole", "array", e.span)),
+                }
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                let (v, t, idx) = self.element(&b.node.lhs, &b.node.rhs, e.span)?;
+                Ok((Lvalue::Elem(v, idx), t))
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                Err(self.unsupported("dereferencing a pointer", e.span))
+            }
+            Expression::Member(_) => Err(self.unsupported("a struct or union member", e.span)),
+            _ => Err(self.error("not assignable", "not an lvalue", e.span)),
+        }
+    }
+
+    /// `base[index]`: the array, its element type and the index, after a bounds check.
+    fn element(&mut self, base: &'p Node<Expression>, index: &'p Node<Expression>, span: Span) -> Result<(VarId, IntTy, Expr)> {
+        let Expression::Identifier(id) = &base.node else {
+            let what = match &base.node {
+                Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => "a multi-dimensional array",
+                _ => "indexing something other than an array variable (pointer arithmetic)",
+            };
+            return Err(self.unsupported(what, base.span));
+        };
+        let v = match self.lookup(&id.node.name) {
+            Some(Binding::Var(v)) => v,
+            Some(Binding::Global(g)) => self.global_var(&g, base.span)?,
+            _ => return Err(self.error(&format!("`{}` is not an array", id.node.name), "not an array", base.span)),
+        };
+        let VarTy::Array(t, n) = self.var_ty(v) else {
+            return Err(self.error(&format!("`{}` is not an array", id.node.name), "not an array", base.span));
+        };
+        self.check_unsequenced(&[base, index], span)?;
+        let i = self.rvalue(index)?;
+        let i = i.clone().cast(i.ty.promoted());
+        let in_bounds = if i.ty.signed {
+            and(cmp(BinOp::Ge, i.clone(), 0), cmp(BinOp::Lt, i.clone(), n as i128))
+        } else {
+            cmp(BinOp::Lt, i.clone(), n as i128)
+        };
+        self.check(in_bounds, Fault::IndexOutOfBounds, span)?;
+        Ok((v, t, i))
+    }
+
+    fn check(&mut self, cond: Expr, fault: Fault, span: Span) -> Result<()> {
+        match cond.as_const() {
+            Some(c) if c != 0 => Ok(()),
+            _ if self.const_mode => Err(self.error(&format!("{} in a constant expression", fault.describe()), "here", span)),
+            _ => self.step(Stmt::Check(cond, fault), span),
+        }
+    }
+
+    fn read(lv: &Lvalue, ty: IntTy) -> Expr {
+        match lv {
+            Lvalue::Var(v) => Expr::var(*v, ty),
+            Lvalue::Elem(v, i) => Expr { ty, kind: ExprKind::Load(*v, Box::new(i.clone())) },
+        }
+    }
+
+    /// Stores `value` (already of type `ty`) and returns the stored value if wanted. The value
+    /// goes through a temporary when the target's index could depend on what is stored.
+    fn store(&mut self, lv: Lvalue, ty: IntTy, value: Expr, span: Span, want: bool) -> Result<Expr> {
+        if want && matches!(lv, Lvalue::Elem(..)) && value.as_const().is_none() {
+            let t = self.temp(ty);
+            self.step(Stmt::Assign(Lvalue::Var(t), value), span)?;
+            self.step(Stmt::Assign(lv, Expr::var(t, ty)), span)?;
+            return Ok(Expr::var(t, ty));
+        }
+        let result = match &value.kind {
+            ExprKind::Const(_) => value.clone(),
+            _ => Self::read(&lv, ty),
+        };
+        self.step(Stmt::Assign(lv, value), span)?;
+        Ok(result)
+    }
+
+    fn increment(&mut self, target: &'p Node<Expression>, op: BinOp, post: bool, span: Span, want: bool) -> Result<Expr> {
+        let (lv, ty) = self.lvalue(target)?;
+        let old = Self::read(&lv, ty);
+        let one = Expr::constant(1, IntTy::I32);
+        let new = self.arith(op, old.clone(), one, span)?.cast(ty);
+        if post && want {
+            let t = self.temp(ty);
+            self.step(Stmt::Assign(Lvalue::Var(t), old), span)?;
+            self.step(Stmt::Assign(lv, new), span)?;
+            return Ok(Expr::var(t, ty));
+        }
+        self.store(lv, ty, new, span, want)
+    }
+
+    /// A binary arithmetic or comparison operator with C's conversions and checks.
+    fn arith(&mut self, op: BinOp, a: Expr, b: Expr, span: Span) -> Result<Expr> {
+        if matches!(op, BinOp::Shl | BinOp::Shr) {
+            let a = a.clone().cast(a.ty.promoted());
+            let b = b.clone().cast(b.ty.promoted());
+            let width = a.ty.bits as i128;
+            let ok = if b.ty.signed {
+                and(cmp(BinOp::Ge, b.clone(), 0), cmp(BinOp::Lt, b.clone(), width))
+            } else {
+                cmp(BinOp::Lt, b.clone(), width)
+            };
+            self.check(ok, Fault::ShiftOutOfRange, span)?;
+            let ty = a.ty;
+            return Ok(fold(Expr::binary(op, a, b.cast(ty))));
+        }
+        let t = IntTy::common(a.ty, b.ty);
+        let (a, b) = (a.cast(t), b.cast(t));
+        if matches!(op, BinOp::Div | BinOp::Rem) {
+            self.check(cmp(BinOp::Ne, b.clone(), 0), Fault::DivByZero, span)?;
+            if t.signed {
+                let no_overflow = or(cmp(BinOp::Ne, a.clone(), t.min()), cmp(BinOp::Ne, b.clone(), -1));
+                self.check(no_overflow, Fault::DivOverflow, span)?;
+            }
+        }
+        Ok(fold(Expr::binary(op, a, b)))
+    }
+
+    fn binary(&mut self, b: &'p lang_c::ast::BinaryOperatorExpression, span: Span, want: bool) -> Result<Option<Expr>> {
+        use BinaryOperator as B;
+        let op = match b.operator.node.clone() {
+            B::Index => {
+                let (v, t, i) = self.element(&b.lhs, &b.rhs, span)?;
+                return Ok(Some(Self::read(&Lvalue::Elem(v, i), t)));
+            }
+            B::LogicalAnd | B::LogicalOr => {
+                if self.const_mode {
+                    let (x, _) = self.const_value(&b.lhs)?;
+                    let short = (b.operator.node == B::LogicalAnd) == (x == 0);
+                    let v = if short {
+                        (x != 0) as i128
+                    } else {
+                        (self.const_value(&b.rhs)?.0 != 0) as i128
+                    };
+                    return Ok(Some(Expr::constant(v, IntTy::I32)));
+                }
+                let (t, f, join) = (self.new_loc(), self.new_loc(), self.new_loc());
+                let tmp = self.temp(IntTy::I32);
+                self.short_circuit(b, t, f)?;
+                self.edge(t, join, Stmt::Assign(Lvalue::Var(tmp), Expr::constant(1, IntTy::I32)), Some(span));
+                self.edge(f, join, Stmt::Assign(Lvalue::Var(tmp), Expr::constant(0, IntTy::I32)), Some(span));
+                self.cur = join;
+                return Ok(Some(Expr::var(tmp, IntTy::I32)));
+            }
+            B::Assign => {
+                self.check_assignment(&b.lhs, &b.rhs, false, span)?;
+                let (lv, ty) = self.lvalue(&b.lhs)?;
+                let v = self.rvalue(&b.rhs)?.cast(ty);
+                return self.store(lv, ty, v, span, want).map(Some);
+            }
+            B::AssignMultiply => BinOp::Mul,
+            B::AssignDivide => BinOp::Div,
+            B::AssignModulo => BinOp::Rem,
+            B::AssignPlus => BinOp::Add,
+            B::AssignMinus => BinOp::Sub,
+            B::AssignShiftLeft => BinOp::Shl,
+            B::AssignShiftRight => BinOp::Shr,
+            B::AssignBitwiseAnd => BinOp::BitAnd,
+            B::AssignBitwiseXor => BinOp::BitXor,
+            B::AssignBitwiseOr => BinOp::BitOr,
+            other => {
+                let op = match other {
+                    B::Multiply => BinOp::Mul,
+                    B::Divide => BinOp::Div,
+                    B::Modulo => BinOp::Rem,
+                    B::Plus => BinOp::Add,
+                    B::Minus => BinOp::Sub,
+                    B::ShiftLeft => BinOp::Shl,
+                    B::ShiftRight => BinOp::Shr,
+                    B::Less => BinOp::Lt,
+                    B::Greater => BinOp::Gt,
+                    B::LessOrEqual => BinOp::Le,
+                    B::GreaterOrEqual => BinOp::Ge,
+                    B::Equals => BinOp::Eq,
+                    B::NotEquals => BinOp::Ne,
+                    B::BitwiseAnd => BinOp::BitAnd,
+                    B::BitwiseXor => BinOp::BitXor,
+                    _ => BinOp::BitOr,
+                };
+                self.check_unsequenced(&[&b.lhs, &b.rhs], span)?;
+                let x = self.rvalue(&b.lhs)?;
+                let y = self.rvalue(&b.rhs)?;
+                return self.arith(op, x, y, span).map(Some);
+            }
+        };
+        // Compound assignment: the target is evaluated once.
+        self.check_assignment(&b.lhs, &b.rhs, true, span)?;
+        let (lv, ty) = self.lvalue(&b.lhs)?;
+        let y = self.rvalue(&b.rhs)?;
+        let value = self.arith(op, Self::read(&lv, ty), y, span)?.cast(ty);
+        self.store(lv, ty, value, span, want).map(Some)
+    }
+
+    /// Rejects `lhs = rhs` when the order of evaluating the two sides could matter.
+    fn check_assignment(&self, lhs: &'p Node<Expression>, rhs: &'p Node<Expression>, compound: bool, span: Span) -> Result<()> {
+        let rhs_eff = self.summaries.of_expr(rhs);
+        let lhs_eff = match (&lhs.node, compound) {
+            (_, true) => self.summaries.of_expr(lhs),
+            (Expression::BinaryOperator(ix), false) if ix.node.operator.node == BinaryOperator::Index => {
+                self.summaries.of_expr(&ix.node.rhs)
+            }
+            _ => Effects::default(),
+        };
+        let mut conflict = lhs_eff.conflict(&rhs_eff);
+        // `x = x++`: the right side updates the target without a sequence point.
+        let direct = Summaries::default().of_expr(rhs);
+        if let Some(target) = target_of(lhs)
+            && direct.writes.contains(target)
+        {
+            conflict = Some(format!("the right side also writes `{target}`"));
+        }
+        match conflict {
+            Some(why) => Err(self
+                .unsupported("an assignment whose evaluation order matters", span)
+                .with_note(format!("C leaves the order of the two sides unspecified and {why}"))),
+            None => Ok(()),
+        }
+    }
+
+    // ----- calls -----
+
+    fn call(&mut self, c: &'p CallExpression, span: Span, want: bool) -> Result<Option<Expr>> {
+        let Expression::Identifier(id) = &c.callee.node else {
+            return Err(self.unsupported("a call through a function pointer", c.callee.span));
+        };
+        let name = id.node.name.as_str();
+        if let Some(b) = self.lookup(name) {
+            if matches!(b, Binding::Var(_) | Binding::Global(_)) {
+                return Err(self.unsupported("a call through a variable (a function pointer)", c.callee.span));
+            }
+        }
+        if self.const_mode {
+            return Err(self.error("not a constant expression", "a call", span));
+        }
+        let args: Vec<&'p Node<Expression>> = c.arguments.iter().collect();
+        if ERROR_FUNCTIONS.contains(&name) {
+            // The error event ends the run: what follows cannot change the verdict.
+            self.step(Stmt::Event(Event::Plain(ERROR_EVENT.to_string())), span)?;
+            let exit = self.exit;
+            self.jump(exit, span);
+            return Ok(None);
+        }
+        if EXIT_FUNCTIONS.contains(&name) {
+            for a in &args {
+                self.expr(a, false)?;
+            }
+            let exit = self.exit;
+            self.jump(exit, span);
+            return Ok(None);
+        }
+        if ASSUME_FUNCTIONS.contains(&name) {
+            let [arg] = args.as_slice() else {
+                return Err(self.error(&format!("`{name}` takes one argument"), "wrong number of arguments", span));
+            };
+            let (pass, fail) = (self.new_loc(), self.new_loc());
+            self.cond(arg, pass, fail)?;
+            // Runs where the assumption fails are cut: no edge leads to `fail`.
+            self.edges.retain(|e| e.to != fail);
+            self.cur = pass;
+            return Ok(None);
+        }
+        if let Some(ty) = nondet_type(name, self.model) {
+            if !args.is_empty() {
+                return Err(self.error(&format!("`{name}` takes no arguments"), "wrong number of arguments", span));
+            }
+            if !want {
+                return Ok(None);
+            }
+            let t = self.temp(ty);
+            self.step(Stmt::Havoc(Lvalue::Var(t)), span)?;
+            return Ok(Some(Expr::var(t, ty)));
+        }
+        if is_unsupported_nondet(name) {
+            return Err(self.unsupported(&format!("`{name}` (a non-integer input)"), span));
+        }
+        if HEAP_FUNCTIONS.contains(&name) {
+            return Err(self.unsupported("heap allocation", span));
+        }
+        let unit = self.unit();
+        if let Some((u, i)) = self.prog.find_function(unit, name) {
+            return self.inline(name, u, i, &args, span, want);
+        }
+        self.event_call(name, &args, span, want)
+    }
+
+    fn inline(&mut self, name: &str, unit: usize, index: usize, args: &[&'p Node<Expression>], span: Span, want: bool) -> Result<Option<Expr>> {
+        if self.frames.iter().any(|f| f.function == name && f.unit == unit) {
+            let chain: Vec<&str> = self.frames.iter().map(|f| f.function.as_str()).collect();
+            return Err(self
+                .unsupported("recursion", span)
+                .with_note(format!("call chain: {} -> {name}", chain.join(" -> "))));
+        }
+        let lang_c::ast::ExternalDeclaration::FunctionDefinition(def) = &self.prog.units[unit].ast.0[index].node else {
+            return Err(self.error("internal error: not a function", "here", span));
+        };
+        let def = &def.node;
+        self.enter_unit(unit)?;
+        let (ret, params) = self.with_file_frame(unit, |l| l.function_signature(def))?;
+        if params.len() != args.len() {
+            return Err(self.error(
+                &format!("`{name}` takes {} arguments, {} given", params.len(), args.len()),
+                "wrong number of arguments",
+                span,
+            ));
+        }
+        let ret_ty = match ret {
+            CType::Void => None,
+            CType::Int(t) => Some(t),
+            CType::Array(..) => return Err(self.unsupported_in(unit, "a function returning an array", def.declarator.span)),
+            CType::Unsupported(what, at) => return Err(self.unsupported_in(unit, &what, at)),
+        };
+        self.check_unsequenced(args, span)?;
+        let mut values = Vec::new();
+        for (a, (t, pspan, _)) in args.iter().zip(&params) {
+            let CType::Int(t) = t else {
+                return Err(self.unsupported_in(unit, "a parameter that is not an integer", *pspan));
+            };
+            values.push(self.rvalue(a)?.cast(*t));
+        }
+        let ret_loc = self.new_loc();
+        let ret = ret_ty.map(|t| (self.temp(t), t));
+        // Parameters are assigned at the call, in the caller's file; they are visible only in
+        // the callee's scope.
+        let mut bindings = Vec::new();
+        for ((_, _, pname), value) in params.iter().zip(values) {
+            let Some(pname) = pname else { continue };
+            let v = self.add_var(format!("{name}.{pname}"), VarTy::Scalar(value.ty), Storage::Local);
+            self.step(Stmt::Assign(Lvalue::Var(v), value), span)?;
+            bindings.push((*pname, v));
+        }
+        let call = self.src_span(span);
+        self.frames.push(FrameCtx::new(name.to_string(), unit, Some(call), ret, ret_loc));
+        for (pname, v) in bindings {
+            self.bind(pname, Binding::Var(v));
+        }
+        self.stmt(&def.statement)?;
+        if let Some((v, _)) = ret {
+            // Falling off the end of a non-void function leaves the result indeterminate.
+            self.step(Stmt::Havoc(Lvalue::Var(v)), def.statement.span)?;
+        }
+        self.fall_to(ret_loc);
+        self.end_frame()?;
+        self.cur = ret_loc;
+        Ok(match ret {
+            Some((v, t)) if want => Some(Expr::var(v, t)),
+            Some(_) => None,
+            None => None,
+        })
+    }
+
+    fn end_frame(&mut self) -> Result<()> {
+        let frame = self.frames.last().expect("a frame to end");
+        let missing = frame.gotos.iter().find(|(label, _)| !frame.labels.get(label).is_some_and(|l| l.1)).cloned();
+        let result = match missing {
+            Some((label, span)) => Err(self.error(&format!("label `{label}` is not defined"), "goto to an unknown label", span)),
+            None => Ok(()),
+        };
+        self.frames.pop();
+        result
+    }
+
+    fn family(&mut self, name: &str, ty: IntTy, span: Span) -> Result<()> {
+        let range = self.prog.options.families.get(name).copied();
+        if let Some((lo, hi)) = range
+            && (lo > hi || !ty.contains(lo) || !ty.contains(hi))
+        {
+            return Err(self.error(
+                &format!("the range {lo}..{hi} of event family `{name}` does not fit its C type {ty}"),
+                "family used here",
+                span,
+            ));
+        }
+        match self.families.iter().find(|f| f.name == name) {
+            Some(f) if f.ty != ty => Err(self.error(
+                &format!("event family `{name}` is used with types {} and {ty}", f.ty),
+                "used with another type here",
+                span,
+            )),
+            Some(_) => Ok(()),
+            None => {
+                self.families.push(Family { name: name.to_string(), ty, range });
+                Ok(())
+            }
+        }
+    }
+
+    fn event_call(&mut self, name: &str, args: &[&'p Node<Expression>], span: Span, want: bool) -> Result<Option<Expr>> {
+        let unit = self.unit();
+        let proto = match self.file(unit).and_then(|f| f.names.get(name)) {
+            Some(FileName::Function(p)) => Some(p.clone()),
+            _ => None,
+        };
+        let declared_family = self.prog.options.families.contains_key(name);
+        match (args, want) {
+            ([], false) if !declared_family => {
+                self.plain_events.push((name.to_string(), span, unit));
+                self.step(Stmt::Event(Event::Plain(name.to_string())), span)?;
+                Ok(None)
+            }
+            ([], _) => {
+                let ty = match proto.as_ref().map(|p| &p.ret) {
+                    None => IntTy::I32,
+                    Some(CType::Int(t)) => *t,
+                    Some(CType::Void) if !want => IntTy::I32,
+                    Some(CType::Void) => {
+                        return Err(self.error(&format!("event `{name}` returns void but its value is used"), "used as a value", span));
+                    }
+                    Some(_) => return Err(self.unsupported(&format!("the return type of `{name}`"), span)),
+                };
+                self.family(name, ty, span)?;
+                if !want {
+                    self.step(Stmt::Event(Event::Recv(name.to_string(), None)), span)?;
+                    return Ok(None);
+                }
+                let t = self.temp(ty);
+                self.step(Stmt::Event(Event::Recv(name.to_string(), Some(Lvalue::Var(t)))), span)?;
+                Ok(Some(Expr::var(t, ty)))
+            }
+            ([arg], false) => {
+                let v = self.rvalue(arg)?;
+                let ty = match proto.as_ref().and_then(|p| p.params.as_ref()) {
+                    Some(ps) if ps.len() == 1 => match &ps[0] {
+                        CType::Int(t) => *t,
+                        _ => return Err(self.unsupported(&format!("the parameter type of `{name}`"), span)),
+                    },
+                    Some(ps) => {
+                        return Err(self.error(&format!("`{name}` is declared with {} parameters", ps.len()), "one argument given", span));
+                    }
+                    None => v.ty.promoted(),
+                };
+                self.family(name, ty, span)?;
+                let v = v.cast(ty);
+                if let Some((lo, hi)) = self.prog.options.families.get(name).copied() {
+                    let ok = and(cmp(BinOp::Ge, v.clone(), lo), cmp(BinOp::Le, v.clone(), hi));
+                    self.check(ok, Fault::EventOutOfRange, span)?;
+                }
+                self.step(Stmt::Event(Event::Send(name.to_string(), v)), span)?;
+                Ok(None)
+            }
+            ([_], true) => Err(self.unsupported("an event with an argument whose result is used", span)),
+            _ => Err(self.unsupported("an event call with more than one argument", span)),
+        }
+    }
+
+    // ----- the end -----
+
+    fn finish(mut self, name: String, entry: LocId) -> Result<Component> {
+        if let Some((ev, span, unit)) = self.plain_events.iter().find(|(n, ..)| self.families.iter().any(|f| &f.name == n)).cloned() {
+            return Err(self
+                .unsupported_in(unit, &format!("event `{ev}` used both with and without a value"), span)
+                .with_note("a family declared in the spec is performed with a value every time"));
+        }
+        let (n_locs, entry, exit, edges) = simplify(self.n_locs, entry, self.exit, std::mem::take(&mut self.edges));
+        Ok(Component { name, vars: self.vars, families: self.families, n_locs, entry, exit, edges })
+    }
+}
+
+fn target_of(e: &Node<Expression>) -> Option<&str> {
+    match &e.node {
+        Expression::Identifier(id) => Some(&id.node.name),
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => target_of(&b.node.lhs),
+        _ => None,
+    }
+}
+
+fn has_storage(specs: &[Node<DeclarationSpecifier>], class: StorageClassSpecifier) -> bool {
+    specs.iter().any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == class))
+}
+
+fn is_function_declarator(d: &lang_c::ast::Declarator) -> bool {
+    ctype::derived_parts(d).iter().any(|p| matches!(p.node, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)))
+}
+
+/// Removes unreachable locations, contracts locations whose only edge is a `skip` into their
+/// successor, and numbers the rest in depth-first order from the entry.
+fn simplify(n_locs: u32, entry: LocId, exit: LocId, edges: Vec<Edge>) -> (u32, LocId, LocId, Vec<Edge>) {
+    let n = n_locs as usize;
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, e) in edges.iter().enumerate() {
+        out[e.from.index()].push(i);
+    }
+    // A location is an alias of its successor when it has exactly one outgoing edge, a skip.
+    let alias = |l: usize| -> Option<usize> {
+        match out[l].as_slice() {
+            [i] if edges[*i].stmt == Stmt::Skip && edges[*i].to.index() != l => Some(edges[*i].to.index()),
+            _ => None,
+        }
+    };
+    let mut rep: Vec<usize> = (0..n).collect();
+    for (l, r) in rep.iter_mut().enumerate() {
+        let mut seen = vec![l];
+        let mut at = l;
+        while let Some(next) = alias(at) {
+            if seen.contains(&next) {
+                // A cycle of skips (`L: goto L;`): keep its first location as a self-loop.
+                at = next;
+                break;
+            }
+            seen.push(next);
+            at = next;
+        }
+        *r = at;
+    }
+    // Keep the exit distinct even if it were an alias (it never has edges, so it is not).
+    let resolve = |l: LocId| LocId(rep[l.index()] as u32);
+    let entry = resolve(entry);
+    let mut kept: Vec<Edge> = Vec::new();
+    for (l, r) in rep.iter().enumerate() {
+        // Representatives keep their edges, redirected to representatives; members of a skip
+        // cycle are their own representatives, so the cycle survives.
+        if *r == l {
+            for &i in &out[l] {
+                let mut e = edges[i].clone();
+                e.to = resolve(e.to);
+                kept.push(e);
+            }
+        }
+    }
+    // Depth-first numbering from the entry; unreachable locations disappear.
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, e) in kept.iter().enumerate() {
+        succ[e.from.index()].push(i);
+    }
+    let mut number = vec![u32::MAX; n];
+    let mut next = 0u32;
+    let mut stack = vec![entry.index()];
+    while let Some(l) = stack.pop() {
+        if number[l] != u32::MAX {
+            continue;
+        }
+        number[l] = next;
+        next += 1;
+        for &i in succ[l].iter().rev() {
+            let to = kept[i].to.index();
+            if number[to] == u32::MAX {
+                stack.push(to);
+            }
+        }
+    }
+    if number[exit.index()] == u32::MAX {
+        number[exit.index()] = next;
+        next += 1;
+    }
+    let mut result: Vec<Edge> = kept
+        .into_iter()
+        .filter(|e| number[e.from.index()] != u32::MAX)
+        .map(|mut e| {
+            e.from = LocId(number[e.from.index()]);
+            e.to = LocId(number[e.to.index()]);
+            e
+        })
+        .collect();
+    result.sort_by_key(|e| e.from);
+    (next, LocId(number[entry.index()]), LocId(number[exit.index()]), result)
+}

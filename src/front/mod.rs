@@ -1,0 +1,236 @@
+//! The C front end, and the only user of `lang_c`: preprocess with `gcc -E`, parse, and lower
+//! component functions to the IR.
+//!
+//! Architecture invariant: nothing outside this module sees a `lang_c` type. What leaves it is
+//! an [`ir::Component`](crate::ir::Component) or a [`Diagnostic`].
+//!
+//! Faithfulness rules (PRODUCT.md, "Supported C"): integer types have gcc's sizes (LP64, or
+//! ILP32 on request); signed overflow wraps as under `-fwrapv`; every other undefined behaviour
+//! becomes an explicit check in the IR; a construct outside the subset is rejected with its
+//! location, never approximated. Unsequenced side effects whose order could change the result
+//! are rejected too, because gcc's choice of order is not something subst can know.
+
+mod builtins;
+mod ctype;
+mod effects;
+mod lower;
+mod source_map;
+
+pub use builtins::{ERROR_EVENT, NONDET_SUFFIXES, c_type_by_name, nondet_type};
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+
+use lang_c::ast::{DeclarationSpecifier, ExternalDeclaration, FunctionDefinition, StorageClassSpecifier, TranslationUnit};
+use lang_c::driver::{Config, Flavor};
+
+use crate::diag::Diagnostic;
+use crate::ir::Component;
+use source_map::SourceMap;
+
+/// The sizes of C's integer types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum DataModel {
+    /// `long` is 64 bits (gcc on x86-64 Linux).
+    #[default]
+    Lp64,
+    /// `long` is 32 bits, as many SV-COMP tasks declare.
+    Ilp32,
+}
+
+impl DataModel {
+    /// The width of `long`.
+    pub fn long_bits(self) -> u8 {
+        match self {
+            DataModel::Lp64 => 64,
+            DataModel::Ilp32 => 32,
+        }
+    }
+}
+
+/// What the front end needs to know beyond the sources.
+#[derive(Clone, Debug, Default)]
+pub struct FrontOptions {
+    /// Integer sizes.
+    pub data_model: DataModel,
+    /// Event families declared by the spec, with their inclusive value ranges.
+    pub families: BTreeMap<String, (i128, i128)>,
+    /// Extra arguments for the preprocessor, e.g. `-I` and `-D` options.
+    pub cpp_args: Vec<String>,
+}
+
+/// One parsed C file.
+pub(crate) struct Unit {
+    pub(crate) path: PathBuf,
+    pub(crate) ast: TranslationUnit,
+    pub(crate) map: RefCell<SourceMap>,
+}
+
+/// Parsed C sources, ready to lower components from.
+pub struct Program {
+    pub(crate) units: Vec<Unit>,
+    pub(crate) options: FrontOptions,
+    /// Definitions of functions with external linkage: name -> (unit, index in the unit).
+    pub(crate) external_functions: HashMap<String, (usize, usize)>,
+}
+
+/// The C files to read for a path: the file itself, or the `.c` files of a folder, sorted.
+pub fn c_files(path: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
+    if path.is_dir() {
+        let entries = std::fs::read_dir(path)
+            .map_err(|e| Diagnostic::global(format!("cannot read folder {}: {e}", path.display())))?;
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "c") && p.is_file())
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            return Err(Diagnostic::global(format!("folder {} holds no .c files", path.display())));
+        }
+        Ok(files)
+    } else if path.is_file() {
+        Ok(vec![path.to_path_buf()])
+    } else {
+        Err(Diagnostic::global(format!("{}: no such file or folder", path.display())))
+    }
+}
+
+/// Preprocesses and parses one file.
+fn parse_file(path: &Path, options: &FrontOptions) -> Result<Unit, Diagnostic> {
+    let mut config = Config::with_gcc();
+    config.flavor = Flavor::GnuC11;
+    config.cpp_options = vec!["-E".into(), "-std=gnu11".into()];
+    if options.data_model == DataModel::Ilp32 {
+        config.cpp_options.push("-m32".into());
+    }
+    config.cpp_options.extend(options.cpp_args.iter().cloned());
+    let source = match lang_c::driver::parse(&config, path) {
+        Ok(parse) => parse,
+        Err(lang_c::driver::Error::PreprocessorError(e)) => {
+            let text = e.to_string();
+            return Err(Diagnostic::global(format!("the preprocessor (gcc -E) failed on {}", path.display()))
+                .with_note(text.trim().to_string()));
+        }
+        Err(lang_c::driver::Error::SyntaxError(e)) => {
+            let mut map = SourceMap::new(e.source.clone());
+            let mut expected: Vec<&str> = e.expected.iter().copied().collect();
+            expected.sort();
+            let span = map.describe(e.offset);
+            return Err(Diagnostic::at(span, "syntax error", "unexpected token here")
+                .with_note(format!("expected one of: {}", expected.join(" "))));
+        }
+    };
+    Ok(Unit { path: path.to_path_buf(), map: RefCell::new(SourceMap::new(source.source)), ast: source.unit })
+}
+
+fn is_static(specifiers: &[lang_c::span::Node<DeclarationSpecifier>]) -> bool {
+    specifiers.iter().any(|s| {
+        matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Static)
+    })
+}
+
+/// The name a function definition defines.
+pub(crate) fn function_name(f: &FunctionDefinition) -> Option<&str> {
+    ctype::declarator_name(&f.declarator.node)
+}
+
+/// Reads, preprocesses and parses the C files at `paths` (files or folders).
+pub fn load(paths: &[PathBuf], options: &FrontOptions) -> Result<Program, Diagnostic> {
+    let mut units = Vec::new();
+    for p in paths {
+        for file in c_files(p)? {
+            // lang_c is a generated parser; a panic inside it must not take subst down.
+            let parsed = catch_unwind(AssertUnwindSafe(|| parse_file(&file, options))).unwrap_or_else(|_| {
+                Err(Diagnostic::global(format!("the C parser failed on {}", file.display()))
+                    .with_note("this is a bug in subst's parser; please report the file"))
+            })?;
+            units.push(parsed);
+        }
+    }
+    let mut external_functions = HashMap::new();
+    for (u, unit) in units.iter().enumerate() {
+        for (i, decl) in unit.ast.0.iter().enumerate() {
+            if let ExternalDeclaration::FunctionDefinition(f) = &decl.node
+                && !is_static(&f.node.specifiers)
+                && let Some(name) = function_name(&f.node)
+            {
+                external_functions.entry(name.to_string()).or_insert((u, i));
+            }
+        }
+    }
+    Ok(Program { units, options: options.clone(), external_functions })
+}
+
+impl Program {
+    /// All function definitions, as (unit, name).
+    fn definitions(&self) -> impl Iterator<Item = (usize, &FunctionDefinition)> {
+        self.units.iter().enumerate().flat_map(|(u, unit)| {
+            unit.ast.0.iter().filter_map(move |d| match &d.node {
+                ExternalDeclaration::FunctionDefinition(f) => Some((u, &f.node)),
+                _ => None,
+            })
+        })
+    }
+
+    /// Names of the functions defined in the sources, in order.
+    pub fn defined_functions(&self) -> Vec<String> {
+        self.definitions().filter_map(|(_, f)| function_name(f).map(str::to_string)).collect()
+    }
+
+    /// The components to use when none is named: `main` if defined, otherwise every function
+    /// taking no parameters and returning `void` that no other function calls.
+    pub fn default_components(&self) -> Vec<String> {
+        let defined = self.defined_functions();
+        if defined.iter().any(|n| n == "main") {
+            return vec!["main".to_string()];
+        }
+        let called = effects::called_functions(self.definitions().map(|(_, f)| f));
+        self.definitions()
+            .filter(|(_, f)| ctype::is_void_void(f))
+            .filter_map(|(_, f)| function_name(f))
+            .filter(|n| !called.contains(*n))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Lowers the component function `name` to the IR.
+    pub fn lower(&self, name: &str) -> Result<Component, Diagnostic> {
+        let found = self
+            .external_functions
+            .get(name)
+            .copied()
+            .or_else(|| (0..self.units.len()).find_map(|u| self.find_function(u, name).filter(|&(v, _)| v == u)));
+        let Some((unit, index)) = found else {
+            let defined = self.defined_functions();
+            return Err(Diagnostic::global(format!("no function `{name}` is defined in the sources"))
+                .with_note(format!("defined functions: {}", if defined.is_empty() { "none".into() } else { defined.join(", ") })));
+        };
+        let component = catch_unwind(AssertUnwindSafe(|| lower::lower_component(self, unit, index)))
+            .unwrap_or_else(|_| {
+                Err(Diagnostic::global(format!("internal error while lowering `{name}`"))
+                    .with_note("this is a bug in subst; please report the input"))
+            })?;
+        let problems = crate::ir::check::check(&component);
+        if !problems.is_empty() {
+            let mut d = Diagnostic::global(format!("internal error: the IR of `{name}` is malformed"));
+            for p in problems {
+                d = d.with_note(p.to_string());
+            }
+            return Err(d);
+        }
+        Ok(component)
+    }
+
+    /// The definition `name` refers to from `unit`: the unit's own definition (static or not)
+    /// first, then a definition with external linkage in another unit.
+    pub(crate) fn find_function(&self, unit: usize, name: &str) -> Option<(usize, usize)> {
+        let own = self.units.get(unit).and_then(|u| {
+            u.ast.0.iter().position(|d| {
+                matches!(&d.node, ExternalDeclaration::FunctionDefinition(f) if function_name(&f.node) == Some(name))
+            })
+        });
+        own.map(|i| (unit, i)).or_else(|| self.external_functions.get(name).copied())
+    }
+}

@@ -1,0 +1,33 @@
+//! subst: can the new versions of these C components replace the old ones?
+//!
+//! # The map
+//!
+//! The pipeline follows `PRODUCT.md`; each module is one stage.
+//!
+//! | module | stage | status |
+//! |---|---|---|
+//! | [`front`] | preprocess (`gcc -E`) and parse C (`lang_c`), lower components to the IR | done |
+//! | [`ir`] | the control-flow IR: types, text form, parser, checker, interpreter | done |
+//! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
+//! | [`cli`] | command-line arguments to library calls and exit codes | `show` done |
+//! | `spec`, `automata`, `smt`, `abs`, `learn`, `check`, `cache`, `report` | later issues | — |
+//!
+//! # Architecture invariants
+//!
+//! - Only [`front`] sees `lang_c`. What leaves it is an [`ir::Component`] or a
+//!   [`diag::Diagnostic`].
+//! - The IR is C's semantics, made explicit: every integer conversion is a cast node, every
+//!   undefined behaviour is a `check` edge, every side effect is an edge, and every edge keeps
+//!   the C source span and text it came from (see [`ir`]).
+//! - The interpreter ([`ir::interp`]) is the reference semantics; `tests/gcc_agreement.rs`
+//!   holds it to gcc's behaviour on the examples and on generated programs.
+//! - Input errors are values ([`diag::Diagnostic`]) with a file, line and column; no input
+//!   makes subst panic (the parser and the lowering run under `catch_unwind` as a last guard).
+//! - Exit codes: 0 holds, 1 does not hold, 2 bad input or usage, 3 unknown.
+
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod diag;
+pub mod front;
+pub mod ir;
