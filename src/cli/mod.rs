@@ -202,7 +202,10 @@ fn show(what: Show) -> Result<Exit, Diagnostic> {
             let program = front::load(&src, &c.front())?;
             let names = components(&program, component.into_iter().collect())?;
             let [name] = names.as_slice() else {
-                return Err(Diagnostic::global(format!("several components ({}); name one with --component", names.join(", "))));
+                return Err(Diagnostic::global(format!(
+                    "several components ({}); name one with --component",
+                    names.join(", ")
+                )));
             };
             let comp = program.lower(name)?;
             let limits = interp::Limits { max_steps, max_events };

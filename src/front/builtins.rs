@@ -9,7 +9,8 @@ pub const ERROR_EVENT: &str = "reach_error";
 
 /// Calls that signal a property violation in SV-COMP style programs. Their arguments (often
 /// string literals) are ignored and never evaluated; after the event the component ends.
-pub const ERROR_FUNCTIONS: &[&str] = &["reach_error", "__VERIFIER_error", "__assert_fail", "__assert_perror_fail", "__assert"];
+pub const ERROR_FUNCTIONS: &[&str] =
+    &["reach_error", "__VERIFIER_error", "__assert_fail", "__assert_perror_fail", "__assert"];
 
 /// Functions that end the component.
 pub const EXIT_FUNCTIONS: &[&str] = &["abort", "exit", "_exit", "_Exit"];
@@ -66,5 +67,6 @@ pub fn nondet_type(name: &str, model: DataModel) -> Option<IntTy> {
 
 /// Whether `name` looks like a nondet function of a type subst does not support.
 pub fn is_unsupported_nondet(name: &str) -> bool {
-    (name.starts_with("__VERIFIER_nondet_") || name.starts_with("nondet_")) && nondet_type(name, DataModel::Lp64).is_none()
+    (name.starts_with("__VERIFIER_nondet_") || name.starts_with("nondet_"))
+        && nondet_type(name, DataModel::Lp64).is_none()
 }

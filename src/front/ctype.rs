@@ -136,7 +136,10 @@ pub fn apply_declarator<'a>(
 ) -> Result<Declared<'a>, crate::diag::Diagnostic> {
     let parts = derived_parts(d);
     if let Some(p) = parts.iter().find(|p| matches!(p.node, DerivedDeclarator::Pointer(_))) {
-        let what = if parts.iter().any(|q| matches!(q.node, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_))) {
+        let what = if parts
+            .iter()
+            .any(|q| matches!(q.node, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)))
+        {
             "function pointer"
         } else {
             "pointer"
@@ -146,7 +149,9 @@ pub fn apply_declarator<'a>(
     if let Some(p) = parts.iter().find(|p| matches!(p.node, DerivedDeclarator::Block(_))) {
         return Ok(Declared::Object(CType::Unsupported("block pointer".into(), p.span)));
     }
-    if let Some(f) = parts.iter().find(|p| matches!(p.node, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_))) {
+    if let Some(f) =
+        parts.iter().find(|p| matches!(p.node, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)))
+    {
         return Ok(Declared::Function(f));
     }
     let arrays: Vec<_> = parts.iter().filter(|p| matches!(p.node, DerivedDeclarator::Array(_))).collect();

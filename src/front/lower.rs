@@ -22,8 +22,8 @@ use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::{
     BinaryOperator, BlockItem, CallExpression, Constant, Declaration, DeclarationSpecifier, DerivedDeclarator,
-    EnumType, Expression, ForInitializer, FunctionDefinition, Initializer, Integer, IntegerBase, IntegerSize,
-    Label, Statement, StorageClassSpecifier, TypeName, TypeSpecifier, UnaryOperator,
+    EnumType, Expression, ForInitializer, FunctionDefinition, Initializer, Integer, IntegerBase, IntegerSize, Label,
+    Statement, StorageClassSpecifier, TypeName, TypeSpecifier, UnaryOperator,
 };
 use lang_c::span::{Node, Span};
 
@@ -36,8 +36,8 @@ use super::{DataModel, Program};
 use crate::diag::Diagnostic;
 use crate::ir::eval::{self, NoVars};
 use crate::ir::{
-    BinOp, Component, Edge, Event, Expr, ExprKind, Family, Fault, Frame, IntTy, LocId, Lvalue, Origin, SrcSpan,
-    Stmt, Storage, UnOp, VarDecl, VarId, VarTy,
+    BinOp, Component, Edge, Event, Expr, ExprKind, Family, Fault, Frame, IntTy, LocId, Lvalue, Origin, SrcSpan, Stmt,
+    Storage, UnOp, VarDecl, VarId, VarTy,
 };
 
 type Result<T> = std::result::Result<T, Diagnostic>;
@@ -182,7 +182,13 @@ pub(crate) fn lower_component(prog: &Program, unit: usize, index: usize) -> Resu
 }
 
 impl FrameCtx {
-    fn new(function: String, unit: usize, call: Option<SrcSpan>, ret: Option<(VarId, IntTy)>, ret_loc: LocId) -> FrameCtx {
+    fn new(
+        function: String,
+        unit: usize,
+        call: Option<SrcSpan>,
+        ret: Option<(VarId, IntTy)>,
+        ret_loc: LocId,
+    ) -> FrameCtx {
         FrameCtx {
             function,
             unit,
@@ -470,11 +476,12 @@ impl<'p> Lowerer<'p> {
         };
         for init in &d.declarators {
             let Some(name) = ctype::declarator_name(&init.node.declarator.node) else { continue };
-            let declared = match ctype::apply_declarator(base.clone(), &init.node.declarator.node, &mut |e| self.array_size(e)) {
-                Ok(d) => d,
-                Err(e) if typedef => Declared::Object(CType::Unsupported(e.message.clone(), init.span)),
-                Err(e) => return Err(e),
-            };
+            let declared =
+                match ctype::apply_declarator(base.clone(), &init.node.declarator.node, &mut |e| self.array_size(e)) {
+                    Ok(d) => d,
+                    Err(e) if typedef => Declared::Object(CType::Unsupported(e.message.clone(), init.span)),
+                    Err(e) => return Err(e),
+                };
             let entry = match declared {
                 Declared::Object(ty) if typedef => FileName::Typedef(ty),
                 Declared::Object(ty) => {
@@ -515,7 +522,8 @@ impl<'p> Lowerer<'p> {
             DerivedDeclarator::Function(fd) => {
                 let mut params = Vec::new();
                 for p in &fd.node.parameters {
-                    let ty = self.param_type(p).map(|(t, _, _)| t).unwrap_or(CType::Unsupported("parameter".into(), p.span));
+                    let ty =
+                        self.param_type(p).map(|(t, _, _)| t).unwrap_or(CType::Unsupported("parameter".into(), p.span));
                     params.push(ty);
                 }
                 if params.len() == 1 && params[0] == CType::Void {
@@ -544,7 +552,10 @@ impl<'p> Lowerer<'p> {
 
     /// The return type and the named parameters of a function definition.
     #[allow(clippy::type_complexity)]
-    fn function_signature(&mut self, f: &'p FunctionDefinition) -> Result<(CType, Vec<(CType, Span, Option<&'p str>)>)> {
+    fn function_signature(
+        &mut self,
+        f: &'p FunctionDefinition,
+    ) -> Result<(CType, Vec<(CType, Span, Option<&'p str>)>)> {
         let ret = self.base_type(&f.specifiers, f.declarator.span)?;
         let parts = ctype::derived_parts(&f.declarator.node);
         if parts.iter().any(|p| matches!(p.node, DerivedDeclarator::Pointer(_))) {
@@ -572,12 +583,14 @@ impl<'p> Lowerer<'p> {
                         for decl in &f.declarations {
                             let base = self.base_type(&decl.node.specifiers, decl.span)?;
                             for init in &decl.node.declarators {
-                                if ctype::declarator_name(&init.node.declarator.node) == Some(&id.node.name) {
-                                    if let Declared::Object(t) =
-                                        ctype::apply_declarator(base.clone(), &init.node.declarator.node, &mut |e| self.array_size(e))?
-                                    {
-                                        ty = t;
-                                    }
+                                if ctype::declarator_name(&init.node.declarator.node) != Some(&id.node.name) {
+                                    continue;
+                                }
+                                let d = &init.node.declarator.node;
+                                if let Declared::Object(t) =
+                                    ctype::apply_declarator(base.clone(), d, &mut |e| self.array_size(e))?
+                                {
+                                    ty = t;
                                 }
                             }
                         }
@@ -714,7 +727,8 @@ impl<'p> Lowerer<'p> {
         if self.const_mode {
             return Err(self.error("not a constant expression", "reads a variable", span));
         }
-        let Some(FileName::Global { ty, init, span: decl_span }) = self.file(unit).and_then(|f| f.names.get(name)).cloned()
+        let Some(FileName::Global { ty, init, span: decl_span }) =
+            self.file(unit).and_then(|f| f.names.get(name)).cloned()
         else {
             return Err(self.error(&format!("`{name}` is not a variable"), "not declared as a variable", span));
         };
@@ -732,7 +746,7 @@ impl<'p> Lowerer<'p> {
 
     /// The values of a static initialiser: C's zero where none is given.
     fn initial_values(&mut self, ty: VarTy, init: Option<&'p Node<Initializer>>) -> Result<Vec<i128>> {
-        let mut values = vec![0; ty.len() as usize];
+        let mut values = vec![0; ty.n_elems() as usize];
         for (i, e) in self.initializer_items(ty, init)? {
             values[i] = ty.elem().convert(self.const_value(e)?.0);
         }
@@ -740,7 +754,11 @@ impl<'p> Lowerer<'p> {
     }
 
     /// The (element index, expression) pairs of an initialiser for a variable of type `ty`.
-    fn initializer_items(&self, ty: VarTy, init: Option<&'p Node<Initializer>>) -> Result<Vec<(usize, &'p Node<Expression>)>> {
+    fn initializer_items(
+        &self,
+        ty: VarTy,
+        init: Option<&'p Node<Initializer>>,
+    ) -> Result<Vec<(usize, &'p Node<Expression>)>> {
         let Some(init) = init else { return Ok(Vec::new()) };
         match (&init.node, ty) {
             (Initializer::Expression(e), VarTy::Scalar(_)) => Ok(vec![(0, e)]),
@@ -748,7 +766,7 @@ impl<'p> Lowerer<'p> {
                 Err(self.unsupported("an array initialised from an expression (a string?)", e.span))
             }
             (Initializer::List(items), _) => {
-                if items.len() > ty.len() as usize {
+                if items.len() > ty.n_elems() as usize {
                     return Err(self.error("too many initialisers", "more values than elements", init.span));
                 }
                 let mut out = Vec::new();
@@ -911,7 +929,11 @@ impl<'p> Lowerer<'p> {
                 let frame = self.frames.last_mut().expect("statements are lowered inside a frame");
                 let entry = frame.labels.get_mut(&id.node.name).expect("label_loc made it");
                 if entry.1 {
-                    return Err(self.error(&format!("label `{}` defined twice", id.node.name), "second definition", id.span));
+                    return Err(self.error(
+                        &format!("label `{}` defined twice", id.node.name),
+                        "second definition",
+                        id.span,
+                    ));
                 }
                 entry.1 = true;
                 self.fall_to(l);
@@ -1005,7 +1027,8 @@ impl<'p> Lowerer<'p> {
         let is_extern = has_storage(&d.specifiers, StorageClassSpecifier::Extern);
         for init in &d.declarators {
             let Some(name) = ctype::declarator_name(&init.node.declarator.node) else { continue };
-            let declared = ctype::apply_declarator(base.clone(), &init.node.declarator.node, &mut |e| self.array_size(e))?;
+            let declared =
+                ctype::apply_declarator(base.clone(), &init.node.declarator.node, &mut |e| self.array_size(e))?;
             let ty = match declared {
                 Declared::Function(_) => continue,
                 Declared::Object(t) if typedef => {
@@ -1152,10 +1175,18 @@ impl<'p> Lowerer<'p> {
             Expression::UnaryOperator(u) => {
                 let operand = &u.node.operand;
                 match u.node.operator.node {
-                    UnaryOperator::PostIncrement => return self.increment(operand, BinOp::Add, true, e.span, want).map(Some),
-                    UnaryOperator::PostDecrement => return self.increment(operand, BinOp::Sub, true, e.span, want).map(Some),
-                    UnaryOperator::PreIncrement => return self.increment(operand, BinOp::Add, false, e.span, want).map(Some),
-                    UnaryOperator::PreDecrement => return self.increment(operand, BinOp::Sub, false, e.span, want).map(Some),
+                    UnaryOperator::PostIncrement => {
+                        return self.increment(operand, BinOp::Add, true, e.span, want).map(Some);
+                    }
+                    UnaryOperator::PostDecrement => {
+                        return self.increment(operand, BinOp::Sub, true, e.span, want).map(Some);
+                    }
+                    UnaryOperator::PreIncrement => {
+                        return self.increment(operand, BinOp::Add, false, e.span, want).map(Some);
+                    }
+                    UnaryOperator::PreDecrement => {
+                        return self.increment(operand, BinOp::Sub, false, e.span, want).map(Some);
+                    }
                     UnaryOperator::Address => return Err(self.unsupported("taking an address (a pointer)", e.span)),
                     UnaryOperator::Indirection => return Err(self.unsupported("dereferencing a pointer", e.span)),
                     UnaryOperator::Plus => {
@@ -1211,8 +1242,18 @@ impl<'p> Lowerer<'p> {
                     (Some(x), Some(y)) => {
                         let t = IntTy::common(x.ty, y.ty);
                         let tmp = self.temp(t);
-                        self.edge(a_end, join, Stmt::Assign(Lvalue::Var(tmp), x.cast(t)), Some(c.node.then_expression.span));
-                        self.edge(b_end, join, Stmt::Assign(Lvalue::Var(tmp), y.cast(t)), Some(c.node.else_expression.span));
+                        self.edge(
+                            a_end,
+                            join,
+                            Stmt::Assign(Lvalue::Var(tmp), x.cast(t)),
+                            Some(c.node.then_expression.span),
+                        );
+                        self.edge(
+                            b_end,
+                            join,
+                            Stmt::Assign(Lvalue::Var(tmp), y.cast(t)),
+                            Some(c.node.else_expression.span),
+                        );
                         self.cur = join;
                         Expr::var(tmp, t)
                     }
@@ -1266,7 +1307,9 @@ impl<'p> Lowerer<'p> {
                     Some(Binding::Var(v)) => v,
                     Some(Binding::Global(g)) => self.global_var(&g, e.span)?,
                     Some(Binding::Const(_, t)) => return Ok(CType::Int(t)),
-                    _ => return Err(self.error(&format!("`{}` is not declared", id.node.name), "unknown name", e.span)),
+                    _ => {
+                        return Err(self.error(&format!("`{}` is not declared", id.node.name), "unknown name", e.span));
+                    }
                 };
                 Ok(match self.var_ty(v) {
                     VarTy::Scalar(t) => CType::Int(t),
@@ -1393,8 +1436,16 @@ impl<'p> Lowerer<'p> {
                 let v = match self.lookup(&id.node.name) {
                     Some(Binding::Var(v)) => v,
                     Some(Binding::Global(g)) => self.global_var(&g, e.span)?,
-                    Some(_) => return Err(self.error(&format!("`{}` cannot be assigned", id.node.name), "not a variable", e.span)),
-                    None => return Err(self.error(&format!("`{}` is not declared", id.node.name), "unknown name", e.span)),
+                    Some(_) => {
+                        return Err(self.error(
+                            &format!("`{}` cannot be assigned", id.node.name),
+                            "not a variable",
+                            e.span,
+                        ));
+                    }
+                    None => {
+                        return Err(self.error(&format!("`{}` is not declared", id.node.name), "unknown name", e.span));
+                    }
                 };
                 match self.var_ty(v) {
                     VarTy::Scalar(t) => Ok((Lvalue::Var(v), t)),
@@ -1414,10 +1465,17 @@ impl<'p> Lowerer<'p> {
     }
 
     /// `base[index]`: the array, its element type and the index, after a bounds check.
-    fn element(&mut self, base: &'p Node<Expression>, index: &'p Node<Expression>, span: Span) -> Result<(VarId, IntTy, Expr)> {
+    fn element(
+        &mut self,
+        base: &'p Node<Expression>,
+        index: &'p Node<Expression>,
+        span: Span,
+    ) -> Result<(VarId, IntTy, Expr)> {
         let Expression::Identifier(id) = &base.node else {
             let what = match &base.node {
-                Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => "a multi-dimensional array",
+                Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                    "a multi-dimensional array"
+                }
                 _ => "indexing something other than an array variable (pointer arithmetic)",
             };
             return Err(self.unsupported(what, base.span));
@@ -1445,7 +1503,9 @@ impl<'p> Lowerer<'p> {
     fn check(&mut self, cond: Expr, fault: Fault, span: Span) -> Result<()> {
         match cond.as_const() {
             Some(c) if c != 0 => Ok(()),
-            _ if self.const_mode => Err(self.error(&format!("{} in a constant expression", fault.describe()), "here", span)),
+            _ if self.const_mode => {
+                Err(self.error(&format!("{} in a constant expression", fault.describe()), "here", span))
+            }
             _ => self.step(Stmt::Check(cond, fault), span),
         }
     }
@@ -1474,7 +1534,14 @@ impl<'p> Lowerer<'p> {
         Ok(result)
     }
 
-    fn increment(&mut self, target: &'p Node<Expression>, op: BinOp, post: bool, span: Span, want: bool) -> Result<Expr> {
+    fn increment(
+        &mut self,
+        target: &'p Node<Expression>,
+        op: BinOp,
+        post: bool,
+        span: Span,
+        want: bool,
+    ) -> Result<Expr> {
         let (lv, ty) = self.lvalue(target)?;
         let old = Self::read(&lv, ty);
         let one = Expr::constant(1, IntTy::I32);
@@ -1526,11 +1593,7 @@ impl<'p> Lowerer<'p> {
                 if self.const_mode {
                     let (x, _) = self.const_value(&b.lhs)?;
                     let short = (b.operator.node == B::LogicalAnd) == (x == 0);
-                    let v = if short {
-                        (x != 0) as i128
-                    } else {
-                        (self.const_value(&b.rhs)?.0 != 0) as i128
-                    };
+                    let v = if short { (x != 0) as i128 } else { (self.const_value(&b.rhs)?.0 != 0) as i128 };
                     return Ok(Some(Expr::constant(v, IntTy::I32)));
                 }
                 let (t, f, join) = (self.new_loc(), self.new_loc(), self.new_loc());
@@ -1591,7 +1654,13 @@ impl<'p> Lowerer<'p> {
     }
 
     /// Rejects `lhs = rhs` when the order of evaluating the two sides could matter.
-    fn check_assignment(&self, lhs: &'p Node<Expression>, rhs: &'p Node<Expression>, compound: bool, span: Span) -> Result<()> {
+    fn check_assignment(
+        &self,
+        lhs: &'p Node<Expression>,
+        rhs: &'p Node<Expression>,
+        compound: bool,
+        span: Span,
+    ) -> Result<()> {
         let rhs_eff = self.summaries.of_expr(rhs);
         let lhs_eff = match (&lhs.node, compound) {
             (_, true) => self.summaries.of_expr(lhs),
@@ -1623,10 +1692,8 @@ impl<'p> Lowerer<'p> {
             return Err(self.unsupported("a call through a function pointer", c.callee.span));
         };
         let name = id.node.name.as_str();
-        if let Some(b) = self.lookup(name) {
-            if matches!(b, Binding::Var(_) | Binding::Global(_)) {
-                return Err(self.unsupported("a call through a variable (a function pointer)", c.callee.span));
-            }
+        if let Some(Binding::Var(_) | Binding::Global(_)) = self.lookup(name) {
+            return Err(self.unsupported("a call through a variable (a function pointer)", c.callee.span));
         }
         if self.const_mode {
             return Err(self.error("not a constant expression", "a call", span));
@@ -1682,7 +1749,15 @@ impl<'p> Lowerer<'p> {
         self.event_call(name, &args, span, want)
     }
 
-    fn inline(&mut self, name: &str, unit: usize, index: usize, args: &[&'p Node<Expression>], span: Span, want: bool) -> Result<Option<Expr>> {
+    fn inline(
+        &mut self,
+        name: &str,
+        unit: usize,
+        index: usize,
+        args: &[&'p Node<Expression>],
+        span: Span,
+        want: bool,
+    ) -> Result<Option<Expr>> {
         if self.frames.iter().any(|f| f.function == name && f.unit == unit) {
             let chain: Vec<&str> = self.frames.iter().map(|f| f.function.as_str()).collect();
             return Err(self
@@ -1705,7 +1780,9 @@ impl<'p> Lowerer<'p> {
         let ret_ty = match ret {
             CType::Void => None,
             CType::Int(t) => Some(t),
-            CType::Array(..) => return Err(self.unsupported_in(unit, "a function returning an array", def.declarator.span)),
+            CType::Array(..) => {
+                return Err(self.unsupported_in(unit, "a function returning an array", def.declarator.span));
+            }
             CType::Unsupported(what, at) => return Err(self.unsupported_in(unit, &what, at)),
         };
         self.check_unsequenced(args, span)?;
@@ -1751,7 +1828,9 @@ impl<'p> Lowerer<'p> {
         let frame = self.frames.last().expect("a frame to end");
         let missing = frame.gotos.iter().find(|(label, _)| !frame.labels.get(label).is_some_and(|l| l.1)).cloned();
         let result = match missing {
-            Some((label, span)) => Err(self.error(&format!("label `{label}` is not defined"), "goto to an unknown label", span)),
+            Some((label, span)) => {
+                Err(self.error(&format!("label `{label}` is not defined"), "goto to an unknown label", span))
+            }
             None => Ok(()),
         };
         self.frames.pop();
@@ -1783,7 +1862,13 @@ impl<'p> Lowerer<'p> {
         }
     }
 
-    fn event_call(&mut self, name: &str, args: &[&'p Node<Expression>], span: Span, want: bool) -> Result<Option<Expr>> {
+    fn event_call(
+        &mut self,
+        name: &str,
+        args: &[&'p Node<Expression>],
+        span: Span,
+        want: bool,
+    ) -> Result<Option<Expr>> {
         let unit = self.unit();
         let proto = match self.file(unit).and_then(|f| f.names.get(name)) {
             Some(FileName::Function(p)) => Some(p.clone()),
@@ -1802,7 +1887,11 @@ impl<'p> Lowerer<'p> {
                     Some(CType::Int(t)) => *t,
                     Some(CType::Void) if !want => IntTy::I32,
                     Some(CType::Void) => {
-                        return Err(self.error(&format!("event `{name}` returns void but its value is used"), "used as a value", span));
+                        return Err(self.error(
+                            &format!("event `{name}` returns void but its value is used"),
+                            "used as a value",
+                            span,
+                        ));
                     }
                     Some(_) => return Err(self.unsupported(&format!("the return type of `{name}`"), span)),
                 };
@@ -1823,7 +1912,11 @@ impl<'p> Lowerer<'p> {
                         _ => return Err(self.unsupported(&format!("the parameter type of `{name}`"), span)),
                     },
                     Some(ps) => {
-                        return Err(self.error(&format!("`{name}` is declared with {} parameters", ps.len()), "one argument given", span));
+                        return Err(self.error(
+                            &format!("`{name}` is declared with {} parameters", ps.len()),
+                            "one argument given",
+                            span,
+                        ));
                     }
                     None => v.ty.promoted(),
                 };
@@ -1844,7 +1937,9 @@ impl<'p> Lowerer<'p> {
     // ----- the end -----
 
     fn finish(mut self, name: String, entry: LocId) -> Result<Component> {
-        if let Some((ev, span, unit)) = self.plain_events.iter().find(|(n, ..)| self.families.iter().any(|f| &f.name == n)).cloned() {
+        if let Some((ev, span, unit)) =
+            self.plain_events.iter().find(|(n, ..)| self.families.iter().any(|f| &f.name == n)).cloned()
+        {
             return Err(self
                 .unsupported_in(unit, &format!("event `{ev}` used both with and without a value"), span)
                 .with_note("a family declared in the spec is performed with a value every time"));
@@ -1867,7 +1962,9 @@ fn has_storage(specs: &[Node<DeclarationSpecifier>], class: StorageClassSpecifie
 }
 
 fn is_function_declarator(d: &lang_c::ast::Declarator) -> bool {
-    ctype::derived_parts(d).iter().any(|p| matches!(p.node, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)))
+    ctype::derived_parts(d)
+        .iter()
+        .any(|p| matches!(p.node, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)))
 }
 
 /// Removes unreachable locations, contracts locations whose only edge is a `skip` into their

@@ -23,7 +23,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
-use lang_c::ast::{DeclarationSpecifier, ExternalDeclaration, FunctionDefinition, StorageClassSpecifier, TranslationUnit};
+use lang_c::ast::{
+    DeclarationSpecifier, ExternalDeclaration, FunctionDefinition, StorageClassSpecifier, TranslationUnit,
+};
 use lang_c::driver::{Config, Flavor};
 
 use crate::diag::Diagnostic;
@@ -126,9 +128,9 @@ fn parse_file(path: &Path, options: &FrontOptions) -> Result<Unit, Diagnostic> {
 }
 
 fn is_static(specifiers: &[lang_c::span::Node<DeclarationSpecifier>]) -> bool {
-    specifiers.iter().any(|s| {
-        matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Static)
-    })
+    specifiers
+        .iter()
+        .any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Static))
 }
 
 /// The name a function definition defines.
@@ -204,11 +206,12 @@ impl Program {
             .or_else(|| (0..self.units.len()).find_map(|u| self.find_function(u, name).filter(|&(v, _)| v == u)));
         let Some((unit, index)) = found else {
             let defined = self.defined_functions();
-            return Err(Diagnostic::global(format!("no function `{name}` is defined in the sources"))
-                .with_note(format!("defined functions: {}", if defined.is_empty() { "none".into() } else { defined.join(", ") })));
+            return Err(Diagnostic::global(format!("no function `{name}` is defined in the sources")).with_note(
+                format!("defined functions: {}", if defined.is_empty() { "none".into() } else { defined.join(", ") }),
+            ));
         };
-        let component = catch_unwind(AssertUnwindSafe(|| lower::lower_component(self, unit, index)))
-            .unwrap_or_else(|_| {
+        let component =
+            catch_unwind(AssertUnwindSafe(|| lower::lower_component(self, unit, index))).unwrap_or_else(|_| {
                 Err(Diagnostic::global(format!("internal error while lowering `{name}`"))
                     .with_note("this is a bug in subst; please report the input"))
             })?;

@@ -80,9 +80,7 @@ impl Checker<'_> {
                     Some(VarTy::Array(t, _)) if t != e.ty => {
                         self.report(format!("`{}` has elements of type {t}, read as {}", self.comp.var(*v).name, e.ty))
                     }
-                    Some(VarTy::Scalar(_)) => {
-                        self.report(format!("scalar `{}` is indexed", self.comp.var(*v).name))
-                    }
+                    Some(VarTy::Scalar(_)) => self.report(format!("scalar `{}` is indexed", self.comp.var(*v).name)),
                     _ => {}
                 }
             }
@@ -206,8 +204,13 @@ pub fn check(comp: &Component) -> Vec<Problem> {
             ck.report(format!("array `{}` has no elements", v.name));
         }
         if let Storage::Global { init } = &v.storage {
-            if init.len() != v.ty.len() as usize {
-                ck.report(format!("global `{}` has {} initial values for {} elements", v.name, init.len(), v.ty.len()));
+            if init.len() != v.ty.n_elems() as usize {
+                ck.report(format!(
+                    "global `{}` has {} initial values for {} elements",
+                    v.name,
+                    init.len(),
+                    v.ty.n_elems()
+                ));
             }
             if let Some(bad) = init.iter().find(|&&x| v.ty.elem().convert(x) != x) {
                 ck.report(format!("initial value {bad} of `{}` is not a value of {}", v.name, v.ty.elem()));

@@ -77,11 +77,7 @@ pub fn binary(op: BinOp, ty: IntTy, a: i128, b: i128) -> i128 {
         }
         BinOp::Shr => {
             let count = unsigned_bits(ty, b);
-            if count >= width {
-                if ty.signed && a < 0 { -1 } else { 0 }
-            } else {
-                ty.wrap(a >> count)
-            }
+            if count >= width { if ty.signed && a < 0 { -1 } else { 0 } } else { ty.wrap(a >> count) }
         }
         BinOp::BitAnd => ty.wrap(a & b),
         BinOp::BitOr => ty.wrap(a | b),

@@ -195,7 +195,7 @@ impl State {
                 Storage::Global { init } => init.clone(),
                 // Locals are havocked where C declares them; until then any value will do, and 0
                 // spares the environment's input for the values that matter.
-                Storage::Local => vec![0; v.ty.len() as usize],
+                Storage::Local => vec![0; v.ty.n_elems() as usize],
             });
         }
         let _ = env;
@@ -209,7 +209,9 @@ impl State {
     }
 
     fn set(&mut self, var: VarId, index: i128, value: i128) {
-        if let Some(slot) = self.values.get_mut(var.index()).and_then(|v| usize::try_from(index).ok().and_then(|i| v.get_mut(i))) {
+        if let Some(slot) =
+            self.values.get_mut(var.index()).and_then(|v| usize::try_from(index).ok().and_then(|i| v.get_mut(i)))
+        {
             *slot = value;
         }
     }
@@ -261,8 +263,11 @@ pub fn run(comp: &Component, env: &mut dyn Environment, limits: Limits) -> Run {
         let out = succ.get(at.index()).map(Vec::as_slice).unwrap_or(&[]);
         // Edges whose guard fails are disabled; a check is always enabled (its failure is a
         // fault, not a block).
-        let enabled: Vec<usize> =
-            out.iter().copied().filter(|&i| !matches!(&comp.edges[i].stmt, Stmt::Assume(c) if !holds(c, &state))).collect();
+        let enabled: Vec<usize> = out
+            .iter()
+            .copied()
+            .filter(|&i| !matches!(&comp.edges[i].stmt, Stmt::Assume(c) if !holds(c, &state)))
+            .collect();
         let chosen = match enabled.len() {
             0 => {
                 let origin = out.first().and_then(|&i| comp.edges[i].origin.clone());

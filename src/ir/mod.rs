@@ -68,7 +68,7 @@ typed_index!(
 pub enum Storage {
     /// A global or `static` variable; `init` holds one value per element, C's zero by default.
     Global {
-        /// Initial values, `ty.len()` of them, each normal for the element type.
+        /// Initial values, `ty.n_elems()` of them, each normal for the element type.
         init: Vec<i128>,
     },
     /// A local variable or a temporary: its value is arbitrary until assigned.
@@ -143,10 +143,7 @@ pub enum BinOp {
 impl BinOp {
     /// Whether the operator yields `i32` 0/1 rather than a value of its operand type.
     pub fn is_boolean(self) -> bool {
-        matches!(
-            self,
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::And | BinOp::Or
-        )
+        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::And | BinOp::Or)
     }
 
     /// The operator's symbol in the text form.

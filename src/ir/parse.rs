@@ -8,8 +8,8 @@
 use thiserror::Error;
 
 use super::{
-    BinOp, Component, Edge, Event, Expr, ExprKind, Family, Fault, Frame, IntTy, LocId, Lvalue, Origin, SrcSpan,
-    Stmt, Storage, UnOp, VarDecl, VarId, VarTy,
+    BinOp, Component, Edge, Event, Expr, ExprKind, Family, Fault, Frame, IntTy, LocId, Lvalue, Origin, SrcSpan, Stmt,
+    Storage, UnOp, VarDecl, VarId, VarTy,
 };
 
 /// A syntax error in IR text, with its 1-based line and column.

@@ -39,17 +39,8 @@ impl IntTy {
     pub const U64: IntTy = IntTy { bits: 64, signed: false };
 
     /// All types the IR knows, in the order of their text names.
-    pub const ALL: [IntTy; 9] = [
-        IntTy::BOOL,
-        IntTy::I8,
-        IntTy::U8,
-        IntTy::I16,
-        IntTy::U16,
-        IntTy::I32,
-        IntTy::U32,
-        IntTy::I64,
-        IntTy::U64,
-    ];
+    pub const ALL: [IntTy; 9] =
+        [IntTy::BOOL, IntTy::I8, IntTy::U8, IntTy::I16, IntTy::U16, IntTy::I32, IntTy::U32, IntTy::I64, IntTy::U64];
 
     /// Whether this is `_Bool`.
     pub fn is_bool(self) -> bool {
@@ -156,7 +147,7 @@ impl VarTy {
     }
 
     /// The number of integers the variable holds.
-    pub fn len(self) -> u32 {
+    pub fn n_elems(self) -> u32 {
         match self {
             VarTy::Scalar(_) => 1,
             VarTy::Array(_, n) => n,
