@@ -1278,11 +1278,11 @@ impl<'p> Lowerer<'p> {
                 self.size_expr(&ty, e.span)?
             }
             Expression::SizeOfVal(v) => {
-                let ty = self.type_of_simple(&v.node.0)?;
+                let ty = self.type_of(&v.node.0)?;
                 self.size_expr(&ty, e.span)?
             }
             Expression::Member(_) => return Err(self.unsupported("a struct or union member", e.span)),
-            Expression::Statement(_) => return Err(self.unsupported("a statement expression", e.span)),
+            Expression::Statement(st) => return self.statement_expr(st, want),
             Expression::GenericSelection(_) => return Err(self.unsupported("_Generic", e.span)),
             Expression::CompoundLiteral(_) => return Err(self.unsupported("a compound literal", e.span)),
             Expression::AlignOf(_) => return Err(self.unsupported("_Alignof", e.span)),
@@ -1299,31 +1299,53 @@ impl<'p> Lowerer<'p> {
         }
     }
 
-    /// The C type of a `sizeof` operand: a variable or an array element.
-    fn type_of_simple(&mut self, e: &'p Node<Expression>) -> Result<CType> {
-        match &e.node {
-            Expression::Identifier(id) => {
-                let v = match self.lookup(&id.node.name) {
-                    Some(Binding::Var(v)) => v,
-                    Some(Binding::Global(g)) => self.global_var(&g, e.span)?,
-                    Some(Binding::Const(_, t)) => return Ok(CType::Int(t)),
-                    _ => {
-                        return Err(self.error(&format!("`{}` is not declared", id.node.name), "unknown name", e.span));
-                    }
-                };
-                Ok(match self.var_ty(v) {
-                    VarTy::Scalar(t) => CType::Int(t),
-                    VarTy::Array(t, n) => CType::Array(t, n),
-                })
-            }
-            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                match self.type_of_simple(&b.node.lhs)? {
-                    CType::Array(t, _) => Ok(CType::Int(t)),
-                    _ => Err(self.unsupported("sizeof of this expression", e.span)),
-                }
-            }
-            _ => Err(self.unsupported("sizeof of an expression other than a variable or element", e.span)),
+    /// The C type of a `sizeof` operand, which C does not evaluate: arrays by their variable, any
+    /// other expression by lowering it and then discarding everything the lowering made.
+    fn type_of(&mut self, e: &'p Node<Expression>) -> Result<CType> {
+        if let Expression::Identifier(id) = &e.node
+            && let Some(Binding::Var(v)) = self.lookup(&id.node.name)
+            && let VarTy::Array(t, n) = self.var_ty(v)
+        {
+            return Ok(CType::Array(t, n));
         }
+        let saved =
+            (self.vars.len(), self.edges.len(), self.n_locs, self.cur, self.families.len(), self.plain_events.len());
+        let saved_mode = std::mem::replace(&mut self.const_mode, false);
+        let value = self.expr(e, true);
+        self.const_mode = saved_mode;
+        for v in self.vars.drain(saved.0..) {
+            self.names.remove(&v.name);
+        }
+        self.globals.retain(|_, v| v.index() < saved.0);
+        self.edges.truncate(saved.1);
+        (self.n_locs, self.cur) = (saved.2, saved.3);
+        self.families.truncate(saved.4);
+        self.plain_events.truncate(saved.5);
+        match value? {
+            Some(v) => Ok(CType::Int(v.ty)),
+            None => Err(self.error("sizeof of a void expression", "void", e.span)),
+        }
+    }
+
+    /// A GNU statement expression `({ ...; e; })`: its value is that of the last statement.
+    fn statement_expr(&mut self, s: &'p Node<Statement>, want: bool) -> Result<Option<Expr>> {
+        let Statement::Compound(items) = &s.node else {
+            return Err(self.unsupported("this statement expression", s.span));
+        };
+        self.push_scope();
+        let mut value = None;
+        for (i, item) in items.iter().enumerate() {
+            match &item.node {
+                BlockItem::Statement(Node { node: Statement::Expression(Some(e)), .. }) if i + 1 == items.len() => {
+                    value = self.expr(e, want)?;
+                }
+                BlockItem::Statement(st) => self.stmt(st)?,
+                BlockItem::Declaration(d) => self.local_declaration(d)?,
+                BlockItem::StaticAssert(_) => {}
+            }
+        }
+        self.pop_scope();
+        Ok(value)
     }
 
     fn identifier(&mut self, name: &str, span: Span) -> Result<Expr> {
@@ -1874,9 +1896,12 @@ impl<'p> Lowerer<'p> {
             Some(FileName::Function(p)) => Some(p.clone()),
             _ => None,
         };
-        let declared_family = self.prog.options.families.contains_key(name);
+        // A call without arguments receives when the spec declares the family or the prototype
+        // says the function returns a value, even if the value is then discarded.
+        let receives = self.prog.options.families.contains_key(name)
+            || matches!(proto.as_ref().map(|p| &p.ret), Some(CType::Int(_)));
         match (args, want) {
-            ([], false) if !declared_family => {
+            ([], false) if !receives => {
                 self.plain_events.push((name.to_string(), span, unit));
                 self.step(Stmt::Event(Event::Plain(name.to_string())), span)?;
                 Ok(None)

@@ -99,28 +99,33 @@ impl SourceMap {
         (idx, &self.preprocessed[start..end], offset - start)
     }
 
-    /// The original (file, line, column) of a preprocessed byte offset, with whether the column
-    /// was matched exactly against the original line.
-    fn position(&mut self, offset: usize) -> (Option<usize>, u32, u32, bool) {
+    /// The original (file, line, column) of a preprocessed byte offset. When the column cannot be
+    /// matched exactly against the original line (a macro expansion on the
+    /// line), a start position moves to where the lines start to differ and an end position to
+    /// where they stop differing, so that the span covers the macro invocation.
+    fn position(&mut self, offset: usize, is_end: bool) -> (Option<usize>, u32, u32) {
         let (idx, ptext, pcol) = self.preprocessed_line(offset);
         let ptext = ptext.to_string();
-        let Some(origin) = self.lines.get(idx).cloned() else { return (None, 1, 1, false) };
+        let Some(origin) = self.lines.get(idx).cloned() else { return (None, 1, 1) };
         let fallback_col = ptext[..pcol].chars().count() as u32 + 1;
-        let Some(file) = origin.file else { return (None, 1, fallback_col, false) };
+        let Some(file) = origin.file else { return (None, 1, fallback_col) };
         let Some(orig) = self.original_lines(file).and_then(|ls| ls.get(origin.line as usize - 1)).cloned() else {
-            return (Some(file), origin.line, fallback_col, false);
+            return (Some(file), origin.line, fallback_col);
         };
         match align_column(&ptext, pcol, &orig) {
-            Some(col) => (Some(file), origin.line, col, true),
-            None => (Some(file), origin.line, fallback_col, false),
+            Some(col) => (Some(file), origin.line, col),
+            None => {
+                let (first_diff, last_diff_end) = difference(&ptext, &orig);
+                (Some(file), origin.line, if is_end { last_diff_end } else { first_diff })
+            }
         }
     }
 
     /// The original span and text of a preprocessed byte range.
     pub fn span(&mut self, start: usize, end: usize) -> (SrcSpan, String) {
         let end = end.max(start);
-        let (file, line, col, exact_start) = self.position(start);
-        let (end_file, end_line, end_col, exact_end) = self.position(end);
+        let (file, line, col) = self.position(start, false);
+        let (end_file, end_line, end_col) = self.position(end, true);
         let file_name = file.map_or_else(|| "<unknown>".to_string(), |f| self.files[f].clone());
         let same_file = file == end_file && end_line >= line;
         let span = if same_file {
@@ -129,8 +134,10 @@ impl SourceMap {
             SrcSpan { file: file_name, line, col, end_line: line, end_col: col }
         };
         let expanded = self.preprocessed.get(start..end).unwrap_or("").to_string();
-        let text = if same_file && exact_start && exact_end {
-            self.original_text(file, &span).unwrap_or(expanded)
+        // The original text, where positions are known; within a macro expansion, the text of
+        // the invocation.
+        let text = if same_file && (span.end_col > span.col || span.end_line > span.line) {
+            self.original_text(file, &span).filter(|t| !t.trim().is_empty()).unwrap_or(expanded)
         } else {
             expanded
         };
@@ -160,6 +167,19 @@ impl SourceMap {
 /// Collapses runs of white space into single spaces and trims.
 fn normalize_space(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The 1-based columns in `orig` of the first non-blank character that differs from `ptext`
+/// and just past the last one, comparing non-blank characters from the start and from the end.
+fn difference(ptext: &str, orig: &str) -> (u32, u32) {
+    let p: Vec<char> = ptext.chars().filter(|c| !c.is_whitespace()).collect();
+    let o: Vec<(usize, char)> = orig.chars().enumerate().filter(|(_, c)| !c.is_whitespace()).collect();
+    let prefix = p.iter().zip(&o).take_while(|(a, (_, b))| *a == b).count();
+    let suffix = p.iter().rev().zip(o.iter().rev()).take_while(|(a, (_, b))| *a == b).count();
+    let line_end = orig.chars().count() as u32 + 1;
+    let first = o.get(prefix).map_or(line_end, |(i, _)| *i as u32 + 1);
+    let last = if suffix < o.len() { o[o.len() - 1 - suffix].0 as u32 + 2 } else { first };
+    (first, last.max(first))
 }
 
 /// Finds the 1-based character column in `orig` that corresponds to byte column `pcol` of the
