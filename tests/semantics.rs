@@ -1,0 +1,143 @@
+//! C semantics facts, one per test: a small C component in, the interpreter's run out.
+
+use subst::front::{self, DataModel, FrontOptions};
+use subst::ir::interp::{self, Outcome};
+
+/// Lowers `body` as the body of `void comp(void)` after `decls`, runs it with `inputs`, and
+/// returns the events (as text) and how the run ended.
+fn run_with(decls: &str, body: &str, inputs: &[i128], model: DataModel) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.c");
+    let src = format!("void out(long v);\nint in(void);\nint nondet_int(void);\n{decls}\nvoid comp(void) {{\n{body}\n}}\n");
+    std::fs::write(&path, src).unwrap();
+    let opts = FrontOptions { data_model: model, ..Default::default() };
+    let program = front::load(&[path], &opts).map_err(|d| d.render(false)).unwrap();
+    let comp = program.lower("comp").map_err(|d| d.render(false)).unwrap();
+    let run = interp::run(&comp, &mut interp::Scripted::new(inputs.iter().copied()), interp::Limits::default());
+    let events: Vec<String> = run.events.iter().map(|e| e.to_string()).collect();
+    (events.join(" "), run.outcome.to_string())
+}
+
+fn run(body: &str) -> String {
+    run_with("", body, &[], DataModel::Lp64).0
+}
+
+fn outcome(body: &str, inputs: &[i128]) -> String {
+    run_with("", body, inputs, DataModel::Lp64).1
+}
+
+/// The rendered diagnostic for a program that must be rejected.
+fn rejection(decls: &str, body: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.c");
+    std::fs::write(&path, format!("{decls}\nvoid comp(void) {{\n{body}\n}}\n")).unwrap();
+    let err = front::load(&[path], &FrontOptions::default()).and_then(|p| p.lower("comp")).unwrap_err();
+    err.to_string()
+}
+
+#[test]
+fn signed_to_unsigned_comparison_converts_the_signed_side() {
+    assert_eq!(run("out(-1 < 0u); out(-1 < 0); out(-1L < 0u);"), "out.0 out.1 out.1");
+}
+
+#[test]
+fn ilp32_makes_long_and_unsigned_compare_unsigned() {
+    let (events, _) = run_with("", "out(-1L < 0u);", &[], DataModel::Ilp32);
+    assert_eq!(events, "out.0");
+}
+
+#[test]
+fn char_and_short_promote_to_int_before_arithmetic() {
+    assert_eq!(run("unsigned char a = 200, b = 100; out(a + b); unsigned char c = a + b; out(c);"), "out.300 out.44");
+    assert_eq!(run("signed char x = -128; x = -x; out(x); short s = 32767; s++; out(s);"), "out.-128 out.-32768");
+}
+
+#[test]
+fn signed_overflow_wraps_like_fwrapv() {
+    assert_eq!(run("int x = 2147483647; x++; out(x); out(x * 2);"), "out.-2147483648 out.0");
+}
+
+#[test]
+fn unsigned_arithmetic_wraps() {
+    assert_eq!(run("unsigned x = 0; x--; out(x); out(x + 2u);"), "out.4294967295 out.1");
+}
+
+#[test]
+fn division_truncates_and_remainder_follows_the_dividend() {
+    assert_eq!(run("int a = -7; out(a / 2); out(a % 2); out(7 % -2);"), "out.-3 out.-1 out.1");
+}
+
+#[test]
+fn right_shift_of_negative_is_arithmetic() {
+    assert_eq!(run("int a = -16; out(a >> 2); unsigned b = 0x80000000u; out(b >> 31);"), "out.-4 out.1");
+}
+
+#[test]
+fn bool_conversion_is_not_truncation() {
+    assert_eq!(run("_Bool b = 256; out(b); b = 0; b--; out(b);"), "out.1 out.1");
+}
+
+#[test]
+fn short_circuit_skips_the_right_operand() {
+    let body = "int x = 0; if (x && in()) out(1); if (x || in()) out(2);";
+    assert_eq!(run_with("", body, &[5], DataModel::Lp64).0, "in.5 out.2");
+}
+
+#[test]
+fn undefined_behaviour_faults() {
+    assert_eq!(outcome("int d = nondet_int(); out(10 / d);", &[0]), "fault(div_by_zero)");
+    assert_eq!(outcome("int d = nondet_int(); int m = -2147483647 - 1; out(m / d);", &[-1]), "fault(div_overflow)");
+    assert_eq!(outcome("int s = nondet_int(); out(1 << s);", &[32]), "fault(shift_out_of_range)");
+    assert_eq!(outcome("int s = nondet_int(); out(1 << s);", &[-1]), "fault(shift_out_of_range)");
+    assert_eq!(outcome("int a[4] = {0}; int i = nondet_int(); a[i] = 1;", &[4]), "fault(index_out_of_bounds)");
+    assert_eq!(outcome("int a[4] = {0}; int i = nondet_int(); a[i] = 1;", &[-1]), "fault(index_out_of_bounds)");
+}
+
+#[test]
+fn uninitialised_locals_read_an_input() {
+    assert_eq!(run_with("", "int x; out(x);", &[42], DataModel::Lp64).0, "out.42");
+}
+
+#[test]
+fn globals_start_at_zero_and_arrays_are_zero_filled() {
+    assert_eq!(run_with("int g; int a[3] = {5};", "out(g); out(a[0]); out(a[2]);", &[], DataModel::Lp64).0, "out.0 out.5 out.0");
+}
+
+#[test]
+fn assume_cuts_the_run() {
+    assert_eq!(outcome("int x = nondet_int(); __VERIFIER_assume(x > 0); out(x);", &[0]), "blocked");
+}
+
+#[test]
+fn abort_ends_the_component() {
+    assert_eq!(run_with("void abort(void);", "out(1); abort(); out(2);", &[], DataModel::Lp64).0, "out.1");
+}
+
+#[test]
+fn callee_sees_its_own_scope_not_the_callers() {
+    let decls = "int x = 7; int get(void) { return x; }";
+    assert_eq!(run_with(decls, "int x = 1; out(get()); out(x);", &[], DataModel::Lp64).0, "out.7 out.1");
+}
+
+#[test]
+fn unsequenced_side_effects_are_rejected() {
+    assert!(rejection("", "int i = 0; int j = i++ + i++;").contains("evaluation order matters"));
+    assert!(rejection("", "int i = 0; i = i++;").contains("evaluation order matters"));
+}
+
+#[test]
+fn recursion_is_rejected_with_its_location() {
+    let msg = rejection("int f(int n) { return n ? f(n - 1) : 0; }", "int r = f(3);");
+    assert!(msg.contains("recursion") && msg.contains("t.c:1:"), "{msg}");
+}
+
+#[test]
+fn runaway_loops_stop_at_the_step_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.c");
+    std::fs::write(&path, "void comp(void) { while (1) { } }").unwrap();
+    let comp = front::load(&[path], &FrontOptions::default()).unwrap().lower("comp").unwrap();
+    let limits = interp::Limits { max_steps: 1000, max_events: 10 };
+    let run = interp::run(&comp, &mut interp::Scripted::new([]), limits);
+    assert_eq!(run.outcome, Outcome::StepLimit);
+}
