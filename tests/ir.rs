@@ -63,6 +63,7 @@ fn syntax_errors_point_at_line_and_column() {
     let err = parse::component("component c\n  entry l0\n  exit l1\n  l0 -> l1: x = 1\n").unwrap_err();
     assert_eq!((err.line, err.col), (4, 13));
     assert!(err.message.contains("unknown variable `x`"), "{err}");
-    let err = parse::component("component c\n  global g: i32 = 0\n  entry l0\n  exit l1\n  l0 -> l1: g = (g +)\n").unwrap_err();
+    let err = parse::component("component c\n  global g: i32 = 0\n  entry l0\n  exit l1\n  l0 -> l1: g = (g +)\n")
+        .unwrap_err();
     assert_eq!(err.line, 5);
 }

@@ -8,7 +8,8 @@ use subst::ir::interp::{self, Outcome};
 fn run_with(decls: &str, body: &str, inputs: &[i128], model: DataModel) -> (String, String) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.c");
-    let src = format!("void out(long v);\nint in(void);\nint nondet_int(void);\n{decls}\nvoid comp(void) {{\n{body}\n}}\n");
+    let src =
+        format!("void out(long v);\nint in(void);\nint nondet_int(void);\n{decls}\nvoid comp(void) {{\n{body}\n}}\n");
     std::fs::write(&path, src).unwrap();
     let opts = FrontOptions { data_model: model, ..Default::default() };
     let program = front::load(&[path], &opts).map_err(|d| d.render(false)).unwrap();
@@ -100,7 +101,10 @@ fn uninitialised_locals_read_an_input() {
 
 #[test]
 fn globals_start_at_zero_and_arrays_are_zero_filled() {
-    assert_eq!(run_with("int g; int a[3] = {5};", "out(g); out(a[0]); out(a[2]);", &[], DataModel::Lp64).0, "out.0 out.5 out.0");
+    assert_eq!(
+        run_with("int g; int a[3] = {5};", "out(g); out(a[0]); out(a[2]);", &[], DataModel::Lp64).0,
+        "out.0 out.5 out.0"
+    );
 }
 
 #[test]
@@ -140,4 +144,26 @@ fn runaway_loops_stop_at_the_step_limit() {
     let limits = interp::Limits { max_steps: 1000, max_events: 10 };
     let run = interp::run(&comp, &mut interp::Scripted::new([]), limits);
     assert_eq!(run.outcome, Outcome::StepLimit);
+}
+
+#[test]
+fn a_static_local_is_one_variable_across_inlined_calls() {
+    let decls = "int next(void) { static int n; return ++n; }";
+    assert_eq!(run_with(decls, "out(next()); out(next()); out(next());", &[], DataModel::Lp64).0, "out.1 out.2 out.3");
+}
+
+#[test]
+fn an_extern_global_is_the_definition_in_another_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.c");
+    let b = dir.path().join("b.c");
+    std::fs::write(&a, "void out(int v);\nextern int limit;\nvoid comp(void) { out(limit); }\n").unwrap();
+    std::fs::write(&b, "int limit = 7;\n").unwrap();
+    let program = front::load(&[a.clone(), b], &FrontOptions::default()).unwrap();
+    let comp = program.lower("comp").unwrap();
+    let run = interp::run(&comp, &mut interp::Scripted::new([]), interp::Limits::default());
+    assert_eq!(run.events[0].to_string(), "out.7");
+    // Without the defining file, the declaration names nothing.
+    let program = front::load(&[a], &FrontOptions::default()).unwrap();
+    assert!(program.lower("comp").unwrap_err().message.contains("no file defines it"));
 }

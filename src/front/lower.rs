@@ -57,7 +57,15 @@ enum Binding {
 enum FileName<'p> {
     Typedef(CType),
     Const(i128, IntTy),
-    Global { ty: CType, init: Option<&'p Node<Initializer>>, span: Span },
+    /// A global; `external` when only `extern` declarations of it were seen (it is defined in
+    /// another file), `internal` when it is `static`.
+    Global {
+        ty: CType,
+        init: Option<&'p Node<Initializer>>,
+        span: Span,
+        external: bool,
+        internal: bool,
+    },
     Function(Proto),
 }
 
@@ -104,6 +112,8 @@ struct Lowerer<'p> {
     vars: Vec<VarDecl>,
     names: HashSet<String>,
     globals: HashMap<(usize, String), VarId>,
+    /// `static` locals by (file, declaration offset): one variable however often inlined.
+    statics: HashMap<(usize, usize), VarId>,
     families: Vec<Family>,
     plain_events: Vec<(String, Span, usize)>,
     edges: Vec<Edge>,
@@ -149,6 +159,7 @@ pub(crate) fn lower_component(prog: &Program, unit: usize, index: usize) -> Resu
         vars: Vec::new(),
         names: HashSet::new(),
         globals: HashMap::new(),
+        statics: HashMap::new(),
         families: Vec::new(),
         plain_events: Vec::new(),
         edges: Vec::new(),
@@ -485,17 +496,22 @@ impl<'p> Lowerer<'p> {
             let entry = match declared {
                 Declared::Object(ty) if typedef => FileName::Typedef(ty),
                 Declared::Object(ty) => {
-                    let old_init = match self.file(unit).and_then(|f| f.names.get(name)) {
-                        Some(FileName::Global { init, .. }) => *init,
-                        _ => None,
+                    let (old_init, old_external) = match self.file(unit).and_then(|f| f.names.get(name)) {
+                        Some(FileName::Global { init, external, .. }) => (*init, *external),
+                        _ => (None, true),
                     };
-                    if is_extern && init.node.initializer.is_none() && old_init.is_none() {
-                        // A declaration of a global defined elsewhere (or later).
-                        if self.file(unit).is_some_and(|f| f.names.contains_key(name)) {
-                            continue;
-                        }
+                    let declares_only = is_extern && init.node.initializer.is_none();
+                    if declares_only && self.file(unit).is_some_and(|f| f.names.contains_key(name)) {
+                        // A repeated declaration adds nothing to what is known.
+                        continue;
                     }
-                    FileName::Global { ty, init: init.node.initializer.as_ref().or(old_init), span: init.span }
+                    FileName::Global {
+                        ty,
+                        init: init.node.initializer.as_ref().or(old_init),
+                        span: init.span,
+                        external: declares_only && old_external,
+                        internal: has_storage(&d.specifiers, StorageClassSpecifier::Static),
+                    }
                 }
                 Declared::Function(f) if typedef => {
                     FileName::Typedef(CType::Unsupported("function type".into(), f.span))
@@ -719,15 +735,37 @@ impl<'p> Lowerer<'p> {
 
     // ----- globals -----
 
-    fn global_var(&mut self, name: &str, span: Span) -> Result<VarId> {
-        let unit = self.unit();
-        if let Some(&v) = self.globals.get(&(unit, name.to_string())) {
-            return Ok(v);
+    /// The file that defines the global `name` as seen from `unit`: `unit` itself, or for an
+    /// `extern` declaration the file with the definition.
+    fn defining_unit(&mut self, unit: usize, name: &str, span: Span) -> Result<usize> {
+        let Some(FileName::Global { external: true, .. }) = self.file(unit).and_then(|f| f.names.get(name)) else {
+            return Ok(unit);
+        };
+        for other in (0..self.prog.units.len()).filter(|&u| u != unit) {
+            self.enter_unit(other)?;
+            if let Some(FileName::Global { external: false, internal: false, .. }) =
+                self.file(other).and_then(|f| f.names.get(name))
+            {
+                return Ok(other);
+            }
         }
+        Err(self.error(
+            &format!("`{name}` is declared `extern` but no file defines it"),
+            "declared, never defined",
+            span,
+        ))
+    }
+
+    fn global_var(&mut self, name: &str, span: Span) -> Result<VarId> {
         if self.const_mode {
             return Err(self.error("not a constant expression", "reads a variable", span));
         }
-        let Some(FileName::Global { ty, init, span: decl_span }) =
+        let here = self.unit();
+        let unit = self.defining_unit(here, name, span)?;
+        if let Some(&v) = self.globals.get(&(unit, name.to_string())) {
+            return Ok(v);
+        }
+        let Some(FileName::Global { ty, init, span: decl_span, .. }) =
             self.file(unit).and_then(|f| f.names.get(name)).cloned()
         else {
             return Err(self.error(&format!("`{name}` is not a variable"), "not declared as a variable", span));
@@ -736,7 +774,7 @@ impl<'p> Lowerer<'p> {
             CType::Int(t) => VarTy::Scalar(t),
             CType::Array(t, n) => VarTy::Array(t, n),
             CType::Void => return Err(self.error("a variable of type void", "declared here", decl_span)),
-            CType::Unsupported(what, at) => return Err(self.unsupported(&what, at)),
+            CType::Unsupported(what, at) => return Err(self.unsupported_in(unit, &what, at)),
         };
         let values = self.with_file_frame(unit, |l| l.initial_values(vty, init))?;
         let v = self.add_var(name.to_string(), vty, Storage::Global { init: values });
@@ -1049,9 +1087,14 @@ impl<'p> Lowerer<'p> {
             };
             if is_static {
                 let unit = self.unit();
+                if let Some(&v) = self.statics.get(&(unit, init.span.start)) {
+                    self.bind(name, Binding::Var(v));
+                    continue;
+                }
                 let values = self.with_file_frame(unit, |l| l.initial_values(vty, init.node.initializer.as_ref()))?;
                 let f = self.frames.last().map_or(String::new(), |f| f.function.clone());
                 let v = self.add_var(format!("{f}.{name}"), vty, Storage::Global { init: values });
+                self.statics.insert((unit, init.span.start), v);
                 self.bind(name, Binding::Var(v));
                 continue;
             }
