@@ -148,6 +148,7 @@ pub fn load(paths: &[PathBuf], options: &FrontOptions) -> Result<Program, Diagno
                 Err(Diagnostic::global(format!("the C parser failed on {}", file.display()))
                     .with_note("this is a bug in subst's parser; please report the file"))
             })?;
+            tracing::debug!(file = %file.display(), "parsed");
             units.push(parsed);
         }
     }
@@ -215,6 +216,13 @@ impl Program {
                 Err(Diagnostic::global(format!("internal error while lowering `{name}`"))
                     .with_note("this is a bug in subst; please report the input"))
             })?;
+        tracing::info!(
+            component = name,
+            locations = component.n_locs,
+            edges = component.edges.len(),
+            variables = component.vars.len(),
+            "lowered"
+        );
         let problems = crate::ir::check::check(&component);
         if !problems.is_empty() {
             let mut d = Diagnostic::global(format!("internal error: the IR of `{name}` is malformed"));

@@ -123,18 +123,47 @@ impl Ty {
 
 /// Literals in many spellings, with the types C gives them under LP64.
 const LITERALS: [&str; 34] = [
-    "0", "1", "2", "3", "5", "7", "8", "10", "42", "100", "127", "128", "255", "256", "1000",
-    "32767", "65535", "0x7fffffff", "0x80000000", "2147483647", "2147483648", "4294967295u",
-    "0xffffffffu", "10L", "0777", "017", "'a'", "'\\n'", "1UL", "0xffUL", "9223372036854775807L",
-    "(-2147483647 - 1)", "(-1)", "(-128)",
+    "0",
+    "1",
+    "2",
+    "3",
+    "5",
+    "7",
+    "8",
+    "10",
+    "42",
+    "100",
+    "127",
+    "128",
+    "255",
+    "256",
+    "1000",
+    "32767",
+    "65535",
+    "0x7fffffff",
+    "0x80000000",
+    "2147483647",
+    "2147483648",
+    "4294967295u",
+    "0xffffffffu",
+    "10L",
+    "0777",
+    "017",
+    "'a'",
+    "'\\n'",
+    "1UL",
+    "0xffUL",
+    "9223372036854775807L",
+    "(-2147483647 - 1)",
+    "(-1)",
+    "(-128)",
 ];
 
 /// Event functions the programs may call.
 const PLAIN_EVENTS: [&str; 3] = ["ev_a", "ev_b", "ev_c"];
 const SEND_EVENTS: [(&str, CTy); 4] =
     [("out", CTy::Int), ("outu", CTy::ULong), ("outc", CTy::Char), ("outs", CTy::UShort)];
-const RECV_EVENTS: [(&str, CTy); 4] =
-    [("in", CTy::Int), ("inu", CTy::UInt), ("inch", CTy::Char), ("inl", CTy::Long)];
+const RECV_EVENTS: [(&str, CTy); 4] = [("in", CTy::Int), ("inu", CTy::UInt), ("inch", CTy::Char), ("inl", CTy::Long)];
 const NONDET: [(&str, &str); 10] = [
     ("int", "int"),
     ("uint", "unsigned int"),
@@ -320,7 +349,11 @@ impl Gen {
         self.budget = self.rng.range(3, 10);
         let ctx = Ctx { depth: 1, in_loop: false, breakable: false, returns: Some(ret) };
         let mut body = String::new();
+        // The body's locals get their own scope, so that the returned expression, which follows
+        // the body's label, reads only parameters and globals.
+        self.scopes.push(Vec::new());
         self.block_items(&mut body, ctx, 1);
+        self.scopes.pop();
         let value = self.expr(2);
         let _ = writeln!(body, "    return {value};");
         self.scopes.pop();
@@ -343,15 +376,13 @@ impl Gen {
             let inner = Ctx { depth: 2, in_loop: true, breakable: true, returns: None };
             self.scopes.push(Vec::new());
             let n = self.rng.range(3, 8);
-            self.block_of(&mut body, inner, 2, n);
-            self.call_the_rest(&mut body, 2);
+            self.block_of(&mut body, inner, 2, n, true);
             self.scopes.pop();
             body += "    }\n";
         } else {
             body += "    tick();\n";
             let n = self.rng.range(3, 8);
-            self.block_of(&mut body, ctx, 1, n);
-            self.call_the_rest(&mut body, 1);
+            self.block_of(&mut body, ctx, 1, n, true);
         }
         self.scopes.pop();
         format!("void comp(void) {{\n{body}}}\n")
@@ -360,11 +391,13 @@ impl Gen {
     /// Statements of a block, then the block's label if a `goto` jumped to it.
     fn block_items(&mut self, out: &mut String, ctx: Ctx, indent: usize) {
         let n = self.rng.range(1, if ctx.depth <= 2 { 5 } else { 3 });
-        self.block_of(out, ctx, indent, n);
+        self.block_of(out, ctx, indent, n, false);
     }
 
-    /// Like [`Gen::block_items`] with `n` statements (fewer when the budget runs out).
-    fn block_of(&mut self, out: &mut String, ctx: Ctx, indent: usize, n: usize) {
+    /// Like [`Gen::block_items`] with `n` statements (fewer when the budget runs out), and with
+    /// calls to the helpers the component has not called yet when `call_rest` is set. Those come
+    /// before the label: after it, a local that a `goto` skipped would be read uninitialised.
+    fn block_of(&mut self, out: &mut String, ctx: Ctx, indent: usize, n: usize, call_rest: bool) {
         let label = self.fresh("L");
         self.labels.push(Label { name: label, used: false });
         for _ in 0..n {
@@ -373,6 +406,9 @@ impl Gen {
             }
             self.budget -= 1;
             self.statement(out, ctx, indent);
+        }
+        if call_rest {
+            self.call_the_rest(out, indent);
         }
         let label = self.labels.pop().expect("the block's own label");
         if label.used {
@@ -678,9 +714,9 @@ impl Gen {
             }
             _ => {
                 let (a, b) = (self.expr(d), self.expr(d));
-                let op = self.rng.pick(&[
-                    "+", "+", "-", "-", "*", "*", "&", "|", "^", "<", "<=", ">", ">=", "==", "!=", "&&", "||",
-                ]);
+                let op = self
+                    .rng
+                    .pick(&["+", "+", "-", "-", "*", "*", "&", "|", "^", "<", "<=", ">", ">=", "==", "!=", "&&", "||"]);
                 format!("({a} {op} {b})")
             }
         }

@@ -128,8 +128,15 @@ impl CTy {
             return Some(CTy::UInt);
         }
         let count = |name: &str| words.iter().filter(|w| **w == name).count();
-        let (unsigned, signed, longs, shorts, chars, ints, bools) =
-            (count("unsigned"), count("signed"), count("long"), count("short"), count("char"), count("int"), count("_Bool"));
+        let (unsigned, signed, longs, shorts, chars, ints, bools) = (
+            count("unsigned"),
+            count("signed"),
+            count("long"),
+            count("short"),
+            count("char"),
+            count("int"),
+            count("_Bool"),
+        );
         if unsigned + signed + longs + shorts + chars + ints + bools != words.len() || words.is_empty() {
             return None;
         }
@@ -298,18 +305,14 @@ const HARNESS_NAMES: [&str; 15] = [
 pub fn nondet_functions() -> Vec<(String, CTy)> {
     NONDET
         .iter()
-        .flat_map(|&(suffix, ty)| {
-            [(format!("nondet_{suffix}"), ty), (format!("__VERIFIER_nondet_{suffix}"), ty)]
-        })
+        .flat_map(|&(suffix, ty)| [(format!("nondet_{suffix}"), ty), (format!("__VERIFIER_nondet_{suffix}"), ty)])
         .collect()
 }
 
 /// Whether the harness defines (or relies on) a function of this name, so that it cannot be an
 /// event.
 pub fn is_harness_name(name: &str) -> bool {
-    HARNESS_NAMES.contains(&name)
-        || name.starts_with("subst_")
-        || nondet_functions().iter().any(|(n, _)| n == name)
+    HARNESS_NAMES.contains(&name) || name.starts_with("subst_") || nondet_functions().iter().any(|(n, _)| n == name)
 }
 
 impl Native {
@@ -375,10 +378,8 @@ impl Native {
     /// order, stopping after `max_events` events. Inputs are C integers in [-2^63, 2^64); anything
     /// outside is first reduced modulo 2^64.
     pub fn run(&self, inputs: &[i128], max_events: usize) -> NativeRun {
-        let output = Command::new(&self.binary)
-            .arg(max_events.to_string())
-            .args(inputs.iter().map(|&v| input_text(v)))
-            .output();
+        let output =
+            Command::new(&self.binary).arg(max_events.to_string()).args(inputs.iter().map(|&v| input_text(v))).output();
         let output = match output {
             Ok(output) => output,
             Err(e) => return NativeRun { events: Vec::new(), end: End::Crash(format!("cannot start: {e}")) },
@@ -600,7 +601,11 @@ pub fn scan_events(c_file: &Path) -> Result<Vec<EventDecl>, String> {
         if defined.contains(&name) || is_harness_name(&name) || events.iter().any(|e| e.name == name) {
             continue;
         }
-        let ret = ret.split_whitespace().filter(|w| !matches!(*w, "extern" | "static" | "inline")).collect::<Vec<_>>().join(" ");
+        let ret = ret
+            .split_whitespace()
+            .filter(|w| !matches!(*w, "extern" | "static" | "inline"))
+            .collect::<Vec<_>>()
+            .join(" ");
         let param = param_type(&params);
         let sig = match (ret.as_str(), param) {
             ("void", Some(None)) => Sig::Plain,
