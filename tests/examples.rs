@@ -10,86 +10,36 @@
 //! // end: eof
 //! ```
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
+use common::header::{self, ExampleHeader};
 use subst::front::{self, FrontOptions};
 use subst::ir::{check, interp, parse, text};
 
-/// One expected run from a header.
-#[derive(Debug)]
-pub struct ExpectedRun {
-    pub component: String,
-    pub inputs: Vec<i128>,
-    pub limit: usize,
-    pub events: Vec<String>,
-    pub end: String,
+fn examples_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples-c")
 }
 
-/// The components and runs an example's header declares.
-pub fn header(path: &Path) -> (Vec<String>, Vec<ExpectedRun>) {
-    let source = std::fs::read_to_string(path).expect("example is readable");
-    let mut components = Vec::new();
-    let mut runs: Vec<ExpectedRun> = Vec::new();
-    for line in source.lines() {
-        let Some(line) = line.trim().strip_prefix("//") else { continue };
-        let line = line.trim();
-        if let Some(rest) = line.strip_prefix("Components:") {
-            components.extend(rest.split_whitespace().map(str::to_string));
-        } else if let Some(rest) = line.strip_prefix("run:") {
-            let mut words = rest.split_whitespace();
-            let component = words.next().expect("run: names a component").to_string();
-            let mut run =
-                ExpectedRun { component, inputs: Vec::new(), limit: 100, events: Vec::new(), end: String::new() };
-            for w in words {
-                if let Some(v) = w.strip_prefix("inputs=") {
-                    run.inputs =
-                        v.split(',').filter(|s| !s.is_empty()).map(|s| s.parse().expect("an input value")).collect();
-                } else if let Some(v) = w.strip_prefix("limit=") {
-                    run.limit = v.parse().expect("a limit");
-                }
-            }
-            runs.push(run);
-        } else if let Some(rest) = line.strip_prefix("expect:") {
-            runs.last_mut().expect("expect: follows run:").events =
-                rest.split_whitespace().map(str::to_string).collect();
-        } else if let Some(rest) = line.strip_prefix("end:") {
-            runs.last_mut().expect("end: follows run:").end = rest.trim().to_string();
-        }
-    }
-    (components, runs)
-}
-
-/// The example programs (not the unsupported ones), sorted.
-pub fn examples() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut dirs = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples-c")];
-    while let Some(d) = dirs.pop() {
-        for entry in std::fs::read_dir(&d).expect("examples-c exists") {
-            let p = entry.expect("a directory entry").path();
-            if p.is_dir() && p.file_name().is_some_and(|n| n != "unsupported") {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "c") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+fn read_header(path: &Path) -> ExampleHeader {
+    let text = std::fs::read_to_string(path).expect("example is readable");
+    header::parse_header(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn snapshot_name(path: &Path, component: &str) -> String {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples-c");
+    let root = examples_dir();
     let rel = path.strip_prefix(&root).unwrap_or(path).with_extension("");
     format!("{}__{component}", rel.display()).replace('/', "__")
 }
 
 #[test]
 fn examples_lower_run_and_round_trip() {
-    let examples = examples();
+    let examples = header::c_files(&examples_dir());
     assert!(examples.len() >= 8, "examples-c/ should hold the example programs");
     let mut failures = Vec::new();
     for path in &examples {
-        let (components, runs) = header(path);
+        let ExampleHeader { components, runs, .. } = read_header(path);
         assert!(!components.is_empty(), "{}: no `// Components:` header", path.display());
         assert!(!runs.is_empty(), "{}: no `// run:` header", path.display());
         let program = front::load(std::slice::from_ref(path), &FrontOptions::default())
@@ -110,14 +60,14 @@ fn examples_lower_run_and_round_trip() {
             let result = interp::run(&comp, &mut interp::Scripted::new(run.inputs.clone()), limits);
             let events: Vec<String> = result.events.iter().map(|e| e.to_string()).collect();
             let end = result.outcome.to_string();
-            if events != run.events || end != run.end {
+            if events != run.events || end != run.end.keyword() {
                 failures.push(format!(
                     "{} {} inputs={:?}:\n  expected {:?} end {}\n  got      {:?} end {}",
                     path.display(),
                     run.component,
                     run.inputs,
                     run.events,
-                    run.end,
+                    run.end.keyword(),
                     events,
                     end
                 ));

@@ -11,46 +11,10 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use common::generator;
-use common::native::{CTy, End, EventDecl, Native, NativeRun};
+use common::header::{self, ExpectedEnd};
+use common::native::{End, Native, NativeRun};
 use subst::front::{self, FrontOptions};
-use subst::ir::{Component, Event, IntTy, Stmt, interp};
-
-#[path = "examples.rs"]
-#[allow(dead_code)]
-mod examples;
-
-fn cty(t: IntTy) -> CTy {
-    match (t.bits, t.signed) {
-        (1, _) => CTy::Bool,
-        (8, true) => CTy::SChar,
-        (8, false) => CTy::UChar,
-        (16, true) => CTy::Short,
-        (16, false) => CTy::UShort,
-        (32, true) => CTy::Int,
-        (32, false) => CTy::UInt,
-        (64, true) => CTy::Long,
-        _ => CTy::ULong,
-    }
-}
-
-/// The event functions a component calls, with the signatures its IR gives them.
-fn event_decls(comp: &Component) -> Vec<EventDecl> {
-    let mut out: Vec<EventDecl> = Vec::new();
-    for e in &comp.edges {
-        let Stmt::Event(ev) = &e.stmt else { continue };
-        let name = ev.name();
-        if name == front::ERROR_EVENT || out.iter().any(|d| d.name == name) {
-            continue;
-        }
-        let ty = comp.family(name).map(|f| cty(f.ty));
-        out.push(match (ev, ty) {
-            (Event::Send(..), Some(t)) => EventDecl::send(name, t),
-            (Event::Recv(..), Some(t)) => EventDecl::recv(name, t),
-            _ => EventDecl::plain(name),
-        });
-    }
-    out
-}
+use subst::ir::{Component, interp};
 
 fn outcome_name(end: &End) -> String {
     end.keyword().to_string()
@@ -100,14 +64,16 @@ fn input_lists(seed: u64) -> Vec<Vec<i128>> {
 fn examples_agree_with_gcc() {
     let mut failures = Vec::new();
     let mut compared = 0;
-    for path in examples::examples() {
-        let (components, runs) = examples::header(&path);
+    for path in header::c_files(&std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples-c")) {
+        let text = std::fs::read_to_string(&path).expect("example is readable");
+        let header::ExampleHeader { components, runs, .. } = header::parse_header(&text).expect("a header");
         let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("example loads");
         for name in components {
             let comp = program.lower(&name).expect("example lowers");
-            let native = Native::compile(&path, &name, &event_decls(&comp))
+            let events = common::native::scan_events(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let native = Native::compile(&path, &name, &events)
                 .unwrap_or_else(|e| panic!("{}: gcc failed: {e}", path.display()));
-            for run in runs.iter().filter(|r| r.component == name && !r.end.starts_with("fault")) {
+            for run in runs.iter().filter(|r| r.component == name && !matches!(r.end, ExpectedEnd::Fault(_))) {
                 compared += 1;
                 if let Some(diff) = compare(&comp, &native, &run.inputs, run.limit) {
                     failures.push(format!("{} {name} {diff}", path.display()));

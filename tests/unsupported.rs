@@ -2,6 +2,8 @@
 //! with the source line, and the binary exits with code 2. Each file under
 //! `examples-c/unsupported/` shows one construct and names it in a `// error:` header.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -17,9 +19,12 @@ fn unsupported_examples() -> Vec<PathBuf> {
     files
 }
 
-/// The first component candidate of a file, or `main`.
-fn component_of(program: &front::Program) -> String {
-    program.default_components().into_iter().next().unwrap_or_else(|| "main".to_string())
+/// The component the file's header names.
+fn component_of(path: &PathBuf) -> String {
+    let text = std::fs::read_to_string(path).expect("readable");
+    let header = common::header::parse_header(&text).expect("a header");
+    assert!(header.error.is_some(), "{}: no `// error:` line", path.display());
+    header.components.first().cloned().expect("a component")
 }
 
 #[test]
@@ -27,8 +32,9 @@ fn each_unsupported_construct_has_a_located_diagnostic() {
     let files = unsupported_examples();
     assert!(files.len() >= 5, "expected examples of unsupported constructs");
     for path in files {
+        let component = component_of(&path);
         let result =
-            front::load(std::slice::from_ref(&path), &FrontOptions::default()).and_then(|p| p.lower(&component_of(&p)));
+            front::load(std::slice::from_ref(&path), &FrontOptions::default()).and_then(|p| p.lower(&component));
         let diag = match result {
             Ok(_) => panic!("{} was accepted", path.display()),
             Err(d) => d,
@@ -36,14 +42,19 @@ fn each_unsupported_construct_has_a_located_diagnostic() {
         let span = diag.span.as_ref().unwrap_or_else(|| panic!("{}: no location in {diag}", path.display()));
         assert_eq!(PathBuf::from(&span.file), path, "the diagnostic names the file");
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
-        insta::assert_snapshot!(format!("unsupported__{name}"), diag.render(false));
+        insta::assert_snapshot!(name, diag.render(false));
     }
 }
 
 #[test]
 fn the_binary_exits_2_with_file_line_and_column() {
     let path = unsupported_examples().into_iter().next().expect("an unsupported example");
-    let out = Command::new(env!("CARGO_BIN_EXE_subst")).args(["show", "ir"]).arg(&path).output().unwrap();
+    let component = component_of(&path);
+    let out = Command::new(env!("CARGO_BIN_EXE_subst"))
+        .args(["show", "ir", "--component", &component])
+        .arg(&path)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains(&format!("{}:", path.display())), "{stderr}");

@@ -1853,8 +1853,10 @@ impl<'p> Lowerer<'p> {
         self.check_unsequenced(args, span)?;
         let mut values = Vec::new();
         for (a, (t, pspan, _)) in args.iter().zip(&params) {
-            let CType::Int(t) = t else {
-                return Err(self.unsupported_in(unit, "a parameter that is not an integer", *pspan));
+            let t = match t {
+                CType::Int(t) => t,
+                CType::Unsupported(what, at) => return Err(self.unsupported_in(unit, what, *at)),
+                _ => return Err(self.unsupported_in(unit, "a parameter that is not an integer", *pspan)),
             };
             values.push(self.rvalue(a)?.cast(*t));
         }

@@ -416,7 +416,7 @@ impl Gen {
         }
     }
 
-    /// A nested block in braces with its own scope.
+    /// The statements of a nested block, in a scope of their own (the caller writes the braces).
     fn nested_block(&mut self, out: &mut String, ctx: Ctx, indent: usize) {
         self.scopes.push(Vec::new());
         self.block_items(out, Ctx { depth: ctx.depth + 1, ..ctx }, indent);
@@ -474,8 +474,7 @@ impl Gen {
                     let _ = writeln!(out, "{p}if ({c}) {kw};");
                 }
                 60..=61 => {
-                    // Any enclosing block's end, except this block's own label, which is only
-                    // as good as a `break` would be; still allowed, just rarer.
+                    // A jump forward to the end of this block or of any block around it.
                     let target = self.rng.below(self.labels.len());
                     self.labels[target].used = true;
                     let name = self.labels[target].name.clone();

@@ -1,9 +1,10 @@
 //! Helpers shared by the integration tests: native runs of C programs through gcc, the reference
-//! for the semantics of the supported C subset, and a generator of random programs in that
-//! subset.
+//! for the semantics of the supported C subset; a generator of random programs in that subset;
+//! and the expected runs that the files under `examples-c/` state in their headers.
 
 // Each test binary uses only some of the helpers.
 #![allow(dead_code)]
 
 pub mod generator;
+pub mod header;
 pub mod native;

@@ -14,8 +14,8 @@
 //! The harness ends every run with one marker line, so that the end is never guessed from an exit
 //! status: `#exit` (the component returned, or called `exit` or `abort`), `#eof` (an input was
 //! needed and none was left), `#blocked` (an assumption was false) or `#limit` (the run performed
-//! as many events as it was allowed to). A run with no marker crashed; `alarm(5)` turns a hang into
-//! such a crash.
+//! as many events as it was allowed to; this wins even when the last event was `reach_error`). A
+//! run with no marker crashed; `alarm(5)` turns a hang into such a crash.
 //!
 //! The program is compiled with `gcc -std=gnu11 -O0 -fwrapv -w` for x86-64 (LP64), with `main`
 //! renamed to `subst_main` so that the harness can own `main`, and linked after the harness with
@@ -681,11 +681,9 @@ fn top_level_items(text: &str) -> Vec<Item> {
             '}' | ')' | ']' => {
                 depth = depth.saturating_sub(1);
                 current.push(c);
-                if depth == 0 && c == '}' {
-                    if let Some(h) = head.take() {
-                        items.push(Item::Definition(h));
-                        current.clear();
-                    }
+                if depth == 0 && c == '}' && head.is_some() {
+                    items.push(Item::Definition(head.take().expect("checked")));
+                    current.clear();
                 }
             }
             ';' if depth == 0 => {
