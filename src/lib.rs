@@ -27,6 +27,7 @@
 
 #![warn(missing_docs)]
 
+pub mod automata;
 pub mod cli;
 pub mod diag;
 pub mod front;
