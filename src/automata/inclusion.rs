@@ -58,6 +58,7 @@ pub fn check(a: &Dla, b: &Dla) -> Inclusion {
         l.sort_unstable();
         Some(l)
     };
+    let b_has_tau = b.has_tau();
     let mut nodes: Vec<Node> = Vec::new();
     let mut antichain: HashMap<StateId, Vec<usize>> = HashMap::new();
     let mut queue: VecDeque<usize> = VecDeque::new();
@@ -91,12 +92,20 @@ pub fn check(a: &Dla, b: &Dla) -> Inclusion {
             let label = &a.state(t.to).label;
             let next = match (b_event[t.event as usize], to_b_label(label)) {
                 (Some(be), Some(bl)) => {
-                    let targets: Vec<StateId> = set
-                        .iter()
-                        .flat_map(|&q| b.state(q).out.iter().filter(move |u| u.event == be).map(|u| u.to))
-                        .filter(|&u| b.state(u).label == bl)
-                        .collect();
-                    b.tau_closure(&targets)
+                    let mut targets: Vec<StateId> = Vec::new();
+                    for &q in &set {
+                        let out = &b.state(q).out;
+                        let from = out.partition_point(|u| u.event < be);
+                        let to = out.partition_point(|u| u.event <= be);
+                        targets.extend(out[from..to].iter().map(|u| u.to).filter(|&u| b.state(u).label == bl));
+                    }
+                    if b_has_tau {
+                        b.tau_closure(&targets)
+                    } else {
+                        targets.sort_unstable();
+                        targets.dedup();
+                        targets
+                    }
                 }
                 _ => Vec::new(),
             };
