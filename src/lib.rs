@@ -8,12 +8,18 @@
 //! |---|---|---|
 //! | [`front`] | preprocess (`gcc -E`) and parse C (`lang_c`), lower components to the IR | done |
 //! | [`ir`] | the control-flow IR: types, text form, parser, checker, interpreter | done |
+//! | [`spec`] | the FSP spec language: parser, elaboration of processes and assemblies | done |
+//! | [`automata`] | DLAs: composition, hiding, determinisation, minimisation, safety, inclusion, DOT | done |
+//! | [`check`] | verdicts; monolithic verification of FSP assemblies | `verify` on FSP |
+//! | [`report`] | rendering of results | text |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
-//! | [`cli`] | command-line arguments to library calls and exit codes | `show` done |
-//! | `spec`, `automata`, `smt`, `abs`, `learn`, `check`, `cache`, `report` | later issues | — |
+//! | [`cli`] | command-line arguments to library calls and exit codes | `show`, `verify` |
+//! | `smt`, `abs`, `learn`, `cache` | later issues | — |
 //!
 //! # Architecture invariants
 //!
+//! - [`automata`] knows nothing about C, Z3 or the spec syntax: events and propositions are
+//!   names. Every check that can fail returns a shortest counterexample.
 //! - Only [`front`] sees `lang_c`. What leaves it is an [`ir::Component`] or a
 //!   [`diag::Diagnostic`].
 //! - The IR is C's semantics, made explicit: every integer conversion is a cast node, every
@@ -28,7 +34,11 @@
 #![warn(missing_docs)]
 
 pub mod automata;
+pub mod check;
 pub mod cli;
 pub mod diag;
 pub mod front;
 pub mod ir;
+pub mod learn;
+pub mod report;
+pub mod spec;

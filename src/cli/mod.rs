@@ -49,6 +49,15 @@ pub struct COptions {
     pub cpp: Vec<String>,
 }
 
+/// How `show` prints automata.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// One line per transition.
+    Text,
+    /// Graphviz DOT.
+    Dot,
+}
+
 /// The `--data-model` values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Model {
@@ -84,10 +93,13 @@ pub enum Command {
         #[arg(long)]
         prop: Vec<String>,
     },
-    /// Verify one assembly or program (not implemented yet).
+    /// Verify one assembly: an FSP model (`.lts`) now; C programs in a later stage.
     Verify {
-        /// A C file or folder.
+        /// An FSP spec (`.lts`), or a C file or folder.
         src: PathBuf,
+        /// The composition to check (default: the spec's only one).
+        #[arg(long)]
+        assembly: Option<String>,
         /// Properties to check (all when none is named).
         #[arg(long)]
         prop: Vec<String>,
@@ -114,6 +126,19 @@ pub enum Show {
         /// C options.
         #[command(flatten)]
         c: COptions,
+    },
+    /// An FSP process or composition of a spec, as text or DOT.
+    Lts {
+        /// The spec (`.lts`).
+        spec: PathBuf,
+        /// The process or composition.
+        name: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Determinise and minimise first.
+        #[arg(long)]
+        minimize: bool,
     },
     /// Run a component in the interpreter and print its events.
     Run {
@@ -166,15 +191,37 @@ fn report(d: &Diagnostic) -> Exit {
 /// Runs a command and returns its exit code; output goes to stdout, diagnostics to stderr.
 pub fn run(args: Args) -> Exit {
     match args.command {
-        Command::Check { .. } | Command::Verify { .. } => {
-            eprintln!("error: this command is not implemented yet; `subst show` is");
+        Command::Check { .. } => {
+            eprintln!("error: `subst check` is not implemented yet; `subst verify` on FSP models and `subst show` are");
             Exit::BadInput
         }
+        Command::Verify { src, assembly, prop } => match verify(&src, assembly.as_deref(), &prop) {
+            Ok(code) => code,
+            Err(d) => report(&d),
+        },
         Command::Show { what } => match show(what) {
             Ok(code) => code,
             Err(d) => report(&d),
         },
     }
+}
+
+fn verify(src: &std::path::Path, assembly: Option<&str>, props: &[String]) -> Result<Exit, Diagnostic> {
+    if src.extension().is_none_or(|x| x != "lts") {
+        return Err(Diagnostic::global(format!(
+            "{}: verifying C needs predicate abstraction, which is not implemented yet; give an FSP model (.lts)",
+            src.display()
+        )));
+    }
+    let spec = crate::spec::load(src)?;
+    let name = crate::check::verify::choose_assembly(&spec, assembly)?;
+    let result = crate::check::verify::verify(&spec, &name, props)?;
+    print!("{}", crate::report::verification_text(&result));
+    Ok(match result.verdict() {
+        crate::check::Verdict::Holds => Exit::Holds,
+        crate::check::Verdict::Fails(_) => Exit::Fails,
+        crate::check::Verdict::Unknown(_) => Exit::Unknown,
+    })
 }
 
 fn components(program: &front::Program, named: Vec<String>) -> Result<Vec<String>, Diagnostic> {
@@ -199,6 +246,18 @@ fn show(what: Show) -> Result<Exit, Diagnostic> {
                     println!();
                 }
                 print!("{}", ir::text::component(&comp));
+            }
+            Ok(Exit::Holds)
+        }
+        Show::Lts { spec, name, format, minimize } => {
+            let spec = crate::spec::load(&spec)?;
+            let mut automaton = spec.process(&name)?;
+            if minimize {
+                automaton = crate::automata::minimize::minimize(&automaton);
+            }
+            match format {
+                Format::Text => print!("{automaton}"),
+                Format::Dot => print!("{}", crate::automata::dot::to_dot(&automaton, &name)),
             }
             Ok(Exit::Holds)
         }

@@ -1,0 +1,344 @@
+//! Compositional verification by learned assumptions: the assume-guarantee rule of paper 000
+//! (Section 4.2) applied recursively to n components, and DynamicCheck of paper 003 (Fig. 3),
+//! which re-uses the tables, assumptions and results of a previous run after an upgrade.
+//!
+//! For components `M_0 .. M_{n-1}` (in the chosen order) and a property φ, level `i` learns
+//! an assumption `A_i` over `Σ_i = (αM_i ∪ αφ_i) ∩ α(M_{i+1} || .. || M_{n-1})` such that
+//! `M_i || A_i ⊨ φ_i`, then checks the rest against it: `φ_{i+1} = A_i`. The last component
+//! is model checked against `φ_{n-1}`.
+//!
+//! - Membership (`σ ∈ U_i`): `⟨A_σ⟩ M_i ⟨φ_i⟩`, by a safety check of the linear automaton of σ
+//!   with `M_i` ([`AssumptionOracle`]).
+//! - Oracle 1 (`GenerateAssumption`): `⟨A⟩ M_i ⟨φ_i⟩`; a violation trace projected on `Σ_i` is a
+//!   word of the candidate outside `U_i`.
+//! - Oracle 2 is the recursive check of the rest against `A_i`. Its counterexample `ce` is
+//!   analysed: if `ce|Σ_i ∈ U_i` the assumption was too strong and `ce|Σ_i` weakens it
+//!   (`UpdateAssumption`); otherwise the violation is real and a witness over all components is
+//!   built by a safety check of `M_i .. M_{n-1}` constrained to follow `ce`.
+//!
+//! Re-use (DynamicCheck): each level keeps its component, its property, its table and the
+//! assumption and result of the last run. A level whose component and property are unchanged
+//! starts from its table as it is; otherwise the table is re-validated against the new language
+//! (dynamic L*, Theorem 2). A level whose assumption and deeper components are unchanged re-uses
+//! the previous result of the deeper check (Fig. 3 lines 4 and 8). Since levels below the first
+//! changed component keep their component and property, only assumptions from that index on are
+//! re-validated, as Lemma 1 allows.
+//!
+//! Known weaknesses: assumptions range over events only (the state propositions of paper 003's
+//! state/event L* are not yet part of the interface); counterexample witnesses are found by an
+//! explicit search of the constrained product.
+
+use std::time::{Duration, Instant};
+
+use crate::automata::dla::{Builder, Dla};
+use crate::automata::safety::{self, Safety};
+use crate::learn::{CexMode, Learner, Membership, Stats, Table};
+
+/// The result of a compositional check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The property holds on the composition.
+    Holds,
+    /// A trace of the composition that violates the property (hidden events included).
+    Violated(Vec<String>),
+}
+
+/// Work done by one run, summed over levels.
+#[derive(Clone, Debug, Default)]
+pub struct AgStats {
+    /// Membership queries answered by model checking.
+    pub membership: usize,
+    /// Candidates produced.
+    pub candidates: usize,
+    /// Safety checks run (Oracle 1, the last component, witnesses).
+    pub checks: usize,
+    /// States of each level's final assumption.
+    pub assumption_states: Vec<usize>,
+    /// Levels whose table was re-validated.
+    pub revalidated: Vec<usize>,
+    /// Levels whose table was re-used unchanged.
+    pub reused: Vec<usize>,
+    /// Levels whose deeper result was re-used without checking.
+    pub results_reused: Vec<usize>,
+    /// Time spent learning (closing tables, candidates, Oracle 1).
+    pub learning: Duration,
+    /// Time spent in the other checks.
+    pub checking: Duration,
+}
+
+impl AgStats {
+    fn add_learner(&mut self, s: &Stats) {
+        self.membership += s.membership;
+        self.candidates += s.candidates;
+    }
+}
+
+/// What a level remembers from the previous run.
+#[derive(Clone, Debug, Default)]
+struct Level {
+    component: Option<Dla>,
+    property: Option<Option<Dla>>,
+    table: Option<Table>,
+    assumption: Option<Dla>,
+    /// The deeper result obtained with `assumption`.
+    result: Option<Outcome>,
+}
+
+/// The linear automaton of a word: it performs the word's events in order over `alphabet`.
+pub fn linear(word: &[String], alphabet: &[String]) -> Dla {
+    let mut b = Builder::new();
+    for e in alphabet {
+        b.add_event(e);
+    }
+    let mut at = b.add_state(&[], true);
+    b.set_initial(at);
+    for e in word {
+        let next = b.add_state(&[], true);
+        b.add_transition(at, e, next);
+        at = next;
+    }
+    b.build()
+}
+
+/// Membership in the weakest assumption of `component` for `property`: a word over the
+/// interface is in it when the component, driven by the word, cannot violate the property.
+pub struct AssumptionOracle<'a> {
+    component: &'a Dla,
+    property: Option<&'a Dla>,
+    interface: &'a [String],
+    /// Queries answered.
+    pub queries: usize,
+}
+
+impl<'a> AssumptionOracle<'a> {
+    /// The oracle for `U = {σ | ⟨A_σ⟩ component ⟨property⟩}` over `interface`.
+    pub fn new(component: &'a Dla, property: Option<&'a Dla>, interface: &'a [String]) -> AssumptionOracle<'a> {
+        AssumptionOracle { component, property, interface, queries: 0 }
+    }
+
+    /// Oracle 1: `⟨candidate⟩ component ⟨property⟩`; on failure, the violating trace projected
+    /// on the interface.
+    pub fn oracle1(&self, candidate: &Dla) -> Option<Vec<String>> {
+        match check(&[candidate, self.component], self.property) {
+            Safety::Holds { .. } => None,
+            Safety::Violated { trace, .. } => Some(project(&trace, self.interface)),
+        }
+    }
+}
+
+impl Membership for AssumptionOracle<'_> {
+    fn member(&mut self, word: &[String]) -> bool {
+        self.queries += 1;
+        let a = linear(word, self.interface);
+        matches!(check(&[&a, self.component], self.property), Safety::Holds { .. })
+    }
+}
+
+fn check(parts: &[&Dla], property: Option<&Dla>) -> Safety {
+    // Assumptions and properties built here are deterministic by construction.
+    safety::check(parts, &|_| false, property).expect("properties and assumptions are deterministic")
+}
+
+/// The events of `trace` that are in `alphabet` (sorted).
+pub fn project(trace: &[String], alphabet: &[String]) -> Vec<String> {
+    trace.iter().filter(|e| alphabet.binary_search(e).is_ok()).cloned().collect()
+}
+
+fn union_alphabet(parts: &[Dla]) -> Vec<String> {
+    let mut all: Vec<String> = parts.iter().flat_map(|p| p.alphabet().iter().cloned()).collect();
+    all.sort();
+    all.dedup();
+    all
+}
+
+/// The compositional checker; it keeps what it learned so that the next [`DynamicChecker::run`]
+/// on an upgraded assembly re-uses it.
+#[derive(Clone, Debug)]
+pub struct DynamicChecker {
+    mode: CexMode,
+    levels: Vec<Level>,
+    last: Option<(Dla, Option<Dla>, Outcome)>,
+}
+
+impl DynamicChecker {
+    /// A checker with nothing learned yet.
+    pub fn new(mode: CexMode) -> DynamicChecker {
+        DynamicChecker { mode, levels: Vec::new(), last: None }
+    }
+
+    /// The learned tables, per level (for inspection and the cache).
+    pub fn tables(&self) -> Vec<Option<&Table>> {
+        self.levels.iter().map(|l| l.table.as_ref()).collect()
+    }
+
+    /// The assumptions of the last run, per level.
+    pub fn assumptions(&self) -> Vec<Option<&Dla>> {
+        self.levels.iter().map(|l| l.assumption.as_ref()).collect()
+    }
+
+    /// Checks `components[0] || .. || components[n-1] ⊨ property` (no property: no component
+    /// reaches an error state), re-using the previous run where the components are unchanged.
+    pub fn run(&mut self, components: &[Dla], property: Option<&Dla>) -> (Outcome, AgStats) {
+        let mut stats = AgStats::default();
+        if components.len() != self.levels.len() + 1 {
+            // A different number of components: nothing to re-use.
+            self.levels = vec![Level::default(); components.len().saturating_sub(1)];
+            self.last = None;
+        }
+        let outcome = if components.is_empty() {
+            Outcome::Holds
+        } else {
+            self.dynamic_check(0, components, property, &mut stats)
+        };
+        stats.assumption_states = self.levels.iter().map(|l| l.assumption.as_ref().map_or(0, Dla::n_states)).collect();
+        (outcome, stats)
+    }
+
+    /// Fig. 3 for `components[i..]` against `property`.
+    fn dynamic_check(&mut self, i: usize, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Outcome {
+        let m = &components[i];
+        if i + 1 == components.len() {
+            // Lines 1-4.
+            if let Some((c, p, result)) = &self.last
+                && c == m
+                && p.as_ref() == property
+            {
+                stats.results_reused.push(i);
+                return result.clone();
+            }
+            let start = Instant::now();
+            stats.checks += 1;
+            let result = match check(&[m], property) {
+                Safety::Holds { .. } => Outcome::Holds,
+                Safety::Violated { trace, .. } => Outcome::Violated(trace),
+            };
+            stats.checking += start.elapsed();
+            self.last = Some((m.clone(), property.cloned(), result.clone()));
+            return result;
+        }
+        let rest = &components[i + 1..];
+        let rest_alphabet = union_alphabet(rest);
+        let mut own: Vec<String> = m.alphabet().to_vec();
+        own.extend(property.map(|p| p.alphabet().to_vec()).unwrap_or_default());
+        let mut interface: Vec<String> = own.into_iter().filter(|e| rest_alphabet.binary_search(e).is_ok()).collect();
+        interface.sort();
+        interface.dedup();
+
+        // Line 5: GenerateAssumption, from the previous table when there is one.
+        let level = &self.levels[i];
+        let same_component = level.component.as_ref() == Some(m);
+        let same_property = level.property.as_ref().map(|p| p.as_ref()) == Some(property);
+        let mut oracle = AssumptionOracle::new(m, property, &interface);
+        let start = Instant::now();
+        let mut learner = match level.table.clone() {
+            Some(table) if table.alphabet == interface => {
+                let mut l = Learner::from_table(table, self.mode, true);
+                if same_component && same_property {
+                    stats.reused.push(i);
+                } else {
+                    l.revalidate(&mut oracle);
+                    stats.revalidated.push(i);
+                }
+                l
+            }
+            _ => Learner::new(interface.clone(), self.mode, true),
+        };
+        let mut assumption = generate(&mut learner, &mut oracle, stats);
+        stats.learning += start.elapsed();
+
+        // Lines 6-8: re-use the deeper result when neither the assumption nor the rest changed.
+        let rest_unchanged = self.rest_unchanged(i + 1, rest);
+        let mut result = match (&self.levels[i].assumption, &self.levels[i].result) {
+            (Some(a), Some(r)) if *a == assumption && rest_unchanged => {
+                stats.results_reused.push(i);
+                r.clone()
+            }
+            _ => self.dynamic_check(i + 1, components, Some(&assumption), stats),
+        };
+        // Lines 9-15.
+        let outcome = loop {
+            match &result {
+                Outcome::Holds => break Outcome::Holds,
+                Outcome::Violated(ce) => {
+                    let word = project(ce, &interface);
+                    let start = Instant::now();
+                    if oracle.member(&word) {
+                        // The assumption was too strong: weaken it with the word and go on.
+                        if learner.refine(&word, &mut oracle).is_err() {
+                            unreachable!(
+                                "a word of the rest outside the assumption that M accepts is a counterexample"
+                            );
+                        }
+                        assumption = generate(&mut learner, &mut oracle, stats);
+                        stats.learning += start.elapsed();
+                        result = self.dynamic_check(i + 1, components, Some(&assumption), stats);
+                    } else {
+                        stats.learning += start.elapsed();
+                        break Outcome::Violated(self.witness(i, components, property, ce, stats));
+                    }
+                }
+            }
+        };
+        stats.add_learner(&learner.stats);
+        let level = &mut self.levels[i];
+        level.component = Some(m.clone());
+        level.property = Some(property.cloned());
+        level.table = Some(learner.table().clone());
+        level.assumption = Some(assumption);
+        level.result = Some(result);
+        outcome
+    }
+
+    /// Whether the components from `from` on are the ones the previous run checked.
+    fn rest_unchanged(&self, from: usize, rest: &[Dla]) -> bool {
+        rest.iter().enumerate().all(|(k, c)| {
+            let level = from + k;
+            if level < self.levels.len() {
+                self.levels[level].component.as_ref() == Some(c)
+            } else {
+                self.last.as_ref().is_some_and(|(last, _, _)| last == c)
+            }
+        })
+    }
+
+    /// A trace of `components[i..]` violating `property`, whose projection on the rest is `ce`.
+    fn witness(
+        &self,
+        i: usize,
+        components: &[Dla],
+        property: Option<&Dla>,
+        ce: &[String],
+        stats: &mut AgStats,
+    ) -> Vec<String> {
+        let start = Instant::now();
+        let rest_alphabet = union_alphabet(&components[i + 1..]);
+        let guide = linear(&project(ce, &rest_alphabet), &rest_alphabet);
+        let mut parts: Vec<&Dla> = components[i..].iter().collect();
+        parts.push(&guide);
+        stats.checks += 1;
+        let trace = match check(&parts, property) {
+            Safety::Violated { trace, .. } => trace,
+            // Cannot happen: M_i violates the property on ce|Σ_i and the rest can perform ce.
+            Safety::Holds { .. } => ce.to_vec(),
+        };
+        stats.checking += start.elapsed();
+        trace
+    }
+}
+
+/// Closes the table and proposes candidates until Oracle 1 accepts one.
+fn generate(learner: &mut Learner, oracle: &mut AssumptionOracle, stats: &mut AgStats) -> Dla {
+    learner.close(oracle);
+    loop {
+        let h = learner.hypothesis();
+        stats.checks += 1;
+        match oracle.oracle1(&h) {
+            None => return h,
+            Some(cex) => {
+                if learner.refine(&cex, oracle).is_err() {
+                    unreachable!("Oracle 1's trace is in the candidate and outside the weakest assumption");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,308 @@
+//! Elaboration of compositions `||S = (P || a:Q || {x,y}::R || forall [i:R] T[i])/{..}\{..}.`
+//! into their parts, each a separate automaton, so that a checker can compose them on the fly.
+//!
+//! It follows FSP as LTSA implements it (Magee & Kramer, ch. 2-3):
+//! - `a:P` renames every event `e` of `P` to `a.e`; `a[1..3]:P` makes one instance per value;
+//!   `{a,b}::P` renames every `e` to both `a.e` and `b.e`; `forall [i:R]` repeats its item.
+//! - A relabelling written after a composition (or a group inside one) applies to each of its
+//!   parts *before* they are composed, as in LTSA and Magee & Kramer's `CLIENT_SERVER`
+//!   example: `(CLIENT || SERVER)/{call/request}` makes `CLIENT` and `SERVER` synchronise on
+//!   `call`. This is what connects differently named events.
+//! - Hiding (`\{..}`, `@{..}`) applies to the composed automaton. A nested composition or
+//!   group that hides events is composed into a single part; one that hides nothing is
+//!   flattened into its parts (labelling and sharing distribute over `||`).
+//! - A `property` part is composed as its error automaton `P_err` (paper 000, Section 2), built
+//!   after all renaming, and must be deterministic.
+//!
+//! Known weaknesses: a nested composition with hiding is built explicitly (no on-the-fly
+//! product inside it); C components are recognised but cannot be elaborated yet.
+
+use std::fmt;
+
+use super::Spec;
+use super::ast::*;
+use super::eval::{Env, Hiding, Relabelling};
+use super::process;
+use crate::automata::Dla;
+use crate::automata::compose::compose;
+use crate::automata::safety::error_automaton;
+use crate::diag::Diagnostic;
+
+/// What a part of an assembly is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartKind {
+    /// An FSP process (an environment or test model).
+    Process,
+    /// A safety property, given as its error automaton `P_err`.
+    Property,
+    /// A nested composition that hides events, composed into one automaton.
+    Composite,
+}
+
+/// One part of an assembly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// How the spec names it, with labels and values: `phil.2:PHIL`, `SEMAPHORE(1)`.
+    pub name: String,
+    /// What it is.
+    pub kind: PartKind,
+    /// Its automaton, with every relabelling applied (`P_err` for a property).
+    pub automaton: Dla,
+}
+
+/// A top-level composition as separate parts plus what hides after composing them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assembly {
+    /// The composition's name.
+    pub name: String,
+    /// The parts; the composition's relabelling is already applied to each.
+    pub parts: Vec<Part>,
+    /// The composition's hiding and interface, to apply to the product.
+    pub hiding: Hiding,
+}
+
+impl Assembly {
+    /// Whether the composition hides `event`.
+    pub fn is_hidden(&self, event: &str) -> bool {
+        self.hiding.is_hidden(event)
+    }
+
+    /// The parts' automata, in order.
+    pub fn automata(&self) -> Vec<&Dla> {
+        self.parts.iter().map(|p| &p.automaton).collect()
+    }
+
+    /// The composed automaton with the hiding applied.
+    pub fn compose(&self) -> Dla {
+        let product = compose(&self.automata());
+        if self.hiding.is_empty() { product } else { product.hide(&|e| self.hiding.is_hidden(e)) }
+    }
+}
+
+impl fmt::Display for Assembly {
+    /// The parts' names joined with `||`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.parts.iter().map(|p| p.name.as_str()).collect();
+        write!(f, "||{} = ({})", self.name, names.join(" || "))
+    }
+}
+
+/// A part under construction: properties are still plain safety LTSs.
+struct Piece {
+    name: String,
+    kind: PartKind,
+    dla: Dla,
+    span: Span,
+}
+
+/// `a:` or `{a,b}::` with their values.
+#[derive(Clone)]
+enum Op {
+    Label(String),
+    Share(Vec<String>),
+}
+
+/// The assembly of composition `comp` with parameter values `args`.
+pub fn assembly(spec: &Spec, comp: usize, args: &[i64]) -> Result<Assembly, Diagnostic> {
+    let mut stack = Vec::new();
+    let (pieces, hiding) = Builder { spec, stack: &mut stack }.composite(comp, args)?;
+    let parts = pieces.into_iter().map(|p| finish(spec, p)).collect::<Result<_, _>>()?;
+    Ok(Assembly { name: spec.ast.composites[comp].name.text.clone(), parts, hiding })
+}
+
+/// A single process as a one-part assembly.
+pub fn single(spec: &Spec, def: usize) -> Result<Assembly, Diagnostic> {
+    let pd = &spec.ast.processes[def];
+    let dla = process::elaborate(spec, def, &[], &[], pd.name().span)?;
+    let kind = if pd.property { PartKind::Property } else { PartKind::Process };
+    let piece = Piece { name: pd.name().text.clone(), kind, dla, span: pd.name().span };
+    Ok(Assembly { name: piece.name.clone(), parts: vec![finish(spec, piece)?], hiding: Hiding::default() })
+}
+
+/// The part of a piece: a property becomes its error automaton.
+fn finish(spec: &Spec, p: Piece) -> Result<Part, Diagnostic> {
+    let automaton = match p.kind {
+        PartKind::Property => error_automaton(&p.dla).map_err(|e| {
+            let msg = format!("property `{}` is not deterministic here", p.name);
+            spec.ctx().error(p.span, msg, e.to_string())
+        })?,
+        _ => p.dla,
+    };
+    Ok(Part { name: p.name, kind: p.kind, automaton })
+}
+
+struct Builder<'s, 'k> {
+    spec: &'s Spec,
+    /// The compositions being elaborated, to reject one that contains itself.
+    stack: &'k mut Vec<usize>,
+}
+
+impl Builder<'_, '_> {
+    fn composite(&mut self, comp: usize, args: &[i64]) -> Result<(Vec<Piece>, Hiding), Diagnostic> {
+        let cd = &self.spec.ast.composites[comp];
+        let ctx = self.spec.ctx();
+        if self.stack.contains(&comp) {
+            let msg = format!("composition `{}` contains itself", cd.name.text);
+            return Err(ctx.error(cd.name.span, msg, "defined in terms of itself"));
+        }
+        self.stack.push(comp);
+        let mut env = Env::default();
+        for (i, p) in cd.params.iter().enumerate() {
+            let v = match args.get(i) {
+                Some(&v) => v,
+                None => ctx.eval(&p.default, &env)?,
+            };
+            env.bind(&p.name.text, v);
+        }
+        let mut pieces = self.items(&cd.items, &env)?;
+        let rel = Relabelling::eval(&ctx, &cd.post.relabel, &env)?;
+        relabel_all(&mut pieces, &rel);
+        let hiding = Hiding::eval(&ctx, &cd.post, &env)?;
+        self.stack.pop();
+        Ok((pieces, hiding))
+    }
+
+    fn items(&mut self, items: &[Item], env: &Env) -> Result<Vec<Piece>, Diagnostic> {
+        let mut out = Vec::new();
+        for item in items {
+            out.extend(self.item(item, env)?);
+        }
+        Ok(out)
+    }
+
+    fn item(&mut self, item: &Item, env: &Env) -> Result<Vec<Piece>, Diagnostic> {
+        let ctx = self.spec.ctx();
+        let mut out = Vec::new();
+        for (ops, env) in self.prefix_values(&item.prefixes, env)? {
+            let mut pieces = match &item.kind {
+                ItemKind::Forall(decls, body) => {
+                    let mut ps = Vec::new();
+                    for env in ctx.index_envs(decls, &env)? {
+                        ps.extend(self.item(body, &env)?);
+                    }
+                    ps
+                }
+                ItemKind::Group(items) => self.items(items, &env)?,
+                ItemKind::Ref { name, indices, args } => self.reference(name, indices, args, &env, item.span)?,
+            };
+            let rel = Relabelling::eval(&ctx, &item.post.relabel, &env)?;
+            relabel_all(&mut pieces, &rel);
+            let hiding = Hiding::eval(&ctx, &item.post, &env)?;
+            if !hiding.is_empty() {
+                pieces = vec![self.hidden_group(pieces, &hiding, item.span, "(..)".to_string())?];
+            }
+            for op in ops.iter().rev() {
+                apply_op(&mut pieces, op);
+            }
+            out.extend(pieces);
+        }
+        Ok(out)
+    }
+
+    /// Every combination of the values of the prefixes, outermost first, with the bindings
+    /// their labels make (`a[i:1..3]:P[i]`).
+    fn prefix_values(&self, prefixes: &[ItemPrefix], env: &Env) -> Result<Vec<(Vec<Op>, Env)>, Diagnostic> {
+        let ctx = self.spec.ctx();
+        let mut acc: Vec<(Vec<Op>, Env)> = vec![(Vec::new(), env.clone())];
+        for p in prefixes {
+            let mut next = Vec::new();
+            for (ops, env) in acc {
+                match p {
+                    ItemPrefix::Label(l) => {
+                        for (name, env) in ctx.expand(l, &env)? {
+                            let mut ops = ops.clone();
+                            ops.push(Op::Label(name));
+                            next.push((ops, env));
+                        }
+                    }
+                    ItemPrefix::Share(l) => {
+                        let names = ctx.expand(l, &env)?.into_iter().map(|(n, _)| n).collect();
+                        let mut ops = ops.clone();
+                        ops.push(Op::Share(names));
+                        next.push((ops, env));
+                    }
+                }
+            }
+            acc = next;
+        }
+        Ok(acc)
+    }
+
+    fn reference(
+        &mut self,
+        name: &Name,
+        indices: &[Expr],
+        args: &[Expr],
+        env: &Env,
+        span: Span,
+    ) -> Result<Vec<Piece>, Diagnostic> {
+        let ctx = self.spec.ctx();
+        let indices = indices.iter().map(|e| ctx.eval(e, env)).collect::<Result<Vec<_>, _>>()?;
+        let args = args.iter().map(|e| ctx.eval(e, env)).collect::<Result<Vec<_>, _>>()?;
+        if let Some(&def) = self.spec.process_ix.get(&name.text) {
+            let pd = &self.spec.ast.processes[def];
+            let dla = process::elaborate(self.spec, def, &args, &indices, name.span)?;
+            let kind = if pd.property { PartKind::Property } else { PartKind::Process };
+            return Ok(vec![Piece { name: instance_name(&name.text, &indices, &args), kind, dla, span }]);
+        }
+        if let Some(&comp) = self.spec.composite_ix.get(&name.text) {
+            let (pieces, hiding) = self.composite(comp, &args)?;
+            if hiding.is_empty() {
+                return Ok(pieces);
+            }
+            return Ok(vec![self.hidden_group(pieces, &hiding, span, instance_name(&name.text, &[], &args))?]);
+        }
+        let msg = format!(
+            "C component `{}` cannot be elaborated: C components in assemblies are not supported yet",
+            name.text
+        );
+        Err(ctx
+            .error(name.span, msg, "not an FSP process or composition, so a C component")
+            .with_note("only assemblies of FSP processes can be elaborated for now"))
+    }
+
+    /// Composes `pieces` and hides events of the result: one part.
+    fn hidden_group(&self, pieces: Vec<Piece>, hiding: &Hiding, span: Span, name: String) -> Result<Piece, Diagnostic> {
+        let parts = pieces.into_iter().map(|p| finish(self.spec, p)).collect::<Result<Vec<_>, _>>()?;
+        let automata: Vec<&Dla> = parts.iter().map(|p| &p.automaton).collect();
+        let dla = compose(&automata).hide(&|e| hiding.is_hidden(e));
+        Ok(Piece { name, kind: PartKind::Composite, dla, span })
+    }
+}
+
+fn relabel_all(pieces: &mut [Piece], rel: &Relabelling) {
+    if rel.is_empty() {
+        return;
+    }
+    for p in pieces {
+        p.dla = p.dla.relabel(&|e| rel.apply(e));
+    }
+}
+
+fn apply_op(pieces: &mut [Piece], op: &Op) {
+    for p in pieces {
+        match op {
+            Op::Label(l) => {
+                p.dla = p.dla.relabel(&|e| vec![format!("{l}.{e}")]);
+                p.name = format!("{l}:{}", p.name);
+            }
+            Op::Share(ls) => {
+                p.dla = p.dla.relabel(&|e| ls.iter().map(|l| format!("{l}.{e}")).collect());
+                p.name = format!("{{{}}}::{}", ls.join(","), p.name);
+            }
+        }
+    }
+}
+
+/// `P`, `P[2]`, `BUFF(3)`.
+fn instance_name(name: &str, indices: &[i64], args: &[i64]) -> String {
+    let mut s = name.to_string();
+    for i in indices {
+        s.push_str(&format!("[{i}]"));
+    }
+    if !args.is_empty() {
+        let a: Vec<String> = args.iter().map(|v| v.to_string()).collect();
+        s.push_str(&format!("({})", a.join(",")));
+    }
+    s
+}

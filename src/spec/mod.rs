@@ -1,0 +1,280 @@
+//! The spec: an FSP file (the language of LTSA) that declares safety properties, the assembly
+//! of components and the binding to C, parsed and elaborated into automata.
+//!
+//! Pipeline: `lexer` → `parser` (a syntax tree with spans) → static checks (`check`) →
+//! on demand, elaboration of a process (`process`) or a composition (`assembly`) into
+//! [`Dla`]s. Semantics follow Magee & Kramer, *Concurrency: State Models and Java Programs*,
+//! and LTSA; properties and their error automata follow paper 000, Section 2.
+//!
+//! # The FSP subset
+//!
+//! - `const N = 3`, `range R = 0..N`, `set S = {a, b.c, d[R]}`;
+//! - process definitions with local processes `P = (a -> Q), Q = (b -> P).`, choice `|`, prefix
+//!   `->`, guards `when (e)`, `if e then P else Q`, `STOP`, `ERROR`, `END` (as `STOP`),
+//!   indexed processes `P[i:R][j:0..N]`, parameters `P(N=3)`, references to local and global
+//!   processes with indices;
+//! - action labels `a`, `a.b`, `a[e]`, `a[i:R]` (binds `i`), `a[R]`, `a[0..2]`, `{a, b}`,
+//!   `[i].a`, set names; `a[3]` is the event `a.3`;
+//! - integer expressions with `+ - * / % << >>`, comparisons, `&& || !` and parentheses;
+//! - `property P = ...` (deterministic; composed as `P_err`);
+//! - `+{..}`, `/{new/old, ..}` (prefix renaming, `/{x[i:R]/y[i]}` too), `\{..}`, `@{..}`;
+//! - compositions `||S(N=2) = (P || a:Q || a[1..3]:Q || {a,b}::R || forall [i:R] T[i])/{..}\{..}.`;
+//! - C bindings: `event send[0..3]`, `prop Locked = ipcq: (owner != 0)`, and names in a
+//!   composition that are not FSP processes, which are C components.
+//!
+//! Not supported: `progress`, `fluent`, `assert`, `menu`, `animation`, `minimal`,
+//! `deterministic`, sequential composition `;`, priorities `<<{..}`/`>>{..}`, `@(set, i)` and
+//! `#set` in expressions, labels as expression values, string constants.
+//!
+//! # Architecture invariants
+//!
+//! - Every error about the spec is a [`Diagnostic`] located in the spec file; no input makes
+//!   this module panic (`parse`, `process` and `assembly` also run under `catch_unwind`).
+//! - Elaboration is deterministic: the same spec gives the same automata, state for state.
+//!
+//! Known weaknesses: the first error stops parsing; compositions are built explicitly by
+//! [`Spec::process`] (use [`Spec::assembly`] to compose on the fly).
+
+mod assembly;
+mod ast;
+mod check;
+mod eval;
+mod lexer;
+mod parser;
+mod process;
+
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+
+pub use assembly::{Assembly, Part, PartKind};
+pub use eval::{Hiding, Relabelling};
+
+use crate::automata::Dla;
+use crate::diag::Diagnostic;
+use crate::ir::SrcSpan;
+use ast::{ItemKind, SpecAst};
+use eval::{Ctx, Globals};
+
+/// An event family of the C binding: `event send[0..3]` stands for `send.0` .. `send.3`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventFamily {
+    /// The family's name.
+    pub name: String,
+    /// The inclusive range of values; `None` for a plain event (`event ack`).
+    pub range: Option<(i64, i64)>,
+    /// The declaration.
+    pub span: SrcSpan,
+}
+
+impl EventFamily {
+    /// The events of the family.
+    pub fn events(&self) -> Vec<String> {
+        match self.range {
+            Some((lo, hi)) => (lo..=hi).map(|v| format!("{}.{v}", self.name)).collect(),
+            None => vec![self.name.clone()],
+        }
+    }
+}
+
+/// A state proposition over a C component's globals: `prop Locked = ipcq: (owner != 0)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PropDecl {
+    /// The proposition.
+    pub name: String,
+    /// The C component whose globals it reads.
+    pub component: String,
+    /// The C expression as written (without the outer parentheses).
+    pub expr: String,
+    /// Where the C expression is, for diagnostics about it.
+    pub expr_span: SrcSpan,
+    /// The whole declaration.
+    pub span: SrcSpan,
+}
+
+/// A parsed and checked spec.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    file: String,
+    ast: SpecAst,
+    globals: Globals,
+    process_ix: HashMap<String, usize>,
+    composite_ix: HashMap<String, usize>,
+    families: Vec<EventFamily>,
+    props: Vec<PropDecl>,
+}
+
+/// Parses and checks `source`; `file` names it in diagnostics (and is read again to show the
+/// source line when one is rendered).
+pub fn parse(source: &str, file: &str) -> Result<Spec, Diagnostic> {
+    guard(|| parse_unguarded(source, file))
+}
+
+/// Reads and parses the spec at `path`.
+pub fn load(path: &Path) -> Result<Spec, Diagnostic> {
+    let source = std::fs::read_to_string(path)
+        .map_err(|e| Diagnostic::global(format!("cannot read spec `{}`: {e}", path.display())))?;
+    parse(&source, &path.display().to_string())
+}
+
+/// Runs `f`, turning a panic into a diagnostic (a last guard; a panic is a bug).
+fn guard<T>(f: impl FnOnce() -> Result<T, Diagnostic>) -> Result<T, Diagnostic> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(Diagnostic::global("internal error while processing the spec").with_note("this is a bug in subst"))
+    })
+}
+
+fn parse_unguarded(source: &str, file: &str) -> Result<Spec, Diagnostic> {
+    let ast = parser::parse(source, file)?;
+    let globals = eval::globals(&ast.globals, file)?;
+    check::check(&ast, &globals, file)?;
+    let process_ix = ast.processes.iter().enumerate().map(|(i, p)| (p.name().text.clone(), i)).collect();
+    let composite_ix = ast.composites.iter().enumerate().map(|(i, c)| (c.name.text.clone(), i)).collect();
+    let mut spec = Spec {
+        file: file.to_string(),
+        ast,
+        globals,
+        process_ix,
+        composite_ix,
+        families: Vec::new(),
+        props: Vec::new(),
+    };
+    spec.families = spec.eval_families()?;
+    spec.props = spec
+        .ast
+        .props
+        .iter()
+        .map(|p| PropDecl {
+            name: p.name.text.clone(),
+            component: p.component.text.clone(),
+            expr: p.expr.clone(),
+            expr_span: p.expr_span.to_src(file),
+            span: p.span.to_src(file),
+        })
+        .collect();
+    Ok(spec)
+}
+
+impl Spec {
+    fn ctx(&self) -> Ctx<'_> {
+        Ctx { globals: &self.globals, file: &self.file }
+    }
+
+    fn eval_families(&self) -> Result<Vec<EventFamily>, Diagnostic> {
+        let ctx = self.ctx();
+        let env = eval::Env::default();
+        let mut out = Vec::new();
+        for ev in &self.ast.events {
+            let range = ev.range.as_ref().map(|r| ctx.range(r, &env)).transpose()?;
+            out.push(EventFamily { name: ev.name.text.clone(), range, span: ev.span.to_src(&self.file) });
+        }
+        Ok(out)
+    }
+
+    /// The file the spec came from.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// The names of the process definitions, properties included, in order.
+    pub fn processes(&self) -> Vec<String> {
+        self.ast.processes.iter().map(|p| p.name().text.clone()).collect()
+    }
+
+    /// The names of the `property` processes, in order.
+    pub fn properties(&self) -> Vec<String> {
+        self.ast.processes.iter().filter(|p| p.property).map(|p| p.name().text.clone()).collect()
+    }
+
+    /// The names of the compositions (`||S = ...`), in order.
+    pub fn compositions(&self) -> Vec<String> {
+        self.ast.composites.iter().map(|c| c.name.text.clone()).collect()
+    }
+
+    /// Whether `name` is a `property` process.
+    pub fn is_property(&self, name: &str) -> bool {
+        self.process_ix.get(name).is_some_and(|&i| self.ast.processes[i].property)
+    }
+
+    /// The value of a constant.
+    pub fn constant(&self, name: &str) -> Option<i64> {
+        self.globals.consts.get(name).copied()
+    }
+
+    /// The event families of the C binding.
+    pub fn families(&self) -> &[EventFamily] {
+        &self.families
+    }
+
+    /// The state propositions of the C binding.
+    pub fn props(&self) -> &[PropDecl] {
+        &self.props
+    }
+
+    /// The automaton of a process (a property as its safety LTS, not `P_err`) or of a
+    /// composition (its parts composed, properties as `P_err`, then its hiding applied).
+    pub fn process(&self, name: &str) -> Result<Dla, Diagnostic> {
+        guard(|| {
+            if self.composite_ix.contains_key(name) {
+                return Ok(self.assembly(name)?.compose());
+            }
+            let def = self.process_index(name)?;
+            let pd = &self.ast.processes[def];
+            process::elaborate(self, def, &[], &[], pd.name().span)
+        })
+    }
+
+    /// The parts of a composition (or a single process) as separate automata, for composing on
+    /// the fly; see [`Assembly`].
+    pub fn assembly(&self, name: &str) -> Result<Assembly, Diagnostic> {
+        guard(|| match self.composite_ix.get(name) {
+            Some(&c) => assembly::assembly(self, c, &[]),
+            None => assembly::single(self, self.process_index(name)?),
+        })
+    }
+
+    /// The C components a composition names, through nested compositions, without duplicates;
+    /// empty for a process.
+    pub fn c_components(&self, name: &str) -> Result<Vec<String>, Diagnostic> {
+        let Some(&c) = self.composite_ix.get(name) else {
+            self.process_index(name)?;
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        let mut todo = vec![c];
+        let mut seen = vec![c];
+        while let Some(c) = todo.pop() {
+            let mut refs = Vec::new();
+            self.ast.composites[c].items.iter().for_each(|i| item_names(&i.kind, &mut refs));
+            for n in refs {
+                if let Some(&d) = self.composite_ix.get(&n) {
+                    if !seen.contains(&d) {
+                        seen.push(d);
+                        todo.push(d);
+                    }
+                } else if !self.process_ix.contains_key(&n) && !out.contains(&n) {
+                    out.push(n);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn process_index(&self, name: &str) -> Result<usize, Diagnostic> {
+        self.process_ix.get(name).copied().ok_or_else(|| {
+            let mut known = self.processes();
+            known.extend(self.compositions());
+            Diagnostic::global(format!("`{name}` is not a process or composition of {}", self.file))
+                .with_note(format!("defined: {}", known.join(", ")))
+        })
+    }
+}
+
+/// The names referred to by an item, in order.
+fn item_names(kind: &ItemKind, out: &mut Vec<String>) {
+    match kind {
+        ItemKind::Ref { name, .. } => out.push(name.text.clone()),
+        ItemKind::Group(items) => items.iter().for_each(|i| item_names(&i.kind, out)),
+        ItemKind::Forall(_, body) => item_names(&body.kind, out),
+    }
+}
