@@ -9,7 +9,9 @@
 //! A `trace:` line gives the expected shortest counterexample of the check before it. This test
 //! runs every check with `subst verify`'s engine, compares the verdict and the length of the
 //! counterexample, and replays each counterexample on the explicitly composed assembly with the
-//! property's error automaton: it must be a real trace that reaches π.
+//! property's error automaton: it must be a real trace that reaches π. The compositional
+//! engine (`--engine ag`) must agree with the monolithic one, and its counterexamples must
+//! replay the same way.
 
 use std::path::PathBuf;
 
@@ -81,9 +83,25 @@ fn every_model_checks_with_its_stated_verdict() {
         for c in checks(&text) {
             n_checks += 1;
             let where_ = format!("{} {} {}", path.display(), c.assembly, c.property);
-            let result = verify::verify(&model, &c.assembly, std::slice::from_ref(&c.property))
-                .unwrap_or_else(|d| panic!("{where_}: {}", d.render(false)));
-            match (result.verdict(), c.holds) {
+            let run = |engine| {
+                verify::verify(&model, &c.assembly, std::slice::from_ref(&c.property), engine, &[])
+                    .unwrap_or_else(|d| panic!("{where_}: {}", d.render(false)))
+                    .verdict()
+            };
+            let (mono, ag) = (run(verify::Engine::Mono), run(verify::Engine::Ag));
+            if let Verdict::Fails(trace) = &ag {
+                // The compositional engine's counterexample must be real too.
+                let assembly = model.assembly(&c.assembly).unwrap();
+                let p_err = error_automaton(&model.process(&c.property).unwrap()).unwrap();
+                let product = compose(&[&assembly.compose(), &p_err]);
+                if !reaches_error(&product, trace) {
+                    failures.push(format!("{where_}: ag counterexample {trace:?} does not reach π"));
+                }
+            }
+            if matches!(mono, Verdict::Holds) != matches!(ag, Verdict::Holds) {
+                failures.push(format!("{where_}: mono says {mono:?}, ag says {ag:?}"));
+            }
+            match (mono, c.holds) {
                 (Verdict::Holds, true) => {}
                 (Verdict::Fails(trace), false) => {
                     if let Some(expected) = &c.trace

@@ -75,6 +75,11 @@ pub fn error_automaton(property: &Dla) -> Result<Dla, PropertyError> {
     for &i in property.initial() {
         b.set_initial(i);
     }
+    // A property without an initial state accepts nothing, not even the empty trace: every
+    // run violates it at once.
+    if property.initial().is_empty() {
+        b.set_initial(pi);
+    }
     Ok(b.build())
 }
 

@@ -84,6 +84,71 @@ struct Level {
     result: Option<Outcome>,
 }
 
+/// The prefix of the events that stand for reaching a component's error state.
+pub const ERROR_EVENT: &str = "__error.";
+
+/// Makes the error states of components visible as events, so that the assume-guarantee rule
+/// treats them like any property violation: each error state of component `k` becomes a
+/// state whose only step is the event `__error.k` into a dead end, and the property forbids
+/// those events. Without this, a later component's own error could not be expressed as a
+/// violation of an assumption, and learning would not converge.
+pub fn expose_errors(components: &[Dla], property: Option<&Dla>) -> (Vec<Dla>, Option<Dla>) {
+    let mut out = Vec::with_capacity(components.len());
+    let mut forbidden: Vec<String> = Vec::new();
+    for (k, c) in components.iter().enumerate() {
+        if !c.states().iter().any(|s| s.kind == crate::automata::dla::Kind::Error) {
+            out.push(c.clone());
+            continue;
+        }
+        let event = format!("{ERROR_EVENT}{k}");
+        forbidden.push(event.clone());
+        let mut b = Builder::new();
+        for e in c.alphabet() {
+            b.add_event(e);
+        }
+        b.add_event(&event);
+        for p in c.props() {
+            b.add_prop(p);
+        }
+        for s in c.states() {
+            let label = c.label_of(&s.label);
+            let label: Vec<&str> = label.iter().map(String::as_str).collect();
+            let accepting = !matches!(s.kind, crate::automata::dla::Kind::Normal { accepting: false });
+            b.add_state(&label, accepting);
+        }
+        let dead = b.add_state(&[], true);
+        for (i, s) in c.states().iter().enumerate() {
+            let from = crate::automata::StateId(i as u32);
+            if s.kind == crate::automata::dla::Kind::Error {
+                b.add_transition(from, &event, dead);
+            }
+            for t in &s.out {
+                b.add_transition(from, c.event_name(t.event), t.to);
+            }
+        }
+        for &i in c.initial() {
+            b.set_initial(i);
+        }
+        out.push(b.build());
+    }
+    if forbidden.is_empty() {
+        return (out, property.cloned());
+    }
+    // A one-state property over the error events that allows none of them.
+    let mut b = Builder::new();
+    for e in &forbidden {
+        b.add_event(e);
+    }
+    let s = b.add_state(&[], true);
+    b.set_initial(s);
+    let no_errors = b.build();
+    let property = match property {
+        Some(p) => crate::automata::compose::compose(&[p, &no_errors]),
+        None => no_errors,
+    };
+    (out, Some(property))
+}
+
 /// The linear automaton of a word: it performs the word's events in order over `alphabet`.
 pub fn linear(word: &[String], alphabet: &[String]) -> Dla {
     let mut b = Builder::new();
@@ -179,6 +244,16 @@ impl DynamicChecker {
     /// Checks `components[0] || .. || components[n-1] ⊨ property` (no property: no component
     /// reaches an error state), re-using the previous run where the components are unchanged.
     pub fn run(&mut self, components: &[Dla], property: Option<&Dla>) -> (Outcome, AgStats) {
+        let (components, property) = expose_errors(components, property);
+        let (outcome, stats) = self.run_exposed(&components, property.as_ref());
+        let outcome = match outcome {
+            Outcome::Violated(t) => Outcome::Violated(t.into_iter().filter(|e| !e.starts_with(ERROR_EVENT)).collect()),
+            holds => holds,
+        };
+        (outcome, stats)
+    }
+
+    fn run_exposed(&mut self, components: &[Dla], property: Option<&Dla>) -> (Outcome, AgStats) {
         let mut stats = AgStats::default();
         if components.len() != self.levels.len() + 1 {
             // A different number of components: nothing to re-use.

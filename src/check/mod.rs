@@ -5,6 +5,7 @@
 //! stated reason. A limit is never turned into "holds".
 
 pub mod ag;
+pub mod upgrade;
 pub mod verify;
 
 use std::fmt;

@@ -1,14 +1,21 @@
-//! `subst verify` on an assembly of FSP processes: the monolithic check of paper 000 Section 2.
-//! Each property P is checked as reachability of π in `M || P_err`, with M the on-the-fly
-//! product of the assembly's parts ([`crate::automata::safety::check`]); properties that are
-//! parts of the assembly (as `P_err`) and `ERROR` states are checked by one more search without
-//! an outside property.
+//! `subst verify` on an assembly of FSP processes, by one of two engines:
+//! - `mono`: the monolithic check of paper 000 Section 2; each property P is checked as
+//!   reachability of π in `M || P_err`, with M the on-the-fly product of the assembly's parts
+//!   ([`crate::automata::safety::check`]);
+//! - `ag`: compositional, with learned assumptions ([`super::ag`]).
+//!
+//! Properties that are parts of the assembly (as `P_err`) and `ERROR` states are checked by one
+//! more check without an outside property. Events the assembly hides are invisible to an
+//! outside property, so they are removed from its alphabet, and from counterexamples.
 
 use std::time::{Duration, Instant};
 
 use super::Verdict;
+use super::ag::{AgStats, DynamicChecker, Outcome};
+use crate::automata::Dla;
 use crate::automata::safety::{self, Safety};
 use crate::diag::Diagnostic;
+use crate::learn::CexMode;
 use crate::spec::{PartKind, Spec};
 
 /// The result of checking one property.
@@ -22,6 +29,18 @@ pub struct PropertyResult {
     pub states: usize,
     /// Time spent.
     pub time: Duration,
+    /// The work of the compositional engine, when it ran.
+    pub ag: Option<AgStats>,
+}
+
+/// How `subst verify` checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// Explore the whole product on the fly.
+    #[default]
+    Mono,
+    /// Assume-guarantee reasoning with learned assumptions.
+    Ag,
 }
 
 /// The result of `subst verify` on one assembly.
@@ -58,8 +77,15 @@ pub fn choose_assembly(spec: &Spec, named: Option<&str>) -> Result<String, Diagn
 }
 
 /// Checks the assembly `name` of `spec` against `properties` (every property of the spec that
-/// is not a part of the assembly when none is named).
-pub fn verify(spec: &Spec, name: &str, properties: &[String]) -> Result<Verification, Diagnostic> {
+/// is not a part of the assembly when none is named). With the `ag` engine, the parts are
+/// taken in `order` (names of parts; the composition's order when empty).
+pub fn verify(
+    spec: &Spec,
+    name: &str,
+    properties: &[String],
+    engine: Engine,
+    order: &[String],
+) -> Result<Verification, Diagnostic> {
     let c_components = spec.c_components(name)?;
     if !c_components.is_empty() {
         return Err(Diagnostic::global(format!(
@@ -75,18 +101,37 @@ pub fn verify(spec: &Spec, name: &str, properties: &[String]) -> Result<Verifica
     } else {
         properties.to_vec()
     };
-    let parts = assembly.automata();
+    let parts = ordered_parts(&assembly, order)?;
     let hidden = |e: &str| assembly.is_hidden(e);
     let mut results = Vec::new();
-    let mut run = |label: String, property: Option<&crate::automata::Dla>| -> Result<(), Diagnostic> {
+    let mut run = |label: String, property: Option<&Dla>| -> Result<(), Diagnostic> {
         let start = Instant::now();
-        let outcome = safety::check(&parts, &hidden, property)
-            .map_err(|e| Diagnostic::global(format!("property `{label}`: {e}")))?;
-        let (verdict, states) = match outcome {
-            Safety::Holds { states } => (Verdict::Holds, states),
-            Safety::Violated { trace, states } => (Verdict::Fails(trace), states),
+        // An outside property cannot see what the assembly hides.
+        let property = property.map(|p| p.relabel(&|e| if hidden(e) { vec![] } else { vec![e.to_string()] }));
+        let (verdict, states, ag) = match engine {
+            Engine::Mono => {
+                let refs: Vec<&Dla> = parts.iter().collect();
+                match safety::check(&refs, &hidden, property.as_ref())
+                    .map_err(|e| Diagnostic::global(format!("property `{label}`: {e}")))?
+                {
+                    Safety::Holds { states } => (Verdict::Holds, states, None),
+                    Safety::Violated { trace, states } => (Verdict::Fails(trace), states, None),
+                }
+            }
+            Engine::Ag => {
+                if let Some(p) = &property {
+                    safety::error_automaton(p).map_err(|e| Diagnostic::global(format!("property `{label}`: {e}")))?;
+                }
+                let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+                let (outcome, stats) = checker.run(&parts, property.as_ref());
+                let verdict = match outcome {
+                    Outcome::Holds => Verdict::Holds,
+                    Outcome::Violated(trace) => Verdict::Fails(trace.into_iter().filter(|e| !hidden(e)).collect()),
+                };
+                (verdict, 0, Some(stats))
+            }
         };
-        results.push(PropertyResult { property: label, verdict, states, time: start.elapsed() });
+        results.push(PropertyResult { property: label, verdict, states, time: start.elapsed(), ag });
         Ok(())
     };
     if !inside.is_empty() || chosen.is_empty() {
@@ -102,4 +147,50 @@ pub fn verify(spec: &Spec, name: &str, properties: &[String]) -> Result<Verifica
         run(p.clone(), Some(&automaton))?;
     }
     Ok(Verification { file: spec.file().to_string(), assembly: assembly.to_string(), results })
+}
+
+/// The assembly's automata in the requested order: the named parts first, in the order given,
+/// then the others by [`connected_order`].
+pub fn ordered_parts(assembly: &crate::spec::Assembly, order: &[String]) -> Result<Vec<Dla>, Diagnostic> {
+    let mut indices: Vec<usize> = Vec::new();
+    for name in order {
+        match assembly.parts.iter().position(|p| &p.name == name) {
+            Some(i) if !indices.contains(&i) => indices.push(i),
+            Some(_) => {}
+            None => {
+                let names: Vec<&str> = assembly.parts.iter().map(|p| p.name.as_str()).collect();
+                return Err(Diagnostic::global(format!("`{name}` is not a part of {}", assembly.name))
+                    .with_note(format!("parts: {}", names.join(", "))));
+            }
+        }
+    }
+    let automata: Vec<&Dla> = assembly.parts.iter().map(|p| &p.automaton).collect();
+    for i in connected_order(&automata, &indices) {
+        if !indices.contains(&i) {
+            indices.push(i);
+        }
+    }
+    Ok(indices.into_iter().map(|i| assembly.parts[i].automaton.clone()).collect())
+}
+
+/// The default component order of the compositional engine: after the parts already `placed`,
+/// repeatedly the part that shares the most events with the parts placed so far (ties go to the
+/// earlier part of the composition). Neighbours in the communication structure then sit at
+/// adjacent levels, which keeps each assumption's interface, and so the assumption, small.
+pub fn connected_order(parts: &[&Dla], placed: &[usize]) -> Vec<usize> {
+    let mut order: Vec<usize> = placed.to_vec();
+    let mut seen: std::collections::HashSet<&str> =
+        placed.iter().flat_map(|&i| parts[i].alphabet().iter().map(String::as_str)).collect();
+    while order.len() < parts.len() {
+        let next = (0..parts.len())
+            .filter(|i| !order.contains(i))
+            .max_by_key(|&i| {
+                let shared = parts[i].alphabet().iter().filter(|e| seen.contains(e.as_str())).count();
+                (shared, std::cmp::Reverse(i))
+            })
+            .expect("a part is left");
+        seen.extend(parts[next].alphabet().iter().map(String::as_str));
+        order.push(next);
+    }
+    order
 }

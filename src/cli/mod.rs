@@ -49,6 +49,15 @@ pub struct COptions {
     pub cpp: Vec<String>,
 }
 
+/// The `--engine` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineArg {
+    /// Monolithic: the whole product, on the fly.
+    Mono,
+    /// Assume-guarantee with learned assumptions.
+    Ag,
+}
+
 /// How `show` prints automata.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -83,15 +92,25 @@ impl COptions {
 /// The commands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Check that NEW can replace OLD: containment and compatibility (not implemented yet).
+    /// Check that NEW can replace OLD. On FSP models (`.lts`): compatibility by DynamicCheck,
+    /// re-using what the check of OLD learned. Containment on C comes in a later stage.
     Check {
-        /// The old version: a C file or a folder of C files.
+        /// The old version: an FSP spec, or a C file or folder.
         old: PathBuf,
         /// The new version.
         new: PathBuf,
+        /// The composition to check in both (default: the only one).
+        #[arg(long)]
+        assembly: Option<String>,
         /// Properties to check (all when none is named).
         #[arg(long)]
         prop: Vec<String>,
+        /// Component order (part names, comma separated; default: the composition's order).
+        #[arg(long, value_delimiter = ',')]
+        order: Vec<String>,
+        /// Print membership queries, candidates, assumption sizes and time per phase.
+        #[arg(long)]
+        stats: bool,
     },
     /// Verify one assembly: an FSP model (`.lts`) now; C programs in a later stage.
     Verify {
@@ -103,6 +122,16 @@ pub enum Command {
         /// Properties to check (all when none is named).
         #[arg(long)]
         prop: Vec<String>,
+        /// mono: explore the whole product; ag: assume-guarantee with learned assumptions.
+        #[arg(long, value_enum, default_value_t = EngineArg::Mono)]
+        engine: EngineArg,
+        /// Component order for the ag engine (part names, comma separated; default: the
+        /// composition's order).
+        #[arg(long, value_delimiter = ',')]
+        order: Vec<String>,
+        /// Print membership queries, candidates, assumption sizes and time per phase.
+        #[arg(long)]
+        stats: bool,
     },
     /// Look inside: the IR of components, or a run of the interpreter.
     Show {
@@ -191,14 +220,22 @@ fn report(d: &Diagnostic) -> Exit {
 /// Runs a command and returns its exit code; output goes to stdout, diagnostics to stderr.
 pub fn run(args: Args) -> Exit {
     match args.command {
-        Command::Check { .. } => {
-            eprintln!("error: `subst check` is not implemented yet; `subst verify` on FSP models and `subst show` are");
-            Exit::BadInput
+        Command::Check { old, new, assembly, prop, order, stats } => {
+            match check(&old, &new, assembly.as_deref(), &prop, &order, stats) {
+                Ok(code) => code,
+                Err(d) => report(&d),
+            }
         }
-        Command::Verify { src, assembly, prop } => match verify(&src, assembly.as_deref(), &prop) {
-            Ok(code) => code,
-            Err(d) => report(&d),
-        },
+        Command::Verify { src, assembly, prop, engine, order, stats } => {
+            let engine = match engine {
+                EngineArg::Mono => crate::check::verify::Engine::Mono,
+                EngineArg::Ag => crate::check::verify::Engine::Ag,
+            };
+            match verify(&src, assembly.as_deref(), &prop, engine, &order, stats) {
+                Ok(code) => code,
+                Err(d) => report(&d),
+            }
+        }
         Command::Show { what } => match show(what) {
             Ok(code) => code,
             Err(d) => report(&d),
@@ -206,22 +243,56 @@ pub fn run(args: Args) -> Exit {
     }
 }
 
-fn verify(src: &std::path::Path, assembly: Option<&str>, props: &[String]) -> Result<Exit, Diagnostic> {
-    if src.extension().is_none_or(|x| x != "lts") {
+fn require_lts(path: &std::path::Path) -> Result<(), Diagnostic> {
+    if path.extension().is_none_or(|x| x != "lts") {
         return Err(Diagnostic::global(format!(
-            "{}: verifying C needs predicate abstraction, which is not implemented yet; give an FSP model (.lts)",
-            src.display()
+            "{}: checking C needs predicate abstraction, which is not implemented yet; give an FSP model (.lts)",
+            path.display()
         )));
     }
-    let spec = crate::spec::load(src)?;
-    let name = crate::check::verify::choose_assembly(&spec, assembly)?;
-    let result = crate::check::verify::verify(&spec, &name, props)?;
-    print!("{}", crate::report::verification_text(&result));
-    Ok(match result.verdict() {
+    Ok(())
+}
+
+fn exit_of(v: &crate::check::Verdict) -> Exit {
+    match v {
         crate::check::Verdict::Holds => Exit::Holds,
         crate::check::Verdict::Fails(_) => Exit::Fails,
         crate::check::Verdict::Unknown(_) => Exit::Unknown,
-    })
+    }
+}
+
+fn verify(
+    src: &std::path::Path,
+    assembly: Option<&str>,
+    props: &[String],
+    engine: crate::check::verify::Engine,
+    order: &[String],
+    stats: bool,
+) -> Result<Exit, Diagnostic> {
+    require_lts(src)?;
+    let spec = crate::spec::load(src)?;
+    let name = crate::check::verify::choose_assembly(&spec, assembly)?;
+    let result = crate::check::verify::verify(&spec, &name, props, engine, order)?;
+    print!("{}", crate::report::verification_text(&result, stats));
+    Ok(exit_of(&result.verdict()))
+}
+
+fn check(
+    old: &std::path::Path,
+    new: &std::path::Path,
+    assembly: Option<&str>,
+    props: &[String],
+    order: &[String],
+    stats: bool,
+) -> Result<Exit, Diagnostic> {
+    require_lts(old)?;
+    require_lts(new)?;
+    let old_spec = crate::spec::load(old)?;
+    let new_spec = crate::spec::load(new)?;
+    let name = crate::check::verify::choose_assembly(&new_spec, assembly)?;
+    let result = crate::check::upgrade::check_upgrade(&old_spec, &new_spec, &name, props, order)?;
+    print!("{}", crate::report::upgrade_text(&result, stats));
+    Ok(exit_of(&result.verdict()))
 }
 
 fn components(program: &front::Program, named: Vec<String>) -> Result<Vec<String>, Diagnostic> {

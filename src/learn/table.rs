@@ -109,29 +109,30 @@ impl Table {
 }
 
 impl std::fmt::Display for Table {
-    /// The table as paper 000 prints it: S rows, then S·Σ rows, one column per suffix.
+    /// The table as paper 000 prints it: the rows of S, then every row of S·Σ (words of S
+    /// included), one column per suffix.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let cell = |b: Option<bool>| match b {
             Some(true) => "true",
             Some(false) => "false",
             None => "?",
         };
-        let header: Vec<String> = self.e.iter().map(|e| self.word_text(e)).collect();
-        writeln!(f, "{:24} | {}", "", header.join(" | "))?;
-        let rows = self.rows_and_extensions();
-        for (i, u) in rows.iter().enumerate() {
+        let headers: Vec<String> = self.e.iter().map(|e| self.word_text(e)).collect();
+        let widths: Vec<usize> = headers.iter().map(|h| h.chars().count().max(5)).collect();
+        let line = |f: &mut std::fmt::Formatter<'_>, first: &str, cells: Vec<String>| -> std::fmt::Result {
+            let cells: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:w$}")).collect();
+            writeln!(f, "{first:24} | {}", cells.join(" | ").trim_end())
+        };
+        line(f, "", headers.clone())?;
+        let extensions: Vec<Word> =
+            self.s.iter().flat_map(|u| (0..self.alphabet.len() as u32).map(move |a| Self::concat(u, &[a]))).collect();
+        for (i, u) in self.s.iter().chain(&extensions).enumerate() {
             if i == self.s.len() {
-                writeln!(f, "{}", "-".repeat(24 + 3 + header.join(" | ").len()))?;
+                writeln!(f, "{}", "-".repeat(27 + widths.iter().map(|w| w + 3).sum::<usize>() - 3))?;
             }
-            let cells: Vec<String> = self
-                .e
-                .iter()
-                .zip(&header)
-                .map(|(e, h)| {
-                    format!("{:w$}", cell(self.answers.get(&Self::concat(u, e)).copied()), w = h.len().max(5))
-                })
-                .collect();
-            writeln!(f, "{:24} | {}", self.word_text(u), cells.join(" | "))?;
+            let cells =
+                self.e.iter().map(|e| cell(self.answers.get(&Self::concat(u, e)).copied()).to_string()).collect();
+            line(f, &self.word_text(u), cells)?;
         }
         Ok(())
     }

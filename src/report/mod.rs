@@ -4,10 +4,69 @@
 use std::fmt::Write;
 
 use crate::check::Verdict;
+use crate::check::ag::AgStats;
+use crate::check::upgrade::Upgrade;
 use crate::check::verify::Verification;
 
+fn verdict_word(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Holds => "holds",
+        Verdict::Fails(_) => "fails",
+        Verdict::Unknown(_) => "unknown",
+    }
+}
+
+fn ag_stats_line(s: &AgStats) -> String {
+    format!(
+        "membership queries {}, candidates {}, checks {}, assumption states {:?}, learning {:.1} ms, checking {:.1} ms",
+        s.membership,
+        s.candidates,
+        s.checks,
+        s.assumption_states,
+        s.learning.as_secs_f64() * 1e3,
+        s.checking.as_secs_f64() * 1e3
+    )
+}
+
+/// The text report of `subst check` on FSP models.
+pub fn upgrade_text(u: &Upgrade, stats: bool) -> String {
+    let mut out = format!(
+        "{}
+",
+        u.assembly
+    );
+    let changed = if u.changed.is_empty() { "none".to_string() } else { u.changed.join(", ") };
+    let _ = writeln!(out, "  changed components: {changed}");
+    for r in &u.results {
+        let _ = writeln!(
+            out,
+            "  {}: old {}, new {}  (T_orig {:.1} ms, T_ug {:.1} ms)",
+            r.property,
+            verdict_word(&r.original.verdict),
+            verdict_word(&r.upgrade.verdict),
+            r.original.time.as_secs_f64() * 1e3,
+            r.upgrade.time.as_secs_f64() * 1e3
+        );
+        if let Verdict::Fails(trace) = &r.upgrade.verdict {
+            let _ = writeln!(out, "    trace: {}", if trace.is_empty() { "<empty>".into() } else { trace.join(" ") });
+        }
+        if stats {
+            let _ = writeln!(out, "    original: {}", ag_stats_line(&r.original.stats));
+            let _ = writeln!(out, "    upgrade:  {}", ag_stats_line(&r.upgrade.stats));
+            let s = &r.upgrade.stats;
+            let _ = writeln!(
+                out,
+                "    re-used tables at levels {:?}, re-validated {:?}, re-used results {:?}",
+                s.reused, s.revalidated, s.results_reused
+            );
+        }
+    }
+    let _ = writeln!(out, "verdict: {}", verdict_word(&u.verdict()));
+    out
+}
+
 /// The text report of `subst verify`.
-pub fn verification_text(v: &Verification) -> String {
+pub fn verification_text(v: &Verification, stats: bool) -> String {
     let mut out = format!("{} ({})\n", v.assembly, v.file);
     let width = v.results.iter().map(|r| r.property.len()).max().unwrap_or(0);
     for r in &v.results {
@@ -25,12 +84,10 @@ pub fn verification_text(v: &Verification) -> String {
                 let _ = writeln!(out, "  {:width$}  unknown   ({reason})", r.property);
             }
         }
+        if stats && let Some(s) = &r.ag {
+            let _ = writeln!(out, "  {:width$}  {}", "", ag_stats_line(s));
+        }
     }
-    let verdict = match v.verdict() {
-        Verdict::Holds => "holds",
-        Verdict::Fails(_) => "fails",
-        Verdict::Unknown(_) => "unknown",
-    };
-    let _ = writeln!(out, "verdict: {verdict}");
+    let _ = writeln!(out, "verdict: {}", verdict_word(&v.verdict()));
     out
 }
