@@ -48,6 +48,8 @@ pub enum Outcome {
 pub struct AgStats {
     /// Membership queries answered by model checking.
     pub membership: usize,
+    /// Membership queries per level (the level of component `i` learns `A_i`).
+    pub membership_per_level: Vec<usize>,
     /// Candidates produced.
     pub candidates: usize,
     /// Safety checks run (Oracle 1, the last component, witnesses).
@@ -355,6 +357,10 @@ impl DynamicChecker {
             }
         };
         stats.add_learner(&learner.stats);
+        if stats.membership_per_level.len() <= i {
+            stats.membership_per_level.resize(i + 1, 0);
+        }
+        stats.membership_per_level[i] += learner.stats.membership;
         let level = &mut self.levels[i];
         level.component = Some(m.clone());
         level.property = Some(property.cloned());

@@ -1,0 +1,148 @@
+//! DynamicCheck (paper 003 Fig. 3) after upgrades: the same verdict as a run from scratch and
+//! as the monolithic check, on many generated upgrades of the FSP models; and re-use: the
+//! tables of components before the first changed one are not queried again (Lemma 1).
+
+use subst::automata::Dla;
+use subst::automata::dla::{Builder, StateId, TAU_NAME};
+use subst::automata::safety::{self, Safety};
+use subst::check::ag::{DynamicChecker, Outcome};
+use subst::check::verify::ordered_parts;
+use subst::learn::CexMode;
+use subst::spec;
+
+const MODELS: &[(&str, &str, &str)] = &[
+    ("paper000.lts", "SYS", "ORDER"),
+    ("paper000.lts", "BROKEN", "ORDER"),
+    ("mutex.lts", "SEMADEMO", "MUTEX"),
+    ("buffer.lts", "PRODCONS", "BOUNDED"),
+    ("pipeline.lts", "PIPELINE", "ORDERED"),
+    ("token_ring.lts", "RING", "ONE_TOKEN"),
+    ("carpark.lts", "CARPARK", "CAPACITY"),
+    ("readers_writers.lts", "READERS_WRITERS", "SAFE_RW"),
+    ("abp.lts", "ABP", "EXACTLY_ONCE"),
+    ("lock.lts", "LOCK_MODEL", "GRANTED"),
+];
+
+struct Model {
+    parts: Vec<Dla>,
+    property: Dla,
+    hidden: Vec<String>,
+}
+
+fn model(file: &str, assembly: &str, property: &str) -> Model {
+    let path = format!("{}/specs/{file}", env!("CARGO_MANIFEST_DIR"));
+    let s = spec::load(std::path::Path::new(&path)).unwrap();
+    let a = s.assembly(assembly).unwrap();
+    let parts = ordered_parts(&a, &[]).unwrap();
+    let all: Vec<String> = parts.iter().flat_map(|p| p.alphabet().iter().cloned()).collect();
+    let hidden: Vec<String> = all.into_iter().filter(|e| a.is_hidden(e)).collect();
+    let property = s.process(property).unwrap().relabel(&|e| if a.is_hidden(e) { vec![] } else { vec![e.to_string()] });
+    Model { parts, property, hidden }
+}
+
+/// A copy of `d` with one transition added (`add`) or removed, chosen by `pick`.
+fn mutate(d: &Dla, add: bool, pick: u64) -> Dla {
+    let mut b = Builder::new();
+    for e in d.alphabet() {
+        b.add_event(e);
+    }
+    for s in d.states() {
+        match s.kind {
+            subst::automata::dla::Kind::Error => b.add_error_state(),
+            subst::automata::dla::Kind::Normal { accepting } => b.add_state(&[], accepting),
+        };
+    }
+    let all: Vec<(usize, u32, StateId)> =
+        d.states().iter().enumerate().flat_map(|(i, s)| s.out.iter().map(move |t| (i, t.event, t.to))).collect();
+    let skip = if add || all.is_empty() { usize::MAX } else { (pick % all.len() as u64) as usize };
+    for (k, &(from, e, to)) in all.iter().enumerate() {
+        if k != skip {
+            let name = if e == subst::automata::TAU { TAU_NAME } else { d.event_name(e) };
+            b.add_transition(StateId(from as u32), name, to);
+        }
+    }
+    if add && !d.alphabet().is_empty() {
+        let n = d.n_states() as u64;
+        let from = StateId((pick % n) as u32);
+        let to = StateId(((pick / 7) % n) as u32);
+        if !d.is_error(from) {
+            b.add_transition(from, &d.alphabet()[(pick / 13) as usize % d.alphabet().len()], to);
+        }
+    }
+    for &i in d.initial() {
+        b.set_initial(i);
+    }
+    b.build()
+}
+
+fn mono(parts: &[Dla], property: &Dla, hidden: &[String]) -> bool {
+    let refs: Vec<&Dla> = parts.iter().collect();
+    matches!(safety::check(&refs, &|e| hidden.iter().any(|h| h == e), Some(property)).unwrap(), Safety::Holds { .. })
+}
+
+#[test]
+fn dynamic_check_agrees_with_scratch_and_mono_on_generated_upgrades() {
+    let mut seed: u64 = 0x5eed;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut upgrades = 0;
+    let mut failures = Vec::new();
+    for &(file, assembly, property) in MODELS {
+        let m = model(file, assembly, property);
+        for _ in 0..16 {
+            let k = (next() % m.parts.len() as u64) as usize;
+            let mut new_parts = m.parts.clone();
+            new_parts[k] = mutate(&m.parts[k], next() % 2 == 0, next());
+            let mut dynamic = DynamicChecker::new(CexMode::RivestSchapire);
+            dynamic.run(&m.parts, Some(&m.property));
+            let (after_upgrade, _) = dynamic.run(&new_parts, Some(&m.property));
+            let (scratch, _) = DynamicChecker::new(CexMode::RivestSchapire).run(&new_parts, Some(&m.property));
+            let expected = mono(&new_parts, &m.property, &m.hidden);
+            upgrades += 1;
+            let holds = |o: &Outcome| matches!(o, Outcome::Holds);
+            if holds(&after_upgrade) != expected || holds(&scratch) != expected {
+                failures.push(format!(
+                    "{file} {assembly}: part {k} mutated; mono {expected}, dynamic {after_upgrade:?}, scratch {scratch:?}"
+                ));
+            }
+        }
+    }
+    assert!(upgrades >= 150);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn tables_before_the_first_changed_component_are_not_queried_again() {
+    let m = model("pipeline.lts", "PIPELINE", "ORDERED");
+    let n = m.parts.len();
+    assert!(n >= 3, "a pipeline with several stages");
+    let last = n - 1;
+    // Remove one behaviour of the last component: the old assumptions still suffice.
+    let mut new_parts = m.parts.clone();
+    new_parts[last] = mutate(&m.parts[last], false, 0);
+    assert_ne!(new_parts[last], m.parts[last]);
+    let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+    let (original, first) = checker.run(&m.parts, Some(&m.property));
+    assert_eq!(original, Outcome::Holds);
+    assert!(first.membership > 0);
+    let (upgraded, second) = checker.run(&new_parts, Some(&m.property));
+    assert_eq!(upgraded, Outcome::Holds);
+    assert_eq!(second.reused, (0..last).collect::<Vec<_>>(), "every level before the change re-uses its table");
+    assert!(second.revalidated.is_empty());
+    assert_eq!(second.membership, 0, "no table is queried again: {:?}", second.membership_per_level);
+}
+
+#[test]
+fn changing_the_first_component_revalidates_its_table() {
+    let m = model("paper000.lts", "SYS", "ORDER");
+    let mut new_parts = m.parts.clone();
+    new_parts[0] = mutate(&m.parts[0], false, 1);
+    let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+    checker.run(&m.parts, Some(&m.property));
+    let (_, stats) = checker.run(&new_parts, Some(&m.property));
+    assert_eq!(stats.revalidated, vec![0]);
+}
