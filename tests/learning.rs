@@ -57,3 +57,34 @@ fn paper000_output_prime_ends_with_the_four_state_weakest_assumption() {
     assert_eq!(a.alphabet(), ["ack", "output", "send"]);
     assert!(stats.candidates >= 4, "A1 .. A4 were conjectured: {stats:?}");
 }
+
+#[test]
+fn every_counterexample_mode_learns_the_same_weakest_assumption() {
+    let s = paper000();
+    let parts = [s.process("INPUT").unwrap(), s.process("OUTPUT2").unwrap()];
+    let order = s.process("ORDER").unwrap();
+    let mut learned = Vec::new();
+    for mode in [CexMode::RivestSchapire, CexMode::SuffixSearch, CexMode::AllSuffixes] {
+        let mut checker = DynamicChecker::new(mode);
+        let (outcome, _) = checker.run(&parts, Some(&order));
+        assert_eq!(outcome, Outcome::Holds, "{mode:?}");
+        learned.push(subst::automata::minimize::minimize(checker.assumptions()[0].unwrap()));
+    }
+    assert_eq!(learned[0], learned[1]);
+    assert_eq!(learned[0], learned[2]);
+}
+
+#[test]
+fn tables_survive_serialisation() {
+    let s = paper000();
+    let (input, output, order) =
+        (s.process("INPUT").unwrap(), s.process("OUTPUT").unwrap(), s.process("ORDER").unwrap());
+    let sigma = interface(&input, &order, &output);
+    let mut oracle = AssumptionOracle::new(&input, Some(&order), &sigma);
+    let mut learner = Learner::new(sigma.clone(), CexMode::RivestSchapire, true);
+    learner.close(&mut oracle);
+    let json = serde_json::to_string(learner.table()).unwrap();
+    let back: subst::learn::Table = serde_json::from_str(&json).unwrap();
+    assert_eq!(&back, learner.table());
+    assert_eq!(back.format, subst::learn::table::TABLE_FORMAT);
+}

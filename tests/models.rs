@@ -20,6 +20,7 @@ use subst::automata::dla::{Dla, StateId, Trace};
 use subst::automata::safety::error_automaton;
 use subst::check::Verdict;
 use subst::check::verify;
+use subst::learn::CexMode;
 use subst::spec;
 
 struct Check {
@@ -84,9 +85,16 @@ fn every_model_checks_with_its_stated_verdict() {
             n_checks += 1;
             let where_ = format!("{} {} {}", path.display(), c.assembly, c.property);
             let run = |engine| {
-                verify::verify(&model, &c.assembly, std::slice::from_ref(&c.property), engine, &[])
-                    .unwrap_or_else(|d| panic!("{where_}: {}", d.render(false)))
-                    .verdict()
+                verify::verify(
+                    &model,
+                    &c.assembly,
+                    std::slice::from_ref(&c.property),
+                    engine,
+                    &[],
+                    CexMode::RivestSchapire,
+                )
+                .unwrap_or_else(|d| panic!("{where_}: {}", d.render(false)))
+                .verdict()
             };
             let (mono, ag) = (run(verify::Engine::Mono), run(verify::Engine::Ag));
             if let Verdict::Fails(trace) = &ag {

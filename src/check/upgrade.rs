@@ -72,6 +72,7 @@ pub fn check_upgrade(
     name: &str,
     properties: &[String],
     order: &[String],
+    cex: CexMode,
 ) -> Result<Upgrade, Diagnostic> {
     for (spec, which) in [(old, "old"), (new, "new")] {
         let c = spec.c_components(name)?;
@@ -117,7 +118,7 @@ pub fn check_upgrade(
             Ok(Some(p))
         };
         let (old_p, new_p) = (load(old, &old_asm)?, load(new, &new_asm)?);
-        let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+        let mut checker = DynamicChecker::new(cex);
         let original = run(&mut checker, &old_parts, old_p.as_ref(), &|e| old_asm.is_hidden(e));
         let upgrade = run(&mut checker, &new_parts, new_p.as_ref(), &|e| new_asm.is_hidden(e));
         results.push(PropertyUpgrade { property: label, original, upgrade });

@@ -85,6 +85,7 @@ pub fn verify(
     properties: &[String],
     engine: Engine,
     order: &[String],
+    cex: CexMode,
 ) -> Result<Verification, Diagnostic> {
     let c_components = spec.c_components(name)?;
     if !c_components.is_empty() {
@@ -122,7 +123,7 @@ pub fn verify(
                 if let Some(p) = &property {
                     safety::error_automaton(p).map_err(|e| Diagnostic::global(format!("property `{label}`: {e}")))?;
                 }
-                let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+                let mut checker = DynamicChecker::new(cex);
                 let (outcome, stats) = checker.run(&parts, property.as_ref());
                 let verdict = match outcome {
                     Outcome::Holds => Verdict::Holds,

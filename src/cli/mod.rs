@@ -49,6 +49,27 @@ pub struct COptions {
     pub cpp: Vec<String>,
 }
 
+/// The `--cex` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CexArg {
+    /// Rivest–Schapire binary search for one suffix.
+    Rs,
+    /// The shortest suffix that makes the table not closed (paper 002 Algorithm 3).
+    Suffix,
+    /// Every suffix of the counterexample.
+    All,
+}
+
+impl CexArg {
+    fn mode(self) -> crate::learn::CexMode {
+        match self {
+            CexArg::Rs => crate::learn::CexMode::RivestSchapire,
+            CexArg::Suffix => crate::learn::CexMode::SuffixSearch,
+            CexArg::All => crate::learn::CexMode::AllSuffixes,
+        }
+    }
+}
+
 /// The `--engine` values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EngineArg {
@@ -111,6 +132,9 @@ pub enum Command {
         /// Print membership queries, candidates, assumption sizes and time per phase.
         #[arg(long)]
         stats: bool,
+        /// How L* turns counterexamples into table entries.
+        #[arg(long, value_enum, default_value_t = CexArg::Rs)]
+        cex: CexArg,
     },
     /// Verify one assembly: an FSP model (`.lts`) now; C programs in a later stage.
     Verify {
@@ -132,6 +156,9 @@ pub enum Command {
         /// Print membership queries, candidates, assumption sizes and time per phase.
         #[arg(long)]
         stats: bool,
+        /// How L* turns counterexamples into table entries.
+        #[arg(long, value_enum, default_value_t = CexArg::Rs)]
+        cex: CexArg,
     },
     /// Look inside: the IR of components, or a run of the interpreter.
     Show {
@@ -220,18 +247,18 @@ fn report(d: &Diagnostic) -> Exit {
 /// Runs a command and returns its exit code; output goes to stdout, diagnostics to stderr.
 pub fn run(args: Args) -> Exit {
     match args.command {
-        Command::Check { old, new, assembly, prop, order, stats } => {
-            match check(&old, &new, assembly.as_deref(), &prop, &order, stats) {
+        Command::Check { old, new, assembly, prop, order, stats, cex } => {
+            match check(&old, &new, assembly.as_deref(), &prop, &order, stats, cex.mode()) {
                 Ok(code) => code,
                 Err(d) => report(&d),
             }
         }
-        Command::Verify { src, assembly, prop, engine, order, stats } => {
+        Command::Verify { src, assembly, prop, engine, order, stats, cex } => {
             let engine = match engine {
                 EngineArg::Mono => crate::check::verify::Engine::Mono,
                 EngineArg::Ag => crate::check::verify::Engine::Ag,
             };
-            match verify(&src, assembly.as_deref(), &prop, engine, &order, stats) {
+            match verify(&src, assembly.as_deref(), &prop, engine, &order, stats, cex.mode()) {
                 Ok(code) => code,
                 Err(d) => report(&d),
             }
@@ -268,11 +295,12 @@ fn verify(
     engine: crate::check::verify::Engine,
     order: &[String],
     stats: bool,
+    cex: crate::learn::CexMode,
 ) -> Result<Exit, Diagnostic> {
     require_lts(src)?;
     let spec = crate::spec::load(src)?;
     let name = crate::check::verify::choose_assembly(&spec, assembly)?;
-    let result = crate::check::verify::verify(&spec, &name, props, engine, order)?;
+    let result = crate::check::verify::verify(&spec, &name, props, engine, order, cex)?;
     print!("{}", crate::report::verification_text(&result, stats));
     Ok(exit_of(&result.verdict()))
 }
@@ -284,13 +312,14 @@ fn check(
     props: &[String],
     order: &[String],
     stats: bool,
+    cex: crate::learn::CexMode,
 ) -> Result<Exit, Diagnostic> {
     require_lts(old)?;
     require_lts(new)?;
     let old_spec = crate::spec::load(old)?;
     let new_spec = crate::spec::load(new)?;
     let name = crate::check::verify::choose_assembly(&new_spec, assembly)?;
-    let result = crate::check::upgrade::check_upgrade(&old_spec, &new_spec, &name, props, order)?;
+    let result = crate::check::upgrade::check_upgrade(&old_spec, &new_spec, &name, props, order, cex)?;
     print!("{}", crate::report::upgrade_text(&result, stats));
     Ok(exit_of(&result.verdict()))
 }
