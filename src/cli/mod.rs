@@ -49,6 +49,27 @@ pub struct COptions {
     pub cpp: Vec<String>,
 }
 
+/// Options shared by `verify` and `check` on assemblies.
+#[derive(clap::Args, Debug, Clone)]
+pub struct AgArgs {
+    /// The composition to check (default: the spec's only one).
+    #[arg(long)]
+    pub assembly: Option<String>,
+    /// Properties to check (all when none is named).
+    #[arg(long)]
+    pub prop: Vec<String>,
+    /// Component order of the compositional engine (part names, comma separated); parts not
+    /// named follow, each next to the parts it shares the most events with.
+    #[arg(long, value_delimiter = ',')]
+    pub order: Vec<String>,
+    /// Print membership queries, candidates, assumption sizes and time per phase.
+    #[arg(long)]
+    pub stats: bool,
+    /// How L* turns counterexamples into table entries.
+    #[arg(long, value_enum, default_value_t = CexArg::Rs)]
+    pub cex: CexArg,
+}
+
 /// The `--cex` values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CexArg {
@@ -120,45 +141,20 @@ pub enum Command {
         old: PathBuf,
         /// The new version.
         new: PathBuf,
-        /// The composition to check in both (default: the only one).
-        #[arg(long)]
-        assembly: Option<String>,
-        /// Properties to check (all when none is named).
-        #[arg(long)]
-        prop: Vec<String>,
-        /// Component order (part names, comma separated; default: the composition's order).
-        #[arg(long, value_delimiter = ',')]
-        order: Vec<String>,
-        /// Print membership queries, candidates, assumption sizes and time per phase.
-        #[arg(long)]
-        stats: bool,
-        /// How L* turns counterexamples into table entries.
-        #[arg(long, value_enum, default_value_t = CexArg::Rs)]
-        cex: CexArg,
+        /// Options of the compositional check.
+        #[command(flatten)]
+        ag: AgArgs,
     },
     /// Verify one assembly: an FSP model (`.lts`) now; C programs in a later stage.
     Verify {
         /// An FSP spec (`.lts`), or a C file or folder.
         src: PathBuf,
-        /// The composition to check (default: the spec's only one).
-        #[arg(long)]
-        assembly: Option<String>,
-        /// Properties to check (all when none is named).
-        #[arg(long)]
-        prop: Vec<String>,
         /// mono: explore the whole product; ag: assume-guarantee with learned assumptions.
         #[arg(long, value_enum, default_value_t = EngineArg::Mono)]
         engine: EngineArg,
-        /// Component order for the ag engine (part names, comma separated; default: the
-        /// composition's order).
-        #[arg(long, value_delimiter = ',')]
-        order: Vec<String>,
-        /// Print membership queries, candidates, assumption sizes and time per phase.
-        #[arg(long)]
-        stats: bool,
-        /// How L* turns counterexamples into table entries.
-        #[arg(long, value_enum, default_value_t = CexArg::Rs)]
-        cex: CexArg,
+        /// Options of the compositional check.
+        #[command(flatten)]
+        ag: AgArgs,
     },
     /// Look inside: the IR of components, or a run of the interpreter.
     Show {
@@ -247,18 +243,16 @@ fn report(d: &Diagnostic) -> Exit {
 /// Runs a command and returns its exit code; output goes to stdout, diagnostics to stderr.
 pub fn run(args: Args) -> Exit {
     match args.command {
-        Command::Check { old, new, assembly, prop, order, stats, cex } => {
-            match check(&old, &new, assembly.as_deref(), &prop, &order, stats, cex.mode()) {
-                Ok(code) => code,
-                Err(d) => report(&d),
-            }
-        }
-        Command::Verify { src, assembly, prop, engine, order, stats, cex } => {
+        Command::Check { old, new, ag } => match check(&old, &new, &ag) {
+            Ok(code) => code,
+            Err(d) => report(&d),
+        },
+        Command::Verify { src, engine, ag } => {
             let engine = match engine {
                 EngineArg::Mono => crate::check::verify::Engine::Mono,
                 EngineArg::Ag => crate::check::verify::Engine::Ag,
             };
-            match verify(&src, assembly.as_deref(), &prop, engine, &order, stats, cex.mode()) {
+            match verify(&src, engine, &ag) {
                 Ok(code) => code,
                 Err(d) => report(&d),
             }
@@ -288,39 +282,23 @@ fn exit_of(v: &crate::check::Verdict) -> Exit {
     }
 }
 
-fn verify(
-    src: &std::path::Path,
-    assembly: Option<&str>,
-    props: &[String],
-    engine: crate::check::verify::Engine,
-    order: &[String],
-    stats: bool,
-    cex: crate::learn::CexMode,
-) -> Result<Exit, Diagnostic> {
+fn verify(src: &std::path::Path, engine: crate::check::verify::Engine, ag: &AgArgs) -> Result<Exit, Diagnostic> {
     require_lts(src)?;
     let spec = crate::spec::load(src)?;
-    let name = crate::check::verify::choose_assembly(&spec, assembly)?;
-    let result = crate::check::verify::verify(&spec, &name, props, engine, order, cex)?;
-    print!("{}", crate::report::verification_text(&result, stats));
+    let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
+    let result = crate::check::verify::verify(&spec, &name, &ag.prop, engine, &ag.order, ag.cex.mode())?;
+    print!("{}", crate::report::verification_text(&result, ag.stats));
     Ok(exit_of(&result.verdict()))
 }
 
-fn check(
-    old: &std::path::Path,
-    new: &std::path::Path,
-    assembly: Option<&str>,
-    props: &[String],
-    order: &[String],
-    stats: bool,
-    cex: crate::learn::CexMode,
-) -> Result<Exit, Diagnostic> {
+fn check(old: &std::path::Path, new: &std::path::Path, ag: &AgArgs) -> Result<Exit, Diagnostic> {
     require_lts(old)?;
     require_lts(new)?;
     let old_spec = crate::spec::load(old)?;
     let new_spec = crate::spec::load(new)?;
-    let name = crate::check::verify::choose_assembly(&new_spec, assembly)?;
-    let result = crate::check::upgrade::check_upgrade(&old_spec, &new_spec, &name, props, order, cex)?;
-    print!("{}", crate::report::upgrade_text(&result, stats));
+    let name = crate::check::verify::choose_assembly(&new_spec, ag.assembly.as_deref())?;
+    let result = crate::check::upgrade::check_upgrade(&old_spec, &new_spec, &name, &ag.prop, &ag.order, ag.cex.mode())?;
+    print!("{}", crate::report::upgrade_text(&result, ag.stats));
     Ok(exit_of(&result.verdict()))
 }
 
