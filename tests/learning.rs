@@ -88,3 +88,60 @@ fn tables_survive_serialisation() {
     assert_eq!(&back, learner.table());
     assert_eq!(back.format, subst::learn::table::TABLE_FORMAT);
 }
+
+mod simulation {
+    //! Membership by simulation agrees with the safety check of `A_σ || M || P_err`.
+    use proptest::prelude::*;
+    use subst::automata::dla::Builder;
+    use subst::automata::safety::{self, Safety};
+    use subst::check::ag::{AssumptionOracle, linear};
+    use subst::learn::Membership;
+
+    const EVENTS: [&str; 4] = ["a", "b", "c", "tau"];
+
+    fn automaton(
+        n: usize,
+        trans: &[(usize, usize, usize)],
+        error: Option<usize>,
+        alphabet: &[&str],
+    ) -> subst::automata::Dla {
+        let mut b = Builder::new();
+        for e in alphabet {
+            b.add_event(e);
+        }
+        let ids: Vec<_> =
+            (0..n).map(|i| if Some(i) == error { b.add_error_state() } else { b.add_state(&[], true) }).collect();
+        for &(f, e, t) in trans {
+            if EVENTS[e] == "tau" || alphabet.contains(&EVENTS[e]) {
+                b.add_transition(ids[f % n], EVENTS[e], ids[t % n]);
+            }
+        }
+        b.set_initial(ids[0]);
+        b.build()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn simulation_equals_product_check(
+            m in proptest::collection::vec((0usize..4, 0usize..4, 0usize..4), 0..10),
+            err in proptest::option::of(0usize..4),
+            p in proptest::collection::vec((0usize..3, 0usize..2, 0usize..3), 0..6),
+            word in proptest::collection::vec(0usize..2, 0..5),
+        ) {
+            // M over {a, b, c}; the interface is {a, b}; the property is over {a, c}.
+            let m = automaton(4, &m, err, &["a", "b", "c"]);
+            let mut seen = std::collections::HashSet::new();
+            let p_trans: Vec<_> = p.into_iter().filter(|&(f, e, _)| seen.insert((f, e))).map(|(f, e, t)| (f, e * 2, t)).collect();
+            let prop = automaton(3, &p_trans, None, &["a", "c"]);
+            let interface = vec!["a".to_string(), "b".to_string()];
+            let word: Vec<String> = word.iter().map(|&i| interface[i].clone()).collect();
+            let mut oracle = AssumptionOracle::new(&m, Some(&prop), &interface);
+            let by_product = matches!(
+                safety::check(&[&linear(&word, &interface), &m], &|_| false, Some(&prop)).unwrap(),
+                Safety::Holds { .. }
+            );
+            prop_assert_eq!(oracle.member(&word), by_product);
+        }
+    }
+}

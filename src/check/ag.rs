@@ -30,7 +30,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::automata::dla::{Builder, Dla};
+use crate::automata::dla::{Builder, Dla, StateId};
 use crate::automata::safety::{self, Safety};
 use crate::learn::{CexMode, Learner, Membership, Stats, Table};
 
@@ -169,18 +169,39 @@ pub fn linear(word: &[String], alphabet: &[String]) -> Dla {
 
 /// Membership in the weakest assumption of `component` for `property`: a word over the
 /// interface is in it when the component, driven by the word, cannot violate the property.
+///
+/// Queries are answered by simulation, as paper 000 does: the sets of (component state,
+/// `P_err` state) pairs the word can lead to, closed under the component's events outside the
+/// interface. This is the safety check of `A_σ || M || P_err` without building the product.
 pub struct AssumptionOracle<'a> {
     component: &'a Dla,
     property: Option<&'a Dla>,
     interface: &'a [String],
+    p_err: Option<Dla>,
+    /// For each component event: whether it is in the interface, and `P_err`'s index for it.
+    local: Vec<(bool, Option<u32>)>,
+    /// For each interface letter: the component's and `P_err`'s index for it.
+    letters: Vec<(Option<u32>, Option<u32>)>,
     /// Queries answered.
     pub queries: usize,
 }
 
+type Pair = (StateId, Option<StateId>);
+
 impl<'a> AssumptionOracle<'a> {
     /// The oracle for `U = {σ | ⟨A_σ⟩ component ⟨property⟩}` over `interface`.
     pub fn new(component: &'a Dla, property: Option<&'a Dla>, interface: &'a [String]) -> AssumptionOracle<'a> {
-        AssumptionOracle { component, property, interface, queries: 0 }
+        let p_err = property.map(|p| safety::error_automaton(p).expect("properties and assumptions are deterministic"));
+        let local = component
+            .alphabet()
+            .iter()
+            .map(|e| (interface.binary_search(e).is_ok(), p_err.as_ref().and_then(|p| p.event_index(e))))
+            .collect();
+        let letters = interface
+            .iter()
+            .map(|e| (component.event_index(e), p_err.as_ref().and_then(|p| p.event_index(e))))
+            .collect();
+        AssumptionOracle { component, property, interface, p_err, local, letters, queries: 0 }
     }
 
     /// Oracle 1: `⟨candidate⟩ component ⟨property⟩`; on failure, the violating trace projected
@@ -191,13 +212,82 @@ impl<'a> AssumptionOracle<'a> {
             Safety::Violated { trace, .. } => Some(project(&trace, self.interface)),
         }
     }
+
+    fn p_step(&self, p: Option<StateId>, event: Option<u32>) -> Option<StateId> {
+        match (p, event, &self.p_err) {
+            // P_err is deterministic and complete on its alphabet.
+            (Some(q), Some(e), Some(pe)) => pe.state(q).out.iter().find(|t| t.event == e).map(|t| t.to).or(Some(q)),
+            (q, _, _) => q,
+        }
+    }
+
+    fn is_error(&self, (m, p): Pair) -> bool {
+        self.component.is_error(m) || matches!((p, &self.p_err), (Some(q), Some(pe)) if pe.is_error(q))
+    }
+
+    /// Closes `set` under the component's moves outside the interface; `false` if an error is
+    /// reachable.
+    fn close(&self, set: &mut Vec<Pair>) -> bool {
+        let mut seen: std::collections::HashSet<Pair> = set.iter().copied().collect();
+        let mut stack = set.clone();
+        while let Some(pair) = stack.pop() {
+            if self.is_error(pair) {
+                return false;
+            }
+            for t in &self.component.state(pair.0).out {
+                let p = if t.event == crate::automata::TAU {
+                    pair.1
+                } else {
+                    let (in_interface, p_event) = self.local[t.event as usize];
+                    if in_interface {
+                        continue;
+                    }
+                    self.p_step(pair.1, p_event)
+                };
+                let next = (t.to, p);
+                if seen.insert(next) {
+                    set.push(next);
+                    stack.push(next);
+                }
+            }
+        }
+        true
+    }
 }
 
 impl Membership for AssumptionOracle<'_> {
     fn member(&mut self, word: &[String]) -> bool {
         self.queries += 1;
-        let a = linear(word, self.interface);
-        matches!(check(&[&a, self.component], self.property), Safety::Holds { .. })
+        let p0 = self.p_err.as_ref().map(|p| p.initial()[0]);
+        let mut set: Vec<Pair> = self.component.initial().iter().map(|&m| (m, p0)).collect();
+        if !self.close(&mut set) {
+            return false;
+        }
+        for letter in word {
+            let Ok(ix) = self.interface.binary_search(letter) else { return true };
+            let (m_event, p_event) = self.letters[ix];
+            let mut next: Vec<Pair> = Vec::new();
+            for &(m, p) in &set {
+                let p2 = self.p_step(p, p_event);
+                match m_event {
+                    None => next.push((m, p2)),
+                    Some(e) => {
+                        next.extend(self.component.state(m).out.iter().filter(|t| t.event == e).map(|t| (t.to, p2)))
+                    }
+                }
+            }
+            next.sort_unstable();
+            next.dedup();
+            if next.is_empty() {
+                // The component cannot follow the word: it cannot violate anything.
+                return true;
+            }
+            set = next;
+            if !self.close(&mut set) {
+                return false;
+            }
+        }
+        true
     }
 }
 
