@@ -10,16 +10,22 @@
 //! | [`ir`] | the control-flow IR: types, text form, parser, checker, interpreter | done |
 //! | [`spec`] | the FSP spec language: parser, elaboration of processes and assemblies | done |
 //! | [`automata`] | DLAs: composition, hiding, determinisation, minimisation, safety, inclusion, DOT | done |
-//! | [`check`] | verdicts; monolithic verification of FSP assemblies | `verify` on FSP |
+//! | [`learn`] | L* with Rivest–Schapire (and two other) counterexample processing, serialisable tables, re-validation | done |
+//! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3) | on FSP models |
 //! | [`report`] | rendering of results | text |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
-//! | [`cli`] | command-line arguments to library calls and exit codes | `show`, `verify` |
-//! | `smt`, `abs`, `learn`, `cache` | later issues | — |
+//! | [`cli`] | command-line arguments to library calls and exit codes | `show`; `verify`, `check` on FSP |
+//! | `smt`, `abs`, `cache` | later issues | — |
 //!
 //! # Architecture invariants
 //!
 //! - [`automata`] knows nothing about C, Z3 or the spec syntax: events and propositions are
 //!   names. Every check that can fail returns a shortest counterexample.
+//! - [`learn`] knows nothing about C, Z3 or specs: it asks a membership oracle or a teacher
+//!   about words of names.
+//! - A compositional verdict never rests on an unchecked assumption: "holds" needs both premises
+//!   of the assume-guarantee rule discharged, and every violation is returned as a witness
+//!   trace of the whole assembly, found by a search of the real components.
 //! - Only [`front`] sees `lang_c`. What leaves it is an [`ir::Component`] or a
 //!   [`diag::Diagnostic`].
 //! - The IR is C's semantics, made explicit: every integer conversion is a cast node, every
