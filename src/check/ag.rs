@@ -410,7 +410,16 @@ impl DynamicChecker {
             }
             _ => Learner::new(interface.clone(), self.mode, true),
         };
-        let mut assumption = generate(&mut learner, &mut oracle, stats);
+        // An assumption that passed Oracle 1 for this component and property passes it again.
+        // Line 5 re-uses the assumption itself when its table was re-used unchanged: the table
+        // is closed and its candidate already passed Oracle 1 for this component and property.
+        let known = (same_component && same_property && stats.reused.last() == Some(&i))
+            .then(|| level.assumption.clone())
+            .flatten();
+        let mut assumption = match known {
+            Some(a) => a,
+            None => generate(&mut learner, &mut oracle, stats),
+        };
         stats.learning += start.elapsed();
 
         // Lines 6-8: re-use the deeper result when neither the assumption nor the rest changed.

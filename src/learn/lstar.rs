@@ -142,16 +142,19 @@ impl Learner {
         }
     }
 
+    /// The rows of S, each with its index in S (rows of S are distinct).
+    fn row_index(&self) -> HashMap<Vec<bool>, usize> {
+        self.table.s.iter().enumerate().map(|(i, s)| (self.table.row(s).expect("filled"), i)).collect()
+    }
+
     /// The first extension in `S·Σ` whose row is not a row of S, if any.
     fn unclosed(&self) -> Option<Word> {
-        let rows: Vec<Vec<bool>> = self.table.s.iter().map(|s| self.table.row(s).expect("filled")).collect();
-        for u in self.table.rows_and_extensions().into_iter().skip(self.table.s.len()) {
-            let r = self.table.row(&u).expect("filled");
-            if !rows.contains(&r) {
-                return Some(u);
-            }
-        }
-        None
+        let rows = self.row_index();
+        self.table
+            .rows_and_extensions()
+            .into_iter()
+            .skip(self.table.s.len())
+            .find(|u| !rows.contains_key(&self.table.row(u).expect("filled")))
     }
 
     /// Fills the table and adds rows until it is closed.
@@ -166,16 +169,16 @@ impl Learner {
     }
 
     /// The index in S of the row equal to `u`'s (the table must be closed).
-    fn state_of(&self, u: &[u32]) -> usize {
-        let r = self.table.row(u).expect("filled");
-        self.table.s.iter().position(|s| self.table.row(s).expect("filled") == r).expect("the table is closed")
+    fn state_of(&self, rows: &HashMap<Vec<bool>, usize>, u: &[u32]) -> usize {
+        rows[&self.table.row(u).expect("filled")]
     }
 
     /// The state the table's automaton reaches on `w`, as an index into S.
     fn run(&self, w: &[u32]) -> usize {
+        let rows = self.row_index();
         let mut at = 0;
         for &a in w {
-            at = self.state_of(&Table::concat(&self.table.s[at], &[a]));
+            at = self.state_of(&rows, &Table::concat(&self.table.s[at], &[a]));
         }
         at
     }
@@ -193,16 +196,17 @@ impl Learner {
         let keep = |i: usize| !self.prefix_closed || accepting[i];
         let ids: Vec<Option<StateId>> =
             (0..self.table.s.len()).map(|i| keep(i).then(|| b.add_state(&[], accepting[i]))).collect();
+        let rows = self.row_index();
         for (i, s) in self.table.s.iter().enumerate() {
             let Some(from) = ids[i] else { continue };
             for (a, name) in self.table.alphabet.iter().enumerate() {
-                let j = self.state_of(&Table::concat(s, &[a as u32]));
+                let j = self.state_of(&rows, &Table::concat(s, &[a as u32]));
                 if let Some(to) = ids[j] {
                     b.add_transition(from, name, to);
                 }
             }
         }
-        if let Some(init) = ids[0] {
+        if let Some(&Some(init)) = ids.first() {
             b.set_initial(init);
         }
         b.build()

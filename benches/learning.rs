@@ -1,0 +1,633 @@
+//! The subst side of the L* comparison with AALpy (`benches/learning_vs_aalpy.sh` runs both and
+//! prints the table; `benches/LEARNING.md` explains what is counted).
+//!
+//! Usage:
+//! - `learning gen DIR [SPECS_DIR]` writes the targets into DIR, one JSON file each: seeded random
+//!   prefix-closed DFAs, and the weakest assumptions of the checks in SPECS_DIR (default
+//!   `specs/`), each one learned to completion by subst's L* before it is written;
+//! - `learning run FILE...` learns each target with `subst::learn::lstar::learn` and an exact
+//!   equivalence oracle, and prints one JSON object a line with the counts.
+//!
+//! (`cargo bench --bench learning -- gen DIR` works too: the `--bench` flag cargo adds is
+//! ignored.)
+//!
+//! The target format, shared with `benches/learning_vs_aalpy.py`:
+//!
+//! ```json
+//! {"format": "subst-learning-target/1", "name": "random-n20-k3-d47-s1", "kind": "random",
+//!  "prefix_closed": true, "alphabet": ["a", "b"], "initial": 0,
+//!  "accepting": [true, true], "delta": [[1, -1], [0, 1]]}
+//! ```
+//!
+//! The alphabet is sorted; `delta[q][i]` is the successor of state `q` on `alphabet[i]`, and -1
+//! stands for an implicit rejecting sink (every word through it is rejected). `initial` is -1
+//! for the empty language. The listed states form a minimal DFA with every state reachable, so
+//! the complete minimal DFA has `len(accepting)` states plus the sink when some entry is -1.
+//!
+//! Both sides use the same equivalence oracle: a breadth-first search of the product of the
+//! hypothesis and the target that expands letters in alphabet order and returns the first
+//! distinguishing word it meets. That word is the least one in length-lexicographic order of
+//! the symmetric difference, so it depends only on the hypothesis's language, and both learners
+//! get the same counterexample for the same hypothesis.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use subst::automata::dla::{Dla, StateId};
+use subst::automata::safety;
+use subst::check::ag::{AssumptionOracle, DynamicChecker, expose_errors};
+use subst::check::verify::ordered_parts;
+use subst::learn::lstar::{CexMode, Membership, Stats, Teacher, learn};
+
+/// The format tag of target files.
+const FORMAT: &str = "subst-learning-target/1";
+
+/// Sizes of the random targets (states besides the sink).
+const RANDOM_SIZES: [usize; 3] = [20, 100, 500];
+
+/// Alphabet sizes of the random targets: one target of each size with each, so that the range
+/// of 3 to 10 letters is covered at every size. Each has its own seed and density.
+const RANDOM_LETTERS: [usize; 3] = [3, 6, 10];
+
+/// Letters of the random targets.
+const LETTERS: [&str; 10] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+
+/// Random words per weakest assumption on which the explicit construction is compared with
+/// subst's membership oracle, beyond the words the learner asks.
+const VALIDATION_WORDS: usize = 2000;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("gen") if args.len() >= 2 => {
+            let specs = args.get(2).map_or_else(|| PathBuf::from("specs"), PathBuf::from);
+            generate(Path::new(&args[1]), &specs)
+        }
+        Some("run") => args[1..].iter().try_for_each(|f| run(Path::new(f))),
+        _ => {
+            eprintln!("usage: learning gen DIR [SPECS_DIR] | learning run FILE... (see benches/LEARNING.md)");
+            return ExitCode::SUCCESS;
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("learning: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A target DFA as stored in a file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Target {
+    format: String,
+    name: String,
+    /// `random` or `assumption`.
+    kind: String,
+    prefix_closed: bool,
+    alphabet: Vec<String>,
+    initial: i64,
+    accepting: Vec<bool>,
+    delta: Vec<Vec<i64>>,
+}
+
+impl Target {
+    fn start(&self) -> Option<usize> {
+        usize::try_from(self.initial).ok()
+    }
+
+    fn step(&self, q: Option<usize>, letter: usize) -> Option<usize> {
+        q.and_then(|q| usize::try_from(self.delta[q][letter]).ok())
+    }
+
+    fn accepts(&self, q: Option<usize>) -> bool {
+        q.is_some_and(|q| self.accepting[q])
+    }
+
+    fn letter(&self, name: &str) -> usize {
+        self.alphabet.binary_search_by(|l| l.as_str().cmp(name)).expect("a letter of the target's alphabet")
+    }
+
+    fn member(&self, word: &[String]) -> bool {
+        let mut q = self.start();
+        for l in word {
+            q = self.step(q, self.letter(l));
+        }
+        self.accepts(q)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Learning a target with subst.
+
+/// A teacher for a target DFA with an exact equivalence oracle.
+struct DfaTeacher<'a> {
+    target: &'a Target,
+    membership: usize,
+    equivalence: usize,
+}
+
+impl Membership for DfaTeacher<'_> {
+    fn member(&mut self, word: &[String]) -> bool {
+        self.membership += 1;
+        self.target.member(word)
+    }
+}
+
+impl Teacher for DfaTeacher<'_> {
+    fn candidate(&mut self, hypothesis: &Dla) -> Option<Vec<String>> {
+        self.equivalence += 1;
+        shortest_difference(self.target, hypothesis)
+    }
+}
+
+/// The length-lexicographically least word on which `hypothesis` and `target` disagree.
+fn shortest_difference(target: &Target, hypothesis: &Dla) -> Option<Vec<String>> {
+    // The hypothesis's successor on each target letter (it is deterministic; a missing
+    // transition rejects everything after it).
+    let letters: Vec<Option<u32>> = target.alphabet.iter().map(|l| hypothesis.event_index(l)).collect();
+    let h_step = |q: Option<StateId>, a: usize| -> Option<StateId> {
+        let (q, e) = (q?, letters[a]?);
+        hypothesis.state(q).out.iter().find(|t| t.event == e).map(|t| t.to)
+    };
+    let h_accepts = |q: Option<StateId>| q.is_some_and(|q| hypothesis.is_accepting(q));
+    type Pair = (Option<usize>, Option<StateId>);
+    let start: Pair = (target.start(), hypothesis.initial().first().copied());
+    let mut parent: HashMap<Pair, Option<(Pair, usize)>> = HashMap::from([(start, None)]);
+    let mut queue = VecDeque::from([start]);
+    while let Some(pair) = queue.pop_front() {
+        if target.accepts(pair.0) != h_accepts(pair.1) {
+            let mut word = Vec::new();
+            let mut at = pair;
+            while let Some(&Some((prev, a))) = parent.get(&at) {
+                word.push(target.alphabet[a].clone());
+                at = prev;
+            }
+            word.reverse();
+            return Some(word);
+        }
+        if pair == (None, None) {
+            continue;
+        }
+        for a in 0..target.alphabet.len() {
+            let next = (target.step(pair.0, a), h_step(pair.1, a));
+            if let std::collections::hash_map::Entry::Vacant(slot) = parent.entry(next) {
+                slot.insert(Some((pair, a)));
+                queue.push_back(next);
+            }
+        }
+    }
+    None
+}
+
+/// One line of `learning run`.
+#[derive(Serialize)]
+struct RunLine<'a> {
+    name: &'a str,
+    kind: &'a str,
+    states: usize,
+    letters: usize,
+    membership: usize,
+    equivalence: usize,
+    cached: usize,
+    shortcut: usize,
+    hypothesis_states: usize,
+    ms: f64,
+}
+
+fn run(path: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let target: Target = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if target.format != FORMAT {
+        return Err(format!("{}: format `{}`, expected `{FORMAT}`", path.display(), target.format));
+    }
+    let mut teacher = DfaTeacher { target: &target, membership: 0, equivalence: 0 };
+    let start = Instant::now();
+    let (hypothesis, stats): (Dla, Stats) =
+        learn(target.alphabet.clone(), &mut teacher, CexMode::RivestSchapire, target.prefix_closed)
+            .map_err(|e| format!("{}: {e}", target.name))?;
+    let ms = start.elapsed().as_secs_f64() * 1000.0;
+    // The learner's own count and the teacher's must agree, or the table below counts the
+    // wrong thing.
+    if stats.membership != teacher.membership || stats.candidates != teacher.equivalence {
+        return Err(format!(
+            "{}: Stats says {} membership and {} candidates, the teacher saw {} and {}",
+            target.name, stats.membership, stats.candidates, teacher.membership, teacher.equivalence
+        ));
+    }
+    let line = RunLine {
+        name: &target.name,
+        kind: &target.kind,
+        states: target.accepting.len(),
+        letters: target.alphabet.len(),
+        membership: stats.membership,
+        equivalence: stats.candidates,
+        cached: stats.cached,
+        shortcut: stats.shortcut,
+        hypothesis_states: hypothesis.n_states(),
+        ms,
+    };
+    println!("{}", serde_json::to_string(&line).expect("serialisable"));
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generating targets.
+
+fn generate(dir: &Path, specs: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let mut written = 0;
+    for &n in &RANDOM_SIZES {
+        for (s, &k) in (1..).zip(&RANDOM_LETTERS) {
+            let target = random_target(n, k, s);
+            write(dir, &target)?;
+            written += 1;
+        }
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(specs)
+        .map_err(|e| format!("cannot read {}: {e}", specs.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "lts"))
+        .collect();
+    files.sort();
+    for file in files {
+        for target in assumption_targets(&file)? {
+            write(dir, &target)?;
+            written += 1;
+        }
+    }
+    eprintln!("learning: wrote {written} targets to {}", dir.display());
+    Ok(())
+}
+
+fn write(dir: &Path, target: &Target) -> Result<(), String> {
+    let path = dir.join(format!("{}.json", target.name));
+    let text = serde_json::to_string(target).expect("serialisable");
+    std::fs::write(&path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// A random prefix-closed DFA with `n` accepting states, all reachable and pairwise
+/// inequivalent, over `k` letters. A random spanning tree from the initial state makes every
+/// state reachable; every other transition exists with a probability `density` (drawn per
+/// target between 0.2 and 0.9) and goes to a uniformly drawn state. Sparse random graphs have
+/// many equivalent states (every dead end is like every other), so while two states are
+/// equivalent, one of them gets a random non-tree transition redrawn; the name records the
+/// share of defined transitions in the end.
+fn random_target(n: usize, k: usize, seed: u64) -> Target {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5eed_0000 + 1000 * n as u64 + seed);
+    let density: f64 = rng.random_range(0.2..0.9);
+    let mut delta = vec![vec![-1i64; k]; n];
+    let mut tree = vec![vec![false; k]; n];
+    for child in 1..n {
+        loop {
+            let parent = rng.random_range(0..child);
+            let letter = rng.random_range(0..k);
+            if delta[parent][letter] < 0 {
+                delta[parent][letter] = child as i64;
+                tree[parent][letter] = true;
+                break;
+            }
+        }
+    }
+    for row in delta.iter_mut() {
+        for t in row.iter_mut() {
+            if *t < 0 && rng.random_bool(density) {
+                *t = rng.random_range(0..n) as i64;
+            }
+        }
+    }
+    let mut target = Target {
+        format: FORMAT.into(),
+        name: String::new(),
+        kind: "random".into(),
+        prefix_closed: true,
+        alphabet: LETTERS[..k].iter().map(|l| l.to_string()).collect(),
+        initial: 0,
+        accepting: vec![true; n],
+        delta,
+    };
+    loop {
+        let class = classes(&target);
+        let mut first_of: HashMap<usize, usize> = HashMap::new();
+        let mut redraw = Vec::new();
+        for (q, &c) in class.iter().enumerate() {
+            if first_of.insert(c, q).is_some() {
+                redraw.push(q);
+            }
+        }
+        if redraw.is_empty() {
+            break;
+        }
+        for q in redraw {
+            let free: Vec<usize> = (0..k).filter(|&a| !tree[q][a]).collect();
+            if free.is_empty() {
+                continue;
+            }
+            let a = free[rng.random_range(0..free.len())];
+            let t = &mut target.delta[q][a];
+            *t = if *t >= 0 && rng.random_bool(0.5) { -1 } else { rng.random_range(0..n) as i64 };
+        }
+    }
+    let defined = target.delta.iter().flatten().filter(|&&t| t >= 0).count();
+    let percent = (100 * defined + n * k / 2) / (n * k);
+    target.name = format!("random-n{n}-k{k}-d{percent:02}-s{seed}");
+    target
+}
+
+/// The Myhill–Nerode class of every listed state (the sink, which rejects everything, is a
+/// class of its own), by Moore's partition refinement.
+fn classes(t: &Target) -> Vec<usize> {
+    let n = t.accepting.len();
+    let sink = n;
+    let succ = |q: usize, a: usize| if q == sink { sink } else { usize::try_from(t.delta[q][a]).unwrap_or(sink) };
+    let mut class: Vec<usize> = (0..=n).map(|q| usize::from(q != sink && t.accepting[q])).collect();
+    let mut count = 0;
+    loop {
+        let mut ids: HashMap<Vec<usize>, usize> = HashMap::new();
+        let next: Vec<usize> = (0..=n)
+            .map(|q| {
+                let mut sig = vec![class[q]];
+                sig.extend((0..t.alphabet.len()).map(|a| class[succ(q, a)]));
+                let fresh = ids.len();
+                *ids.entry(sig).or_insert(fresh)
+            })
+            .collect();
+        if ids.len() == count {
+            class.truncate(n);
+            return class;
+        }
+        count = ids.len();
+        class = next;
+    }
+}
+
+/// The `// check: ASSEMBLY PROPERTY holds|fails` lines of a spec.
+fn checks(source: &str) -> Vec<(String, String, bool)> {
+    source
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("// check:"))
+        .filter_map(|rest| match rest.split_whitespace().collect::<Vec<_>>().as_slice() {
+            [a, p, v] => Some((a.to_string(), p.to_string(), *v == "holds")),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The weakest assumptions of the checks of one spec: for every check, level 0 of the
+/// compositional rule (the first component in subst's order against the property); for a
+/// check that holds, also every deeper level `i`, whose property is the assumption that subst's
+/// run learned for level `i - 1`. Each is built explicitly, then learned to completion by
+/// subst's L* with subst's own membership oracle (`AssumptionOracle`), which validates the
+/// construction on every word the learner asks and on random words.
+fn assumption_targets(file: &Path) -> Result<Vec<Target>, String> {
+    let source = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let spec = subst::spec::parse(&source, &file.display().to_string()).map_err(|e| format!("{e:?}"))?;
+    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("spec").to_string();
+    let mut out = Vec::new();
+    for (asm_name, prop, holds) in checks(&source) {
+        if !spec.c_components(&asm_name).map_err(|e| format!("{e:?}"))?.is_empty() {
+            continue;
+        }
+        let assembly = spec.assembly(&asm_name).map_err(|e| format!("{e:?}"))?;
+        let parts = ordered_parts(&assembly, &[]).map_err(|e| format!("{e:?}"))?;
+        if parts.len() < 2 {
+            continue;
+        }
+        let hidden = |e: &str| assembly.is_hidden(e);
+        let property = spec
+            .process(&prop)
+            .map_err(|e| format!("{e:?}"))?
+            .relabel(&|e| if hidden(e) { vec![] } else { vec![e.to_string()] });
+        let (parts, property) = expose_errors(&parts, Some(&property));
+        let mut properties: Vec<Option<Dla>> = vec![property.clone()];
+        if holds {
+            let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+            checker.run(&parts, property.as_ref());
+            properties.extend(checker.assumptions().into_iter().map(|a| a.cloned()));
+        }
+        for (level, property) in properties.iter().enumerate().take(parts.len() - 1) {
+            let Some(property) = property else { continue };
+            let name = format!("fsp-{stem}-{asm_name}-{prop}-L{level}");
+            if let Some(t) = weakest_assumption(&name, &parts[level], property, &parts[level + 1..])? {
+                out.push(t);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The interface of a level, as `subst::check::ag` computes it: the events of the component
+/// and the property that the rest of the components share.
+fn interface(component: &Dla, property: &Dla, rest: &[Dla]) -> Vec<String> {
+    let mut rest_alphabet: Vec<&String> = rest.iter().flat_map(|p| p.alphabet()).collect();
+    rest_alphabet.sort();
+    rest_alphabet.dedup();
+    let mut own: Vec<String> = component.alphabet().iter().chain(property.alphabet()).cloned().collect();
+    own.retain(|e| rest_alphabet.binary_search(&e).is_ok());
+    own.sort();
+    own.dedup();
+    own
+}
+
+/// The weakest assumption `U = {σ | ⟨σ⟩ M ⟨φ⟩}` over the interface, or `None` when it is
+/// empty or has a single state.
+fn weakest_assumption(name: &str, m: &Dla, property: &Dla, rest: &[Dla]) -> Result<Option<Target>, String> {
+    let interface = interface(m, property, rest);
+    if interface.is_empty() {
+        return Ok(None);
+    }
+    let built = build_weakest(name, m, property, &interface)?;
+    if built.start().is_none() || built.accepting.len() < 2 {
+        return Ok(None);
+    }
+    // Learn it to completion with subst, answering membership by model checking and comparing
+    // every answer with the construction.
+    let mut oracle = AssumptionOracle::new(m, Some(property), &interface);
+    let mut teacher = ValidatingTeacher { built: &built, oracle: &mut oracle, mismatch: None };
+    let (learned, _) = learn(interface.clone(), &mut teacher, CexMode::RivestSchapire, true)
+        .map_err(|e| format!("{name}: learning the weakest assumption failed: {e}"))?;
+    if let Some(w) = teacher.mismatch {
+        return Err(format!("{name}: the construction and subst's oracle disagree on `{}`", w.join(" ")));
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(name.len() as u64);
+    for _ in 0..VALIDATION_WORDS {
+        let len = rng.random_range(0..12);
+        let word: Vec<String> = (0..len).map(|_| interface[rng.random_range(0..interface.len())].clone()).collect();
+        if built.member(&word) != oracle.member(&word) {
+            return Err(format!("{name}: the construction and subst's oracle disagree on `{}`", word.join(" ")));
+        }
+    }
+    if learned.n_states() != built.accepting.len() {
+        return Err(format!("{name}: learned {} states, built {}", learned.n_states(), built.accepting.len()));
+    }
+    Ok(Some(built))
+}
+
+/// Membership from subst's oracle, checked against the explicit construction; equivalence by
+/// the product search against the construction.
+struct ValidatingTeacher<'a, 'b> {
+    built: &'a Target,
+    oracle: &'a mut AssumptionOracle<'b>,
+    mismatch: Option<Vec<String>>,
+}
+
+impl Membership for ValidatingTeacher<'_, '_> {
+    fn member(&mut self, word: &[String]) -> bool {
+        let answer = self.oracle.member(word);
+        if answer != self.built.member(word) && self.mismatch.is_none() {
+            self.mismatch = Some(word.to_vec());
+        }
+        answer
+    }
+}
+
+impl Teacher for ValidatingTeacher<'_, '_> {
+    fn candidate(&mut self, hypothesis: &Dla) -> Option<Vec<String>> {
+        if self.mismatch.is_some() {
+            return None;
+        }
+        shortest_difference(self.built, hypothesis)
+    }
+}
+
+/// The subset construction of the weakest assumption, mirroring what `AssumptionOracle` asks:
+/// `σ ∈ U` when no run of `M` whose interface events follow a prefix of σ (other events of `M`
+/// are free) reaches an error of `M` or of the property's error automaton. The property
+/// observes every event of its alphabet that M or σ performs. The result is minimised, with
+/// the states numbered in breadth-first order.
+fn build_weakest(name: &str, m: &Dla, property: &Dla, interface: &[String]) -> Result<Target, String> {
+    let p_err = safety::error_automaton(property).map_err(|e| format!("{name}: {e}"))?;
+    let p_init = *p_err.initial().first().ok_or_else(|| format!("{name}: the property has no initial state"))?;
+    let in_interface = |e: &str| interface.binary_search_by(|x| x.as_str().cmp(e)).is_ok();
+    let p_step = |p: StateId, e: &str| -> StateId {
+        match p_err.event_index(e) {
+            None => p,
+            Some(l) => p_err.state(p).out.iter().find(|t| t.event == l).map_or(p, |t| t.to),
+        }
+    };
+    type Node = (StateId, StateId);
+    let bad = |(q, p): Node| m.is_error(q) || p_err.is_error(p);
+    // Free steps: τ and the events of M outside the interface.
+    let closure = |mut set: Vec<Node>| -> Vec<Node> {
+        let mut stack = set.clone();
+        while let Some((q, p)) = stack.pop() {
+            if bad((q, p)) {
+                continue;
+            }
+            for t in &m.state(q).out {
+                let e = m.event_name(t.event);
+                let free = t.event == subst::automata::TAU || !in_interface(e);
+                if !free {
+                    continue;
+                }
+                let p2 = if t.event == subst::automata::TAU { p } else { p_step(p, e) };
+                let n = (t.to, p2);
+                if !set.contains(&n) {
+                    set.push(n);
+                    stack.push(n);
+                }
+            }
+        }
+        set.sort();
+        set
+    };
+    let letter_step = |set: &[Node], e: &str| -> Vec<Node> {
+        let mine = m.event_index(e);
+        let mut next = Vec::new();
+        for &(q, p) in set {
+            let p2 = p_step(p, e);
+            match mine {
+                None => next.push((q, p2)),
+                Some(l) => next.extend(m.state(q).out.iter().filter(|t| t.event == l).map(|t| (t.to, p2))),
+            }
+        }
+        next.sort();
+        next.dedup();
+        closure(next)
+    };
+    let init: Vec<Node> = closure(m.initial().iter().map(|&q| (q, p_init)).collect());
+    // Subsets with a bad node are the sink.
+    let mut ids: HashMap<Vec<Node>, usize> = HashMap::new();
+    let mut sets: Vec<Vec<Node>> = Vec::new();
+    let mut delta: Vec<Vec<i64>> = Vec::new();
+    let initial = if init.iter().any(|&n| bad(n)) {
+        -1
+    } else {
+        ids.insert(init.clone(), 0);
+        sets.push(init);
+        0
+    };
+    let mut i = 0;
+    while i < sets.len() {
+        let mut row = Vec::with_capacity(interface.len());
+        for e in interface {
+            let next = letter_step(&sets[i], e);
+            if next.iter().any(|&n| bad(n)) {
+                row.push(-1);
+                continue;
+            }
+            let fresh = sets.len();
+            let id = *ids.entry(next.clone()).or_insert(fresh);
+            if id == fresh {
+                sets.push(next);
+            }
+            row.push(id as i64);
+        }
+        delta.push(row);
+        i += 1;
+    }
+    let n = sets.len();
+    let raw = Target {
+        format: FORMAT.into(),
+        name: name.into(),
+        kind: "assumption".into(),
+        prefix_closed: true,
+        alphabet: interface.to_vec(),
+        initial,
+        accepting: vec![true; n],
+        delta,
+    };
+    Ok(minimal(raw))
+}
+
+/// The minimal DFA of a target whose listed states are all accepting and reachable (Moore's
+/// refinement; the sink's class is dropped), numbered in breadth-first order.
+fn minimal(t: Target) -> Target {
+    let n = t.accepting.len();
+    if n == 0 {
+        return t;
+    }
+    let class = classes(&t);
+    let succ = |q: usize, a: usize| usize::try_from(t.delta[q][a]).ok();
+    // Renumber the classes breadth-first from the initial state.
+    let start = t.start().expect("a non-empty language");
+    let mut number: HashMap<usize, usize> = HashMap::from([(class[start], 0)]);
+    let mut reps = vec![start];
+    let mut delta = Vec::new();
+    let mut i = 0;
+    while i < reps.len() {
+        let q = reps[i];
+        let mut row = Vec::new();
+        for a in 0..t.alphabet.len() {
+            let Some(r) = succ(q, a) else {
+                row.push(-1);
+                continue;
+            };
+            let fresh = reps.len();
+            let id = *number.entry(class[r]).or_insert(fresh);
+            if id == fresh {
+                reps.push(r);
+            }
+            row.push(id as i64);
+        }
+        delta.push(row);
+        i += 1;
+    }
+    Target { accepting: vec![true; reps.len()], delta, initial: 0, ..t }
+}
