@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::Verdict;
 use super::ag::{AgStats, DynamicChecker, Outcome};
-use super::verify::ordered_parts;
+use super::verify::part_order;
 use crate::automata::Dla;
 use crate::automata::safety;
 use crate::diag::Diagnostic;
@@ -99,7 +99,10 @@ pub fn check_upgrade(
         .filter(|(a, b)| a.automaton != b.automaton)
         .map(|(a, _)| a.name.clone())
         .collect();
-    let (old_parts, new_parts) = (ordered_parts(&old_asm, order)?, ordered_parts(&new_asm, order)?);
+    // One order for both versions, so that each level holds the two versions of one component.
+    let indices = part_order(&old_asm, order)?;
+    let old_parts: Vec<Dla> = indices.iter().map(|&i| old_asm.parts[i].automaton.clone()).collect();
+    let new_parts: Vec<Dla> = indices.iter().map(|&i| new_asm.parts[i].automaton.clone()).collect();
     let chosen: Vec<String> = if properties.is_empty() { new.properties() } else { properties.to_vec() };
     let mut results = Vec::new();
     let mut labels: Vec<(String, Option<String>)> = chosen.iter().map(|p| (p.clone(), Some(p.clone()))).collect();

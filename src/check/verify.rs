@@ -153,6 +153,11 @@ pub fn verify(
 /// The assembly's automata in the requested order: the named parts first, in the order given,
 /// then the others by [`connected_order`].
 pub fn ordered_parts(assembly: &crate::spec::Assembly, order: &[String]) -> Result<Vec<Dla>, Diagnostic> {
+    Ok(part_order(assembly, order)?.into_iter().map(|i| assembly.parts[i].automaton.clone()).collect())
+}
+
+/// The indices of [`ordered_parts`]' order.
+pub fn part_order(assembly: &crate::spec::Assembly, order: &[String]) -> Result<Vec<usize>, Diagnostic> {
     let mut indices: Vec<usize> = Vec::new();
     for name in order {
         match assembly.parts.iter().position(|p| &p.name == name) {
@@ -171,7 +176,7 @@ pub fn ordered_parts(assembly: &crate::spec::Assembly, order: &[String]) -> Resu
             indices.push(i);
         }
     }
-    Ok(indices.into_iter().map(|i| assembly.parts[i].automaton.clone()).collect())
+    Ok(indices)
 }
 
 /// The default component order of the compositional engine: after the parts already `placed`,
