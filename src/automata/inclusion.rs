@@ -73,10 +73,17 @@ pub fn check(a: &Dla, b: &Dla) -> Inclusion {
             .unwrap_or_default();
         push(&mut nodes, &mut antichain, &mut queue, Node { a: s, set, depth: 0, parent: None }, false);
     }
-    let simulated = simulation(a, b, &b_event, &to_b_label);
+    // The simulation costs about one pass over both automata per refinement round; a check that
+    // ends quickly (a short counterexample) does without it.
+    let mut simulated: Option<Vec<Vec<u64>>> = None;
+    let mut simulation_tried = false;
     let mut pairs = 0;
     while let Some(i) = queue.pop_front() {
         pairs += 1;
+        if !simulation_tried && pairs > a.n_states() + b.n_states() {
+            simulation_tried = true;
+            simulated = simulation(a, b, &b_event, &to_b_label);
+        }
         let (s, set, depth) = (nodes[i].a, nodes[i].set.clone(), nodes[i].depth);
         // A state of B that simulates `s` accepts every trace `s` accepts from here on.
         if let Some(sim) = &simulated
