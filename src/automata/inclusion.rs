@@ -142,7 +142,7 @@ fn simulation(
     b_event: &[Option<u32>],
     to_b_label: &dyn Fn(&[u16]) -> Option<Vec<u16>>,
 ) -> Option<Vec<Vec<u64>>> {
-    const BUDGET: usize = 200_000_000;
+    const BUDGET: usize = 2_000_000_000;
     if a.has_tau() || b.has_tau() || a.n_transitions().saturating_mul(b.n_transitions()) > BUDGET {
         return None;
     }
