@@ -39,6 +39,7 @@
 
 #![warn(missing_docs)]
 
+pub mod abs;
 pub mod automata;
 pub mod check;
 pub mod cli;
@@ -47,4 +48,5 @@ pub mod front;
 pub mod ir;
 pub mod learn;
 pub mod report;
+pub mod smt;
 pub mod spec;

@@ -5,6 +5,8 @@
 //! stated reason. A limit is never turned into "holds".
 
 pub mod ag;
+pub mod bmc;
+pub mod cegar;
 pub mod upgrade;
 pub mod verify;
 
@@ -15,12 +17,15 @@ use std::fmt;
 pub enum Reason {
     /// A bound on explored states was reached.
     StateLimit(usize),
+    /// Another limit or an undecided solver query, described.
+    Other(String),
 }
 
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Reason::StateLimit(n) => write!(f, "the limit of {n} states was reached"),
+            Reason::Other(r) => f.write_str(r),
         }
     }
 }

@@ -70,6 +70,31 @@ pub struct AgArgs {
     pub cex: CexArg,
 }
 
+/// Limits of predicate abstraction and refinement.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CegarArgs {
+    /// Give up (verdict unknown, exit 3) after this many seconds.
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<u64>,
+    /// Give up after this many refinements.
+    #[arg(long, default_value_t = 200)]
+    pub max_refinements: usize,
+    /// Time limit of one SMT query, in milliseconds; an `unknown` answer makes the verdict
+    /// unknown.
+    #[arg(long, default_value_t = 10_000, value_name = "MS")]
+    pub query_timeout: u32,
+}
+
+impl CegarArgs {
+    fn options(&self) -> crate::check::cegar::CegarOptions {
+        crate::check::cegar::CegarOptions {
+            max_refinements: self.max_refinements,
+            query_timeout_ms: self.query_timeout,
+            timeout: self.timeout.map(std::time::Duration::from_secs),
+        }
+    }
+}
+
 /// The `--cex` values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CexArg {
@@ -145,7 +170,8 @@ pub enum Command {
         #[command(flatten)]
         ag: AgArgs,
     },
-    /// Verify one assembly: an FSP model (`.lts`) now; C programs in a later stage.
+    /// Verify one assembly: an FSP model (`.lts`), or a C program against the SV-COMP
+    /// `unreach-call` property (no call of `reach_error()`, no undefined behaviour).
     Verify {
         /// An FSP spec (`.lts`), or a C file or folder.
         src: PathBuf,
@@ -155,6 +181,12 @@ pub enum Command {
         /// Options of the compositional check.
         #[command(flatten)]
         ag: AgArgs,
+        /// Options of predicate abstraction on C.
+        #[command(flatten)]
+        cegar: CegarArgs,
+        /// C options.
+        #[command(flatten)]
+        c: COptions,
     },
     /// Look inside: the IR of components, or a run of the interpreter.
     Show {
@@ -247,12 +279,13 @@ pub fn run(args: Args) -> Exit {
             Ok(code) => code,
             Err(d) => report(&d),
         },
-        Command::Verify { src, engine, ag } => {
+        Command::Verify { src, engine, ag, cegar, c } => {
             let engine = match engine {
                 EngineArg::Mono => crate::check::verify::Engine::Mono,
                 EngineArg::Ag => crate::check::verify::Engine::Ag,
             };
-            match verify(&src, engine, &ag) {
+            let result = if is_lts(&src) { verify(&src, engine, &ag) } else { verify_c(&src, &ag, &cegar, &c) };
+            match result {
                 Ok(code) => code,
                 Err(d) => report(&d),
             }
@@ -264,8 +297,28 @@ pub fn run(args: Args) -> Exit {
     }
 }
 
+fn is_lts(path: &std::path::Path) -> bool {
+    path.extension().is_some_and(|x| x == "lts")
+}
+
+fn verify_c(src: &std::path::Path, ag: &AgArgs, cegar: &CegarArgs, c: &COptions) -> Result<Exit, Diagnostic> {
+    let program = front::load(&[src.to_path_buf()], &c.front())?;
+    let names = components(&program, Vec::new())?;
+    let [name] = names.as_slice() else {
+        return Err(Diagnostic::global(format!(
+            "{}: several components ({}) and no spec; verifying an assembly of C components needs a spec",
+            src.display(),
+            names.join(", ")
+        )));
+    };
+    let comp = program.lower(name)?;
+    let result = crate::check::cegar::verify_program(&comp, cegar.options());
+    print!("{}", crate::report::program_text(&comp, &result, ag.stats));
+    Ok(exit_of(&result.verdict()))
+}
+
 fn require_lts(path: &std::path::Path) -> Result<(), Diagnostic> {
-    if path.extension().is_none_or(|x| x != "lts") {
+    if !is_lts(path) {
         return Err(Diagnostic::global(format!(
             "{}: checking C needs predicate abstraction, which is not implemented yet; give an FSP model (.lts)",
             path.display()
@@ -283,7 +336,6 @@ fn exit_of(v: &crate::check::Verdict) -> Exit {
 }
 
 fn verify(src: &std::path::Path, engine: crate::check::verify::Engine, ag: &AgArgs) -> Result<Exit, Diagnostic> {
-    require_lts(src)?;
     let spec = crate::spec::load(src)?;
     let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
     let result = crate::check::verify::verify(&spec, &name, &ag.prop, engine, &ag.order, ag.cex.mode())?;

@@ -93,3 +93,79 @@ pub fn verification_text(v: &Verification, stats: bool) -> String {
     let _ = writeln!(out, "verdict: {}", verdict_word(&v.verdict()));
     out
 }
+
+/// The text report of `subst verify` on a C program: the verdict, and for a violation the
+/// run that reaches it, one line per source statement with the inputs read there.
+pub fn program_text(comp: &crate::ir::Component, r: &crate::check::cegar::ProgramResult, stats: bool) -> String {
+    use crate::check::cegar::CegarOutcome;
+    let mut out = String::new();
+    match (&r.outcome, &r.error) {
+        (CegarOutcome::Holds, _) => {
+            let _ = writeln!(
+                out,
+                "{}: holds: reach_error() is never called and no undefined behaviour is reachable",
+                r.component
+            );
+        }
+        (CegarOutcome::Fails { runs, .. }, Some((kind, replay))) => {
+            let _ = writeln!(out, "{}: fails: {}", r.component, kind.describe());
+            if let Some(run) = runs.first() {
+                let inputs = run.witness.inputs();
+                let shown: Vec<String> = inputs.iter().map(i128::to_string).collect();
+                let _ = writeln!(
+                    out,
+                    "  inputs, in order: {}",
+                    if shown.is_empty() { "none".into() } else { shown.join(", ") }
+                );
+                let _ = writeln!(out, "  the run:");
+                let mut last: Option<(String, u32)> = None;
+                let mut lines: Vec<String> = Vec::new();
+                for step in &run.witness.steps {
+                    let edge = &comp.edges[step.edge];
+                    let Some(o) = &edge.origin else { continue };
+                    let note = if step.inputs.is_empty() {
+                        String::new()
+                    } else {
+                        let v: Vec<String> = step.inputs.iter().map(i128::to_string).collect();
+                        format!("    <- input {}", v.join(", "))
+                    };
+                    let key = (o.span.file.clone(), o.span.line);
+                    if last.as_ref() == Some(&key) && note.is_empty() {
+                        continue;
+                    }
+                    last = Some(key);
+                    lines.push(format!("    {}:{}: {}{}", o.span.file, o.span.line, o.text, note));
+                }
+                const SHOWN: usize = 40;
+                if lines.len() > SHOWN {
+                    let omitted = lines.len() - SHOWN;
+                    lines.drain(SHOWN / 2..SHOWN / 2 + omitted);
+                    lines.insert(SHOWN / 2, format!("    ... {omitted} more steps ..."));
+                }
+                for l in lines {
+                    let _ = writeln!(out, "{l}");
+                }
+            }
+            if let Some(o) = &replay.last {
+                let _ = writeln!(out, "  confirmed by the interpreter: the run ends at {} `{}`", o.span, o.text);
+            }
+        }
+        (CegarOutcome::Unknown(reason), _) => {
+            let _ = writeln!(out, "{}: unknown: {reason}", r.component);
+        }
+        (CegarOutcome::Fails { .. }, None) => {
+            let _ = writeln!(out, "{}: unknown: internal error: a counterexample without an error", r.component);
+        }
+    }
+    if stats {
+        let s = &r.stats;
+        let _ = writeln!(out, "smt calls: {}", s.smt.calls);
+        let _ = writeln!(out, "smt cache hits: {}", s.smt.cache_hits);
+        let _ = writeln!(out, "predicates: {}", s.predicates);
+        let _ = writeln!(out, "refinements: {}", s.refinements);
+        let _ = writeln!(out, "abstract states: {}", s.abstract_states);
+        let _ = writeln!(out, "bounded search depth: {}", s.bmc_depth);
+        let _ = writeln!(out, "time: {:.1} ms", s.time.as_secs_f64() * 1e3);
+    }
+    out
+}

@@ -1,0 +1,591 @@
+//! Predicate abstraction of one component: may (existential) and must (universal) models.
+//!
+//! A [`Precision`] holds predicates (formulas over the component's variables) per location.
+//! An abstract state is a location and a valuation of that location's predicates. The abstract
+//! reachability graph ([`Arg`]) is explored from the initial abstract states only:
+//!
+//! - **may** (paper 003 Section 4, existential abstraction): an edge from `(l1, V1)` leads to
+//!   `(l2, V2)` iff `γ(V1) ∧ guard ∧ γ(V2)[post]` is satisfiable. All successors of one edge are
+//!   found by one all-SAT enumeration over the target's predicates (blocking clauses), so an
+//!   edge costs one solver call per successor plus one.
+//! - **must** (universal): a may-successor is kept iff every concrete state of `γ(V1)` has a
+//!   successor in `γ(V2)`: `γ(V1) ⇒ ∃inputs. guard ∧ γ(V2)[post]`, exact for havoc (the input is
+//!   quantified) and for assume (the condition must hold on all of `γ(V1)`). A solver `unknown`
+//!   drops the transition, which keeps the model an under-approximation.
+//!
+//! Internal steps (assignments, branches, unobserved events) are τ edges of the graph;
+//! [`Arg::to_dla`] collapses them so that the component's automaton has only events, plus one
+//! error event per kind of error (`main!reach_error`, `main!div_by_zero`, ...) leading to its
+//! error state.
+//!
+//! Invariants:
+//! - Soundness of may: every run of the interpreter maps to a path of the may graph (the
+//!   predicates only decide *how many* abstract states there are, never *whether* a concrete
+//!   step is represented). `tests/abstraction.rs` checks this on the examples and on generated
+//!   programs.
+//! - Soundness of must: every path of the must graph from an initial state is concretely
+//!   feasible; the same test replays them by symbolic simulation.
+//! - Results of edge queries are cached by (edge, source cube, target predicates, mode), so a
+//!   refinement only pays for the locations whose predicates changed.
+
+pub mod refine;
+
+use std::collections::{HashMap, VecDeque};
+
+use z3::ast::{Ast, BV, Bool, Dynamic};
+
+use crate::automata::dla::{Builder, Dla, TAU_NAME};
+use crate::front::ERROR_EVENT;
+use crate::ir::{Component, Event, Fault, IntTy, LocId, Stmt};
+use crate::smt::{self, Encoder, Projected, Smt, SmtError, Sym, Take};
+
+/// An index into [`Precision`]'s predicate table.
+pub type PredId = u32;
+
+/// Predicates per location.
+pub struct Precision {
+    table: Vec<Bool>,
+    index: HashMap<Bool, PredId>,
+    at: Vec<Vec<PredId>>,
+}
+
+impl Precision {
+    /// No predicates at any of `n_locs` locations.
+    pub fn new(n_locs: u32) -> Precision {
+        Precision { table: Vec::new(), index: HashMap::new(), at: vec![Vec::new(); n_locs as usize] }
+    }
+
+    /// Adds `p` at `loc`; whether it is new there.
+    pub fn add(&mut self, loc: LocId, p: Bool) -> bool {
+        let id = match self.index.get(&p) {
+            Some(&id) => id,
+            None => {
+                let id = self.table.len() as PredId;
+                self.table.push(p.clone());
+                self.index.insert(p, id);
+                id
+            }
+        };
+        let Some(list) = self.at.get_mut(loc.index()) else { return false };
+        if list.contains(&id) {
+            return false;
+        }
+        list.push(id);
+        list.sort_unstable();
+        true
+    }
+
+    /// The predicates at `loc`.
+    pub fn at(&self, loc: LocId) -> &[PredId] {
+        self.at.get(loc.index()).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// A predicate's formula.
+    pub fn formula(&self, id: PredId) -> &Bool {
+        &self.table[id as usize]
+    }
+
+    /// Number of distinct predicates.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Whether there are no predicates.
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
+    /// Number of (location, predicate) pairs.
+    pub fn placed(&self) -> usize {
+        self.at.iter().map(Vec::len).sum()
+    }
+}
+
+/// Which abstraction to build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Existential: over-approximates the component's behaviours.
+    May,
+    /// Universal: under-approximates them.
+    Must,
+}
+
+/// Which events the model shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventView {
+    /// None: every event is internal (the no-spec `reach_error` property).
+    Hidden,
+    /// All: `name` for a plain event, `name.v` for a family with a declared range, `name`
+    /// alone (the value unobserved) for a family without one.
+    Visible,
+}
+
+/// What makes a component go wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// A call to `reach_error()` or another SV-COMP error function.
+    Reach,
+    /// Undefined behaviour.
+    Fault(Fault),
+}
+
+impl ErrorKind {
+    /// The event name in the component's automaton: `comp!reach_error`, `comp!div_by_zero`.
+    pub fn event(self, component: &str) -> String {
+        match self {
+            ErrorKind::Reach => format!("{component}!{ERROR_EVENT}"),
+            ErrorKind::Fault(f) => format!("{component}!{}", f.keyword()),
+        }
+    }
+
+    /// A phrase for reports.
+    pub fn describe(self) -> String {
+        match self {
+            ErrorKind::Reach => "reach_error() is called".to_string(),
+            ErrorKind::Fault(f) => f.describe().to_string(),
+        }
+    }
+}
+
+/// The label of an abstract edge.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Label {
+    /// An internal step.
+    Tau,
+    /// A visible event.
+    Event(String),
+    /// An error.
+    Error(ErrorKind),
+}
+
+/// A state of the abstract reachability graph.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AState {
+    /// A location and the values of its predicates (in [`Precision::at`] order).
+    At(LocId, Vec<bool>),
+    /// The error state.
+    Error,
+}
+
+/// An edge of the abstract reachability graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AEdge {
+    /// The IR edge (index into [`Component::edges`]).
+    pub edge: usize,
+    /// How it is taken.
+    pub take: Take,
+    /// Its label.
+    pub label: Label,
+    /// The target state.
+    pub to: usize,
+}
+
+/// An abstract reachability graph.
+#[derive(Clone, Debug)]
+pub struct Arg {
+    /// The states; [`AState::Error`] at most once.
+    pub states: Vec<AState>,
+    /// Outgoing edges per state.
+    pub out: Vec<Vec<AEdge>>,
+    /// The initial states.
+    pub initial: Vec<usize>,
+}
+
+/// Counts for `--stats`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct AbsStats {
+    /// Abstract states in the last graph built.
+    pub states: usize,
+    /// Edge successor computations answered by the cache.
+    pub cached_edges: u64,
+    /// Edge successor computations done with the solver.
+    pub computed_edges: u64,
+    /// Must-transitions dropped because the solver answered unknown.
+    pub must_unknown: u64,
+}
+
+type CacheKey = (usize, Vec<(PredId, bool)>, Vec<PredId>, Mode, bool);
+
+/// The abstraction of one component: its encoder, precision and edge cache.
+pub struct Abstractor<'a> {
+    /// The component's formulas.
+    pub enc: Encoder<'a>,
+    /// The current-state constants predicates are written over.
+    pub vocab: Vec<Sym>,
+    /// Predicates per location.
+    pub precision: Precision,
+    view: EventView,
+    cache: HashMap<CacheKey, Vec<(Take, AState)>>,
+    /// Work counts.
+    pub stats: AbsStats,
+}
+
+/// A limit on abstract states per graph.
+pub const MAX_STATES: usize = 200_000;
+
+/// Why an abstraction could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AbsError {
+    /// The solver gave up on a query that decides a may-transition.
+    Smt(SmtError),
+    /// More than [`MAX_STATES`] abstract states.
+    TooManyStates(usize),
+}
+
+impl From<SmtError> for AbsError {
+    fn from(e: SmtError) -> AbsError {
+        AbsError::Smt(e)
+    }
+}
+
+impl<'a> Abstractor<'a> {
+    /// An abstractor of `comp` with no predicates.
+    pub fn new(comp: &'a Component, view: EventView) -> Abstractor<'a> {
+        let enc = Encoder::new(comp);
+        let vocab = enc.state("");
+        Abstractor {
+            enc,
+            vocab,
+            precision: Precision::new(comp.n_locs),
+            view,
+            cache: HashMap::new(),
+            stats: AbsStats::default(),
+        }
+    }
+
+    /// The component.
+    pub fn component(&self) -> &'a Component {
+        self.enc.component()
+    }
+
+    /// How events are shown.
+    pub fn view(&self) -> EventView {
+        self.view
+    }
+
+    /// `γ(V)` at `loc` over the vocabulary.
+    pub fn gamma(&self, loc: LocId, val: &[bool]) -> Bool {
+        let lits: Vec<Bool> = self
+            .precision
+            .at(loc)
+            .iter()
+            .zip(val)
+            .map(|(&p, &v)| if v { self.precision.formula(p).clone() } else { self.precision.formula(p).not() })
+            .collect();
+        Bool::and(&lits)
+    }
+
+    fn targets(&self, loc: LocId, post: &[Sym]) -> Vec<Projected> {
+        self.precision
+            .at(loc)
+            .iter()
+            .map(|&p| Projected::Bool(smt::substitute(self.precision.formula(p), &self.vocab, post)))
+            .collect()
+    }
+
+    /// The label an event edge shows, and how it is enumerated: `Some((family type, range))`
+    /// when each value is its own event.
+    fn event_label(&self, ev: &Event) -> (String, Option<(IntTy, i128, i128)>) {
+        let comp = self.component();
+        match ev {
+            Event::Plain(n) => (n.clone(), None),
+            Event::Send(n, _) | Event::Recv(n, _) => match comp.family(n) {
+                Some(f) => match f.range {
+                    Some((lo, hi)) => (n.clone(), Some((f.ty, lo, hi))),
+                    None => (n.clone(), None),
+                },
+                None => (n.clone(), None),
+            },
+        }
+    }
+
+    /// Builds the abstract reachability graph of `mode` from the initial states.
+    pub fn build(&mut self, smt: &mut Smt, mode: Mode) -> Result<Arg, AbsError> {
+        let comp = self.component();
+        let succ = comp.successors();
+        let mut states: Vec<AState> = Vec::new();
+        let mut ids: HashMap<AState, usize> = HashMap::new();
+        let mut out: Vec<Vec<AEdge>> = Vec::new();
+        let mut queue = VecDeque::new();
+        let mut intern =
+            |s: AState, states: &mut Vec<AState>, out: &mut Vec<Vec<AEdge>>, queue: &mut VecDeque<usize>| {
+                *ids.entry(s.clone()).or_insert_with(|| {
+                    states.push(s);
+                    out.push(Vec::new());
+                    queue.push_back(states.len() - 1);
+                    states.len() - 1
+                })
+            };
+        let init = self.enc.init(&self.vocab);
+        let rows = smt.all_sat(&[init], &self.targets(comp.entry, &self.vocab))?;
+        let mut initial = Vec::new();
+        for r in rows {
+            let s = AState::At(comp.entry, r.iter().map(|&v| v != 0).collect());
+            initial.push(intern(s, &mut states, &mut out, &mut queue));
+        }
+        while let Some(i) = queue.pop_front() {
+            if states.len() > MAX_STATES {
+                return Err(AbsError::TooManyStates(MAX_STATES));
+            }
+            let AState::At(loc, val) = states[i].clone() else { continue };
+            for &e in succ.get(loc.index()).map(Vec::as_slice).unwrap_or(&[]) {
+                for (take, target, label) in self.edge_successors(smt, mode, e, loc, &val)? {
+                    let to = intern(target, &mut states, &mut out, &mut queue);
+                    out[i].push(AEdge { edge: e, take, label, to });
+                }
+            }
+        }
+        self.stats.states = states.len();
+        Ok(Arg { states, out, initial })
+    }
+
+    fn edge_successors(
+        &mut self,
+        smt: &mut Smt,
+        mode: Mode,
+        e: usize,
+        loc: LocId,
+        val: &[bool],
+    ) -> Result<Vec<(Take, AState, Label)>, AbsError> {
+        let comp = self.component();
+        let edge = &comp.edges[e];
+        let cube: Vec<(PredId, bool)> = self.precision.at(loc).iter().copied().zip(val.iter().copied()).collect();
+        let key: CacheKey = (e, cube, self.precision.at(edge.to).to_vec(), mode, self.view == EventView::Visible);
+        let found = match self.cache.get(&key) {
+            Some(found) => {
+                self.stats.cached_edges += 1;
+                found.clone()
+            }
+            None => {
+                self.stats.computed_edges += 1;
+                let found = self.compute(smt, mode, e, loc, val)?;
+                self.cache.insert(key, found.clone());
+                found
+            }
+        };
+        Ok(found.into_iter().map(|(take, target)| (take, target.clone(), self.label(e, take, &target))).collect())
+    }
+
+    fn label(&self, e: usize, take: Take, target: &AState) -> Label {
+        let edge = &self.component().edges[e];
+        match (&edge.stmt, target) {
+            (Stmt::Check(_, f), AState::Error) => Label::Error(ErrorKind::Fault(*f)),
+            (Stmt::Event(_), AState::Error) => Label::Error(ErrorKind::Reach),
+            (Stmt::Event(ev), _) if self.view == EventView::Visible => {
+                let (name, family) = self.event_label(ev);
+                match (family, take) {
+                    (Some(_), Take::Value(v)) => Label::Event(format!("{name}.{v}")),
+                    _ => Label::Event(name),
+                }
+            }
+            _ => Label::Tau,
+        }
+    }
+
+    /// The successors of one edge from `(loc, val)`, as (how taken, target) pairs.
+    fn compute(
+        &mut self,
+        smt: &mut Smt,
+        mode: Mode,
+        e: usize,
+        loc: LocId,
+        val: &[bool],
+    ) -> Result<Vec<(Take, AState)>, AbsError> {
+        let comp = self.component();
+        let edge = &comp.edges[e];
+        let gamma = self.gamma(loc, val);
+        let mut found = Vec::new();
+        match &edge.stmt {
+            Stmt::Event(Event::Plain(n)) if n == ERROR_EVENT => {
+                found.push((Take::Normal, AState::Error));
+                return Ok(found);
+            }
+            Stmt::Check(c, _) => {
+                let bad = self.enc.cond(c, &self.vocab).not();
+                let possible = match mode {
+                    Mode::May => smt.sat(&[gamma.clone(), bad])?,
+                    Mode::Must => smt.valid(&[gamma.clone()], &bad).unwrap_or_else(|_| {
+                        self.stats.must_unknown += 1;
+                        false
+                    }),
+                };
+                if possible {
+                    found.push((Take::Fault, AState::Error));
+                }
+            }
+            _ => {}
+        }
+        // The value an event carries, when each value is its own event.
+        let valued = match &edge.stmt {
+            Stmt::Event(ev) if self.view == EventView::Visible => self.event_label(ev).1,
+            _ => None,
+        };
+        let take = match (&edge.stmt, valued) {
+            (Stmt::Event(_), None) => Take::Silent,
+            (Stmt::Event(Event::Send(..)), Some(_)) => Take::Normal,
+            (Stmt::Event(Event::Recv(..)), Some(_)) => Take::Silent,
+            _ => Take::Normal,
+        };
+        let step = self.enc.step(edge, take, &self.vocab);
+        let mut facts = vec![gamma.clone(), step.guard.clone()];
+        let mut terms = self.targets(edge.to, &step.post);
+        let value_ty = match (&edge.stmt, valued) {
+            (Stmt::Event(Event::Send(_, x)), Some((_, lo, hi))) => {
+                let b = self.enc.bv(x, &self.vocab);
+                facts.push(smt::in_range(&b, x.ty, lo, hi));
+                terms.push(Projected::Value(b, x.ty));
+                Some(x.ty)
+            }
+            (Stmt::Event(Event::Recv(..)), Some((ty, _, _))) => {
+                // The silent step received a fresh value in the range: enumerate it.
+                let h = step.fresh[0].as_bv().expect("a received value is a bit-vector");
+                terms.push(Projected::Value(h, ty));
+                Some(ty)
+            }
+            _ => None,
+        };
+        let rows = smt.all_sat(&facts, &terms)?;
+        for row in rows {
+            let (bits, value) = match value_ty {
+                Some(_) => (&row[..row.len() - 1], Some(row[row.len() - 1])),
+                None => (&row[..], None),
+            };
+            let target_val: Vec<bool> = bits.iter().map(|&b| b != 0).collect();
+            let t = value.map_or(take, Take::Value);
+            if mode == Mode::Must && !self.must_holds(smt, e, t, &gamma, edge.to, &target_val) {
+                continue;
+            }
+            found.push((t, AState::At(edge.to, target_val)));
+        }
+        Ok(found)
+    }
+
+    /// Whether every state of `gamma` has a successor by edge `e` taken as `take` in
+    /// `γ(target)`. Unknown counts as no.
+    fn must_holds(&mut self, smt: &mut Smt, e: usize, take: Take, gamma: &Bool, to: LocId, target: &[bool]) -> bool {
+        let edge = &self.component().edges[e];
+        let step = self.enc.step(edge, take, &self.vocab);
+        let post_gamma = smt::substitute(&self.gamma(to, target), &self.vocab, &step.post);
+        let body = Bool::and(&[step.guard, post_gamma]);
+        let goal = if step.fresh.is_empty() {
+            body
+        } else {
+            let bounds: Vec<&dyn Ast> = step.fresh.iter().map(|d| d as &dyn Ast).collect();
+            z3::ast::exists_const(&bounds, &[], &body)
+        };
+        match smt.valid(std::slice::from_ref(gamma), &goal) {
+            Ok(v) => v,
+            Err(_) => {
+                self.stats.must_unknown += 1;
+                false
+            }
+        }
+    }
+}
+
+impl Arg {
+    /// The component's automaton: τ steps collapsed, one event per visible transition, error
+    /// events into the error state. States of the automaton are the initial abstract states
+    /// and the targets of visible transitions.
+    pub fn to_dla(&self, component: &str) -> Dla {
+        let mut b = Builder::new();
+        let mut dla_of: HashMap<usize, crate::automata::dla::StateId> = HashMap::new();
+        let mut work: Vec<usize> = Vec::new();
+        let mut get = |s: usize, b: &mut Builder, work: &mut Vec<usize>| {
+            *dla_of.entry(s).or_insert_with(|| {
+                work.push(s);
+                if self.states[s] == AState::Error { b.add_error_state() } else { b.add_state(&[], true) }
+            })
+        };
+        let init: Vec<_> = self.initial.iter().map(|&s| get(s, &mut b, &mut work)).collect();
+        // One initial state: with several, an extra state joins them by τ.
+        match init.as_slice() {
+            [one] => b.set_initial(*one),
+            _ => {
+                let root = b.add_state(&[], true);
+                for s in &init {
+                    b.add_transition(root, TAU_NAME, *s);
+                }
+                b.set_initial(root);
+            }
+        }
+        while let Some(s) = work.pop() {
+            let from = get(s, &mut b, &mut work);
+            // The τ-closure of s in the graph.
+            let mut seen = vec![s];
+            let mut stack = vec![s];
+            while let Some(x) = stack.pop() {
+                for a in &self.out[x] {
+                    match &a.label {
+                        Label::Tau => {
+                            if !seen.contains(&a.to) {
+                                seen.push(a.to);
+                                stack.push(a.to);
+                            }
+                        }
+                        Label::Event(name) => {
+                            let to = get(a.to, &mut b, &mut work);
+                            b.add_transition(from, name, to);
+                        }
+                        Label::Error(k) => {
+                            let to = get(a.to, &mut b, &mut work);
+                            b.add_transition(from, &k.event(component), to);
+                        }
+                    }
+                }
+            }
+        }
+        b.build()
+    }
+
+    /// Number of edges.
+    pub fn n_edges(&self) -> usize {
+        self.out.iter().map(Vec::len).sum()
+    }
+
+    /// A shortest path (fewest graph edges) that performs `events` in order, each a visible
+    /// label of [`Arg::to_dla`], from an initial state; as (state, edge index in `out[state]`).
+    pub fn find_path(&self, component: &str, events: &[String]) -> Option<Vec<(usize, usize)>> {
+        let mut prev: HashMap<(usize, usize), Option<((usize, usize), usize)>> = HashMap::new();
+        let mut queue = VecDeque::new();
+        for &s in &self.initial {
+            prev.insert((s, 0), None);
+            queue.push_back((s, 0));
+        }
+        while let Some((s, pos)) = queue.pop_front() {
+            if pos == events.len() {
+                let mut path = Vec::new();
+                let mut at = (s, pos);
+                while let Some(Some((p, k))) = prev.get(&at) {
+                    path.push((p.0, *k));
+                    at = *p;
+                }
+                path.reverse();
+                return Some(path);
+            }
+            for (k, a) in self.out[s].iter().enumerate() {
+                let next = match &a.label {
+                    Label::Tau => (a.to, pos),
+                    Label::Event(n) if *n == events[pos] => (a.to, pos + 1),
+                    Label::Error(e) if e.event(component) == events[pos] => (a.to, pos + 1),
+                    _ => continue,
+                };
+                if let std::collections::hash_map::Entry::Vacant(v) = prev.entry(next) {
+                    v.insert(Some(((s, pos), k)));
+                    queue.push_back(next);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Used by [`refine`]: whether `t` mentions only the constants of `vocab`.
+fn over_vocab(t: &Bool, vocab: &[Dynamic]) -> bool {
+    smt::constants(&Dynamic::from_ast(t)).iter().all(|c| vocab.contains(c))
+}
+
+/// The value of a bit-vector term of type `ty` in a model.
+pub fn value_in(model: &z3::Model, b: &BV, ty: IntTy) -> i128 {
+    smt::model_value(model, b, ty)
+}

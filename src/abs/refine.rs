@@ -1,0 +1,181 @@
+//! Symbolic simulation of abstract paths on the concrete component, and predicate discovery.
+//!
+//! [`simulate`] builds the SSA path formula of a path of IR edges from the initial state: one
+//! fresh constant per variable a step changes, the step's guard, the inputs it reads. A model is
+//! a concrete run: [`Witness`] holds, per step, the input values read, which the interpreter
+//! replays. When the formula is unsatisfiable, a binary search finds the shortest infeasible
+//! prefix.
+//!
+//! [`refine`] then computes weakest preconditions backwards along that prefix (`pre(e, φ) =
+//! guard ∧ φ[post]`), and adds the atoms of each precondition, at the location it belongs to,
+//! to the precision. Inputs read on the way stay free constants (implicitly existential); atoms
+//! that mention them say nothing about the state there and are left out. The walk stops at the
+//! first precondition that is unsatisfiable on its own: the rest of the path cannot be run from
+//! any state, so the predicates from there on suffice to rule it out.
+
+use z3::ast::{Ast, Bool, Dynamic};
+
+use super::{Abstractor, over_vocab};
+use crate::ir::{Event, Lvalue, Stmt, VarTy};
+use crate::smt::{Encoder, Smt, SmtError, Sym, Take, model_value};
+
+/// One step of a concrete run found by symbolic simulation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WitnessStep {
+    /// The IR edge.
+    pub edge: usize,
+    /// How it was taken.
+    pub take: Take,
+    /// The input values it reads, in the interpreter's order (one per element for an array).
+    pub inputs: Vec<i128>,
+}
+
+/// A concrete run along a path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Witness {
+    /// The steps, in order.
+    pub steps: Vec<WitnessStep>,
+}
+
+impl Witness {
+    /// All inputs in the order the interpreter consumes them.
+    pub fn inputs(&self) -> Vec<i128> {
+        self.steps.iter().flat_map(|s| s.inputs.iter().copied()).collect()
+    }
+}
+
+/// The result of simulating a path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Replay {
+    /// The path is a concrete run.
+    Feasible(Witness),
+    /// Its first `prefix` steps already cannot be run.
+    Infeasible {
+        /// Length of the shortest infeasible prefix.
+        prefix: usize,
+    },
+}
+
+/// Simulates the path `path` (IR edges and how each is taken) of `enc`'s component from its
+/// initial state.
+pub fn simulate(enc: &Encoder, smt: &mut Smt, path: &[(usize, Take)]) -> Result<Replay, SmtError> {
+    let comp = enc.component();
+    let st0 = enc.state("s0.");
+    let init = enc.init(&st0);
+    let mut st = st0;
+    let mut facts: Vec<Vec<Bool>> = Vec::with_capacity(path.len());
+    // Per step, what its inputs are in the model.
+    let mut reads: Vec<Vec<(Dynamic, crate::ir::IntTy, u32)>> = Vec::with_capacity(path.len());
+    for (i, &(e, take)) in path.iter().enumerate() {
+        let edge = &comp.edges[e];
+        let step = enc.step(edge, take, &st);
+        let mut f = vec![step.guard.clone()];
+        let fresh_state = enc.state(&format!("s{}.", i + 1));
+        let mut next = Vec::with_capacity(st.len());
+        for ((old, new), named) in st.iter().zip(&step.post).zip(fresh_state) {
+            if old.dynamic() == new.dynamic() {
+                next.push(old.clone());
+            } else {
+                f.push(named.dynamic().eq(new.dynamic()));
+                next.push(named);
+            }
+        }
+        let mut r = Vec::new();
+        match (&edge.stmt, take) {
+            (Stmt::Havoc(lv), _) => {
+                let decl = comp.var(lv.var());
+                let n = match (lv, decl.ty) {
+                    (Lvalue::Var(_), VarTy::Array(_, n)) => n,
+                    _ => 1,
+                };
+                if let Some(d) = step.fresh.first() {
+                    r.push((d.clone(), decl.ty.elem(), n));
+                }
+            }
+            (Stmt::Event(Event::Recv(name, _)), Take::Value(_)) => {
+                let _ = name;
+            }
+            (Stmt::Event(Event::Recv(name, _)), _) => {
+                let ty = comp.family(name).map_or(crate::ir::IntTy::I32, |f| f.ty);
+                if let Some(d) = step.fresh.first() {
+                    r.push((d.clone(), ty, 1));
+                }
+            }
+            _ => {}
+        }
+        reads.push(r);
+        facts.push(f);
+        st = next;
+    }
+    let prefix_facts = |k: usize| -> Vec<Bool> {
+        let mut all = vec![init.clone()];
+        for f in &facts[..k] {
+            all.extend(f.iter().cloned());
+        }
+        all
+    };
+    if let Some(model) = smt.model(&prefix_facts(path.len()))? {
+        let steps = path
+            .iter()
+            .zip(&reads)
+            .map(|(&(edge, take), r)| {
+                let mut inputs = Vec::new();
+                if let (Stmt::Event(Event::Recv(..)), Take::Value(v)) = (&comp.edges[edge].stmt, take) {
+                    inputs.push(v);
+                }
+                for (d, ty, n) in r {
+                    if let Some(b) = d.as_bv() {
+                        inputs.push(model_value(&model, &b, *ty));
+                    } else if let Some(a) = d.as_array() {
+                        for i in 0..*n {
+                            let idx = z3::ast::BV::from_u64(u64::from(i), 64);
+                            let elem = a.select(&idx).as_bv().expect("bit-vector elements");
+                            inputs.push(model_value(&model, &elem, *ty));
+                        }
+                    }
+                }
+                WitnessStep { edge, take, inputs }
+            })
+            .collect();
+        return Ok(Replay::Feasible(Witness { steps }));
+    }
+    // The shortest infeasible prefix: prefix `lo` is feasible, prefix `hi` is not.
+    let (mut lo, mut hi) = (0usize, path.len());
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if smt.sat(&prefix_facts(mid))? {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(Replay::Infeasible { prefix: hi })
+}
+
+/// Adds predicates that rule out the infeasible prefix of length `prefix` of `path`; returns
+/// how many (location, predicate) pairs are new.
+pub fn refine(abs: &mut Abstractor, smt: &mut Smt, path: &[(usize, Take)], prefix: usize) -> Result<usize, SmtError> {
+    let comp = abs.component();
+    let vocab: Vec<Dynamic> = abs.vocab.iter().map(Sym::dynamic).collect();
+    let mut phi = Bool::from_bool(true);
+    let mut added = 0;
+    for &(e, take) in path[..prefix].iter().rev() {
+        let edge = &comp.edges[e];
+        let step = abs.enc.step(edge, take, &abs.vocab);
+        phi = Bool::and(&[step.guard.clone(), crate::smt::substitute(&phi, &abs.vocab, &step.post)]).simplify();
+        tracing::trace!(edge = e, %phi, "precondition");
+        for atom in crate::smt::atoms(&phi) {
+            tracing::trace!(%atom, over = over_vocab(&atom, &vocab), consts = ?crate::smt::constants(&Dynamic::from_ast(&atom)), "atom");
+            if over_vocab(&atom, &vocab) && !crate::smt::constants(&Dynamic::from_ast(&atom)).is_empty() {
+                let atom = atom.simplify();
+                if abs.precision.add(edge.from, atom) {
+                    added += 1;
+                }
+            }
+        }
+        if !smt.sat(std::slice::from_ref(&phi))? {
+            break;
+        }
+    }
+    Ok(added)
+}

@@ -1,0 +1,258 @@
+//! Bounded search for errors of one component: the bug-finding half of `subst verify` on C.
+//!
+//! Predicate abstraction needs one refinement per loop iteration to reach an error that only
+//! happens after many iterations; a bounded model checker reaches it in one query. [`Bmc`]
+//! unrolls the component's control-flow automaton loop by loop, as bounded model checkers of C
+//! do: the back edges of a depth-first search from the entry cut the automaton into an acyclic
+//! graph, and depth `d` is that graph entered after `d` back edges. Each (depth, location) node
+//! has the condition under which the run is there and its symbolic state there; paths that meet
+//! within a depth are merged by if-then-else. Terms are simplified as they are built, so a loop
+//! counter stays a constant along the unrolling and infeasible nodes vanish before the solver
+//! sees them.
+//!
+//! It only ever reports a path whose nodes the model visits; the caller replays that path by
+//! symbolic simulation and in the interpreter before believing it. A bound says nothing about
+//! safety: only CEGAR proves.
+
+use std::collections::BTreeMap;
+
+use z3::ast::{Ast, Bool};
+
+use crate::front::ERROR_EVENT;
+use crate::ir::{Component, Event, LocId, Stmt};
+use crate::smt::{Encoder, Smt, SmtError, Sym, Take};
+
+/// A way into a node: from a location one level up, by an edge taken some way, under a
+/// condition.
+struct Into {
+    depth: usize,
+    from: LocId,
+    edge: usize,
+    take: Take,
+    cond: Bool,
+}
+
+/// A node of the unrolling at one depth.
+struct Node {
+    reach: Bool,
+    state: Vec<Sym>,
+    ways: Vec<Into>,
+}
+
+/// An unrolling of one component, deepened on demand.
+pub struct Bmc<'a> {
+    enc: Encoder<'a>,
+    /// The solver; it holds the definitions of the unrolling so far.
+    pub smt: Smt,
+    levels: Vec<BTreeMap<LocId, Node>>,
+    /// Error ways found, not yet ruled out.
+    pending: Vec<Into>,
+    /// Ways into the next depth, by back edges.
+    carry: Vec<(LocId, Into, Vec<Sym>)>,
+    /// The locations in a topological order of the graph without back edges.
+    order: Vec<LocId>,
+    /// Whether each edge is a back edge.
+    back: Vec<bool>,
+    counter: u64,
+    /// Whether the search ran into a solver `unknown` and gave up.
+    pub gave_up: bool,
+}
+
+impl<'a> Bmc<'a> {
+    /// An unrolling of depth 0 of `comp`.
+    pub fn new(comp: &'a Component, query_timeout_ms: u32) -> Bmc<'a> {
+        let enc = Encoder::new(comp);
+        let state = enc.state("b0.");
+        let mut smt = Smt::new(query_timeout_ms);
+        smt.assert(&enc.init(&state));
+        let (order, back) = acyclic_order(comp);
+        let mut b = Bmc {
+            enc,
+            smt,
+            levels: Vec::new(),
+            pending: Vec::new(),
+            carry: Vec::new(),
+            order,
+            back,
+            counter: 0,
+            gave_up: false,
+        };
+        b.unroll_level(Some((comp.entry, state)));
+        b
+    }
+
+    /// The number of loop iterations (back edges) unrolled so far.
+    pub fn depth(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// Unrolls `n` more steps and looks for an error taken in them; returns the path to it.
+    pub fn deepen(&mut self, n: usize) -> Result<Option<Vec<(usize, Take)>>, SmtError> {
+        for _ in 0..n {
+            if self.carry.is_empty() {
+                break;
+            }
+            self.unroll_level(None);
+        }
+        if self.pending.is_empty() {
+            return Ok(None);
+        }
+        let any: Vec<Bool> = self.pending.iter().map(|w| w.cond.clone()).collect();
+        let Some(model) = self.smt.model(&[Bool::or(&any)])? else {
+            self.smt.assert(&Bool::or(&any).not());
+            self.pending.clear();
+            return Ok(None);
+        };
+        let holds = |b: &Bool| model.eval(b, true).and_then(|x| x.as_bool()) == Some(true);
+        let Some(way) = self.pending.iter().find(|w| holds(&w.cond)) else {
+            return Err(SmtError::Unknown("the model of a bounded path takes no error".into()));
+        };
+        // Walk back from the error to the root through ways the model takes.
+        let mut path = vec![(way.edge, way.take)];
+        let (mut at, mut d) = (way.from, way.depth);
+        loop {
+            let node = &self.levels[d][&at];
+            if node.ways.is_empty() {
+                break;
+            }
+            let Some(w) = node.ways.iter().find(|w| holds(&w.cond)) else {
+                return Err(SmtError::Unknown("the model of a bounded path is not connected".into()));
+            };
+            path.push((w.edge, w.take));
+            at = w.from;
+            d = w.depth;
+        }
+        path.reverse();
+        Ok(Some(path))
+    }
+
+    fn name_bool(&mut self, b: Bool) -> Bool {
+        if b.is_const() {
+            return b;
+        }
+        self.counter += 1;
+        let n = Bool::new_const(format!("r!{}", self.counter));
+        self.smt.assert(&n.eq(&b));
+        n
+    }
+
+    /// Builds the next depth: from the root state at depth 0, else from the back edges taken
+    /// at the depth before.
+    fn unroll_level(&mut self, root: Option<(LocId, Vec<Sym>)>) {
+        let comp = self.enc.component();
+        let succ = comp.successors();
+        let depth = self.levels.len();
+        let mut incoming: BTreeMap<LocId, Vec<(Into, Vec<Sym>)>> = BTreeMap::new();
+        for (l, way, post) in std::mem::take(&mut self.carry) {
+            incoming.entry(l).or_default().push((way, post));
+        }
+        let mut built: BTreeMap<LocId, Node> = BTreeMap::new();
+        if let Some((l, state)) = &root {
+            built.insert(*l, Node { reach: Bool::from_bool(true), state: state.clone(), ways: Vec::new() });
+        }
+        for &loc in &self.order.clone() {
+            if let Some(ins) = incoming.remove(&loc) {
+                let node = self.merge(ins);
+                built.insert(loc, node);
+            }
+            let Some(node) = built.get(&loc) else { continue };
+            let (reach, state) = (node.reach.clone(), node.state.clone());
+            for &e in succ.get(loc.index()).map(Vec::as_slice).unwrap_or(&[]) {
+                let edge = &comp.edges[e];
+                let takes: &[(Take, bool)] = match &edge.stmt {
+                    Stmt::Check(..) => &[(Take::Normal, false), (Take::Fault, true)],
+                    Stmt::Event(Event::Plain(n)) if n == ERROR_EVENT => &[(Take::Normal, true)],
+                    Stmt::Event(_) => &[(Take::Silent, false)],
+                    _ => &[(Take::Normal, false)],
+                };
+                for &(take, error) in takes {
+                    let step = self.enc.step(edge, take, &state);
+                    let cond = Bool::and(&[reach.clone(), step.guard]).simplify();
+                    if cond.as_bool() == Some(false) {
+                        continue;
+                    }
+                    let way = Into { depth, from: loc, edge: e, take, cond };
+                    if error {
+                        self.pending.push(way);
+                    } else if self.back[e] {
+                        self.carry.push((edge.to, way, step.post));
+                    } else {
+                        incoming.entry(edge.to).or_default().push((way, step.post));
+                    }
+                }
+            }
+        }
+        self.levels.push(built);
+    }
+
+    /// The node where the ways `ins` meet.
+    fn merge(&mut self, ins: Vec<(Into, Vec<Sym>)>) -> Node {
+        let conds: Vec<Bool> = ins.iter().map(|(w, _)| w.cond.clone()).collect();
+        let reach = self.name_bool(Bool::or(&conds).simplify());
+        let n_vars = ins[0].1.len();
+        let mut state = Vec::with_capacity(n_vars);
+        for v in 0..n_vars {
+            let first = ins[0].1[v].clone();
+            if ins.iter().all(|(_, p)| p[v].dynamic() == first.dynamic()) {
+                state.push(first);
+                continue;
+            }
+            let mut value = ins[ins.len() - 1].1[v].dynamic();
+            for (w, p) in ins[..ins.len() - 1].iter().rev() {
+                value = w.cond.ite(&p[v].dynamic(), &value);
+            }
+            self.counter += 1;
+            let named = match &first {
+                Sym::Bv(b) => Sym::Bv(z3::ast::BV::new_const(format!("m!{}", self.counter), b.get_size())),
+                Sym::Arr(a, n) => Sym::Arr(
+                    z3::ast::Array::new_const(
+                        format!("m!{}", self.counter),
+                        &z3::Sort::bitvector(64),
+                        &a.get_sort().array_range().expect("an array sort"),
+                    ),
+                    *n,
+                ),
+            };
+            self.smt.assert(&named.dynamic().eq(&value));
+            state.push(named);
+        }
+        let ways = ins.into_iter().map(|(w, _)| w).collect();
+        Node { reach, state, ways }
+    }
+}
+
+/// A topological order of the locations of `comp` once the back edges of a depth-first search
+/// from the entry are removed, and which edges those are.
+fn acyclic_order(comp: &Component) -> (Vec<LocId>, Vec<bool>) {
+    let succ = comp.successors();
+    let n = comp.n_locs as usize;
+    let mut back = vec![false; comp.edges.len()];
+    // 0 unvisited, 1 on the stack, 2 done.
+    let mut mark = vec![0u8; n];
+    let mut post = Vec::with_capacity(n);
+    let mut stack: Vec<(usize, usize)> = vec![(comp.entry.index(), 0)];
+    if let Some(m) = mark.get_mut(comp.entry.index()) {
+        *m = 1;
+    }
+    while let Some((l, i)) = stack.pop() {
+        let out = succ.get(l).map(Vec::as_slice).unwrap_or(&[]);
+        if i < out.len() {
+            stack.push((l, i + 1));
+            let e = out[i];
+            let to = comp.edges[e].to.index();
+            match mark.get(to) {
+                Some(0) => {
+                    mark[to] = 1;
+                    stack.push((to, 0));
+                }
+                Some(1) => back[e] = true,
+                _ => {}
+            }
+        } else {
+            mark[l] = 2;
+            post.push(LocId(l as u32));
+        }
+    }
+    post.reverse();
+    (post, back)
+}

@@ -1,0 +1,346 @@
+//! Verification of assemblies with C components: predicate abstraction refined by
+//! counterexamples (CEGAR).
+//!
+//! Each C component is abstracted to its may-model ([`crate::abs`]); the models are composed
+//! with the FSP parts and the property and checked for safety. A violation is a trace of events;
+//! each C component's share of it (the events in its alphabet) is found as a path of its
+//! abstract graph and simulated on the concrete component. When every component's share is a
+//! concrete run, the trace is real (components share no memory, so their runs combine). When
+//! one is not, that component's precision is refined by the infeasible prefix and the loop
+//! starts over. Refinement that adds no predicate, the iteration limit and solver `unknown`s
+//! end the loop with Unknown, never with "holds".
+
+use std::time::{Duration, Instant};
+
+use crate::abs::refine::{Replay, Witness, refine, simulate};
+use crate::abs::{AbsError, Abstractor, Arg, Mode};
+use crate::automata::Dla;
+use crate::automata::safety::{self, Safety};
+use crate::smt::{Smt, SmtStats};
+
+/// Limits of the loop.
+#[derive(Clone, Copy, Debug)]
+pub struct CegarOptions {
+    /// Refinement rounds before giving up.
+    pub max_refinements: usize,
+    /// Time limit of one solver query, in milliseconds.
+    pub query_timeout_ms: u32,
+    /// Time limit of the whole check.
+    pub timeout: Option<Duration>,
+}
+
+impl Default for CegarOptions {
+    fn default() -> CegarOptions {
+        CegarOptions { max_refinements: 200, query_timeout_ms: 10_000, timeout: None }
+    }
+}
+
+/// A C component in the loop.
+pub struct CPart<'a> {
+    /// The abstraction and its precision.
+    pub abs: Abstractor<'a>,
+    arg: Option<Arg>,
+}
+
+impl<'a> CPart<'a> {
+    /// A part with no predicates yet.
+    pub fn new(abs: Abstractor<'a>) -> CPart<'a> {
+        CPart { abs, arg: None }
+    }
+
+    /// The component's name.
+    pub fn name(&self) -> &str {
+        &self.abs.component().name
+    }
+}
+
+/// A concrete run of one component along a counterexample.
+#[derive(Clone, Debug)]
+pub struct ComponentRun {
+    /// The component.
+    pub component: String,
+    /// The run.
+    pub witness: Witness,
+}
+
+/// How the loop ended.
+#[derive(Clone, Debug)]
+pub enum CegarOutcome {
+    /// The property holds of the concrete assembly.
+    Holds,
+    /// A real violation: the events of the whole assembly, and each C component's run.
+    Fails {
+        /// The trace, error events included.
+        trace: Vec<String>,
+        /// One run per C component.
+        runs: Vec<ComponentRun>,
+    },
+    /// Undecided, and why.
+    Unknown(String),
+}
+
+/// Counts for `--stats`.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct CegarStats {
+    /// Refinement rounds.
+    pub refinements: usize,
+    /// Distinct predicates over all components at the end.
+    pub predicates: usize,
+    /// Abstract states of the last models, over all components.
+    pub abstract_states: usize,
+    /// Product states explored by the last safety check.
+    pub product_states: usize,
+    /// Solver work.
+    pub smt: SmtStats,
+    /// Wall time.
+    pub time: Duration,
+    /// Depth of the bounded search for errors that ran beside the loop (steps of the IR).
+    pub bmc_depth: usize,
+}
+
+/// Loop iterations the bounded search first deepens by before a round of CEGAR; later rounds
+/// deepen by the depth reached so far (doubling it), at most four times this.
+const BMC_CHUNK: usize = 10;
+/// The deepest the bounded search goes.
+const BMC_MAX_DEPTH: usize = 4000;
+
+fn parts_enc(comp: &crate::ir::Component) -> crate::smt::Encoder<'_> {
+    crate::smt::Encoder::new(comp)
+}
+
+/// The error event a bounded path ends with.
+fn error_event_of(comp: &crate::ir::Component, path: &[(usize, crate::smt::Take)]) -> String {
+    use crate::abs::ErrorKind;
+    match path.last().map(|&(e, _)| &comp.edges[e].stmt) {
+        Some(crate::ir::Stmt::Check(_, f)) => ErrorKind::Fault(*f).event(&comp.name),
+        _ => ErrorKind::Reach.event(&comp.name),
+    }
+}
+
+/// Runs CEGAR on the assembly of `fsp` parts and `c` parts against `property` (`None`: no
+/// error state may be reached).
+pub fn run(fsp: &[Dla], c: &mut [CPart], property: Option<&Dla>, options: CegarOptions) -> (CegarOutcome, CegarStats) {
+    run_with(fsp, c, property, options, &mut || None)
+}
+
+/// [`run`], calling `between` before each round; when it returns an outcome, the loop ends
+/// with it (the bounded search of [`verify_program`] uses this to report a bug it found).
+pub fn run_with(
+    fsp: &[Dla],
+    c: &mut [CPart],
+    property: Option<&Dla>,
+    options: CegarOptions,
+    between: &mut dyn FnMut() -> Option<CegarOutcome>,
+) -> (CegarOutcome, CegarStats) {
+    let start = Instant::now();
+    let mut smt = Smt::new(options.query_timeout_ms);
+    let mut stats = CegarStats::default();
+    let outcome = loop_(fsp, c, property, options, &mut smt, &mut stats, start, between);
+    stats.smt = smt.stats;
+    stats.predicates = c.iter().map(|p| p.abs.precision.len()).sum();
+    stats.time = start.elapsed();
+    (outcome, stats)
+}
+
+fn loop_(
+    fsp: &[Dla],
+    c: &mut [CPart],
+    property: Option<&Dla>,
+    options: CegarOptions,
+    smt: &mut Smt,
+    stats: &mut CegarStats,
+    start: Instant,
+    between: &mut dyn FnMut() -> Option<CegarOutcome>,
+) -> CegarOutcome {
+    loop {
+        if let Some(found) = between() {
+            return found;
+        }
+        if options.timeout.is_some_and(|t| start.elapsed() > t) {
+            return CegarOutcome::Unknown(format!(
+                "the time limit of {} s was reached after {} refinements",
+                options.timeout.map_or(0, |t| t.as_secs()),
+                stats.refinements
+            ));
+        }
+        let mut models = Vec::with_capacity(c.len());
+        stats.abstract_states = 0;
+        for part in c.iter_mut() {
+            let arg = match part.abs.build(smt, Mode::May) {
+                Ok(a) => a,
+                Err(AbsError::Smt(e)) => return CegarOutcome::Unknown(format!("abstracting `{}`: {e}", part.name())),
+                Err(AbsError::TooManyStates(n)) => {
+                    return CegarOutcome::Unknown(format!("the abstraction of `{}` exceeds {n} states", part.name()));
+                }
+            };
+            stats.abstract_states += arg.states.len();
+            models.push(arg.to_dla(part.name()));
+            part.arg = Some(arg);
+        }
+        let mut parts: Vec<&Dla> = fsp.iter().collect();
+        parts.extend(models.iter());
+        let trace = match safety::check(&parts, &|_| false, property) {
+            Ok(Safety::Holds { states }) => {
+                stats.product_states = states;
+                return CegarOutcome::Holds;
+            }
+            Ok(Safety::Violated { trace, states }) => {
+                stats.product_states = states;
+                trace
+            }
+            Err(e) => return CegarOutcome::Unknown(format!("the property cannot be checked: {e}")),
+        };
+        tracing::debug!(
+            ?trace,
+            refinements = stats.refinements,
+            states = stats.abstract_states,
+            placed = c.iter().map(|p| p.abs.precision.placed()).sum::<usize>(),
+            calls = smt.stats.calls,
+            "abstract counterexample"
+        );
+        let mut runs = Vec::new();
+        let mut spurious = false;
+        let mut added = 0;
+        for (part, model) in c.iter_mut().zip(&models) {
+            let share: Vec<String> = trace.iter().filter(|e| model.event_index(e).is_some()).cloned().collect();
+            let arg = part.arg.as_ref().expect("built above");
+            let Some(path) = arg.find_path(part.name(), &share) else {
+                return CegarOutcome::Unknown(format!(
+                    "internal error: the model of `{}` cannot replay its share of the counterexample",
+                    part.name()
+                ));
+            };
+            let steps: Vec<(usize, crate::smt::Take)> = path
+                .iter()
+                .map(|&(s, k)| {
+                    let a = &arg.out[s][k];
+                    (a.edge, a.take)
+                })
+                .collect();
+            match simulate(&part.abs.enc, smt, &steps) {
+                Ok(Replay::Feasible(witness)) => {
+                    runs.push(ComponentRun { component: part.name().to_string(), witness })
+                }
+                Ok(Replay::Infeasible { prefix }) => {
+                    spurious = true;
+                    match refine(&mut part.abs, smt, &steps, prefix) {
+                        Ok(n) => added += n,
+                        Err(e) => return CegarOutcome::Unknown(format!("refining `{}`: {e}", part.name())),
+                    }
+                }
+                Err(e) => return CegarOutcome::Unknown(format!("simulating `{}`: {e}", part.name())),
+            }
+        }
+        if !spurious {
+            return CegarOutcome::Fails { trace, runs };
+        }
+        stats.refinements += 1;
+        if added == 0 {
+            return CegarOutcome::Unknown(format!(
+                "refinement {} found no new predicate to rule out a spurious counterexample",
+                stats.refinements
+            ));
+        }
+        if stats.refinements >= options.max_refinements {
+            return CegarOutcome::Unknown(format!("the limit of {} refinements was reached", options.max_refinements));
+        }
+    }
+}
+
+/// The result of `subst verify` on a C program with no spec.
+#[derive(Clone, Debug)]
+pub struct ProgramResult {
+    /// The component checked.
+    pub component: String,
+    /// How the loop ended.
+    pub outcome: CegarOutcome,
+    /// When it fails: the error, and the run replayed by the interpreter.
+    pub error: Option<(crate::abs::ErrorKind, crate::ir::interp::Run)>,
+    /// Counts.
+    pub stats: CegarStats,
+}
+
+impl ProgramResult {
+    /// The verdict.
+    pub fn verdict(&self) -> super::Verdict {
+        match &self.outcome {
+            CegarOutcome::Holds => super::Verdict::Holds,
+            CegarOutcome::Fails { trace, .. } => super::Verdict::Fails(trace.clone()),
+            CegarOutcome::Unknown(r) => super::Verdict::Unknown(super::Reason::Other(r.clone())),
+        }
+    }
+}
+
+/// Checks that `comp` never calls `reach_error()` (or another error function) and never has
+/// undefined behaviour: the SV-COMP `unreach-call` property, with every event internal. A
+/// counterexample is replayed by the interpreter before it is reported; one that does not
+/// replay makes the verdict Unknown.
+pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> ProgramResult {
+    use crate::abs::{ErrorKind, EventView};
+    use crate::ir::interp;
+    let mut parts = [CPart::new(Abstractor::new(comp, EventView::Hidden))];
+    let mut bmc = super::bmc::Bmc::new(comp, options.query_timeout_ms);
+    let mut bmc_stats = crate::smt::SmtStats::default();
+    let mut between = || {
+        if bmc.gave_up || bmc.depth() >= BMC_MAX_DEPTH {
+            return None;
+        }
+        let found = bmc.deepen(bmc.depth().clamp(BMC_CHUNK, 4 * BMC_CHUNK));
+        bmc_stats = bmc.smt.stats;
+        match found {
+            Ok(Some(path)) => {
+                let mut smt = Smt::new(options.query_timeout_ms);
+                match simulate(&parts_enc(comp), &mut smt, &path) {
+                    Ok(Replay::Feasible(witness)) => Some(CegarOutcome::Fails {
+                        trace: vec![error_event_of(comp, &path)],
+                        runs: vec![ComponentRun { component: comp.name.clone(), witness }],
+                    }),
+                    _ => {
+                        bmc.gave_up = true;
+                        None
+                    }
+                }
+            }
+            Ok(None) => None,
+            Err(e) => {
+                tracing::info!(%e, depth = bmc.depth(), "bounded search gives up");
+                bmc.gave_up = true;
+                None
+            }
+        }
+    };
+    let (mut outcome, mut stats) = run_with(&[], &mut parts, None, options, &mut between);
+    stats.bmc_depth = bmc.depth();
+    stats.smt.calls += bmc_stats.calls;
+    stats.smt.cache_hits += bmc_stats.cache_hits;
+    stats.smt.unknown += bmc_stats.unknown;
+    let mut error = None;
+    if let CegarOutcome::Fails { trace, runs } = &outcome {
+        let kind = trace.last().and_then(|e| {
+            let fault = crate::ir::Fault::ALL.into_iter().find(|f| ErrorKind::Fault(*f).event(&comp.name) == *e);
+            match fault {
+                Some(f) => Some(ErrorKind::Fault(f)),
+                None if ErrorKind::Reach.event(&comp.name) == *e => Some(ErrorKind::Reach),
+                None => None,
+            }
+        });
+        let inputs = runs.first().map(|r| r.witness.inputs()).unwrap_or_default();
+        let limits = interp::Limits { max_steps: 10_000_000, max_events: usize::MAX };
+        let replay = interp::run(comp, &mut interp::Scripted::new(inputs), limits);
+        let confirmed = match kind {
+            Some(ErrorKind::Reach) => replay.events.iter().any(|e| e.name == crate::front::ERROR_EVENT),
+            Some(ErrorKind::Fault(f)) => replay.outcome == interp::Outcome::Fault(f),
+            None => false,
+        };
+        match (confirmed, kind) {
+            (true, Some(k)) => error = Some((k, replay)),
+            _ => {
+                outcome = CegarOutcome::Unknown(format!(
+                    "internal error: the counterexample {trace:?} did not replay in the interpreter (it ended: {})",
+                    replay.outcome
+                ))
+            }
+        }
+    }
+    ProgramResult { component: comp.name.clone(), outcome, error, stats }
+}

@@ -1,0 +1,653 @@
+//! Bit-vector formulas for the IR, and the solver: the only user of `z3`.
+//!
+//! A component's state is a vector of [`Sym`]s, one per variable: a bit-vector of the variable's
+//! width for a scalar, an array from 64-bit indices to elements for an array. [`Encoder::bv`]
+//! turns an IR expression over such a state into a formula with exactly the semantics of
+//! [`crate::ir::eval`] (SMT-LIB's operators were chosen to agree with it, division by zero
+//! included), and [`Encoder::step`] gives an edge's guard and post-state, from which the
+//! abstraction builds its queries, the symbolic simulation its path formulas, and the refinement
+//! its weakest preconditions.
+//!
+//! Invariants:
+//! - Z3's context is thread-local (z3 0.22): every term lives on the thread that made it, and
+//!   nothing here is `Send`.
+//! - [`Smt::check`] never guesses: a solver `unknown` (time or resource limit, or an incomplete
+//!   theory) is [`SmtError::Unknown`], which callers turn into the verdict Unknown, or into
+//!   the sound side of an approximation (an absent must-transition), never into "holds".
+
+use std::collections::HashMap;
+use std::fmt;
+
+use z3::ast::{Array, Ast, BV, Bool, Dynamic};
+use z3::{DeclKind, Params, SatResult, Solver, Sort};
+
+use crate::ir::{BinOp, Component, Edge, Event, Expr, ExprKind, IntTy, Lvalue, Stmt, UnOp, VarTy};
+
+/// The width of array indices in formulas: every C index type fits.
+const INDEX_BITS: u32 = 64;
+
+/// The value of one variable in a formula.
+#[derive(Clone, Debug)]
+pub enum Sym {
+    /// A scalar of the given width.
+    Bv(BV),
+    /// An array of `n` elements, indexed by 64-bit vectors.
+    Arr(Array, u32),
+}
+
+impl Sym {
+    /// The term as a dynamic AST, for substitution.
+    pub fn dynamic(&self) -> Dynamic {
+        match self {
+            Sym::Bv(b) => Dynamic::from_ast(b),
+            Sym::Arr(a, _) => Dynamic::from_ast(a),
+        }
+    }
+
+    fn same(&self, other: &Sym) -> bool {
+        self.dynamic() == other.dynamic()
+    }
+}
+
+/// A solver answer that is neither sat nor unsat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SmtError {
+    /// The solver gave up; the reason it gave.
+    Unknown(String),
+}
+
+impl fmt::Display for SmtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SmtError::Unknown(r) => write!(f, "the SMT solver answered unknown ({r})"),
+        }
+    }
+}
+
+/// How an edge is taken, for the edges whose effect depends on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Take {
+    /// The ordinary successor; for a `check`, the condition holds.
+    Normal,
+    /// A `check` whose condition fails: undefined behaviour.
+    Fault,
+    /// An event carrying this value (sent or received).
+    Value(i128),
+    /// An event whose value nobody observes: a send is a skip, a receive reads any value of
+    /// the family's range (of its type when it has none).
+    Silent,
+}
+
+/// An edge's effect on a state: `guard` must hold for the edge to be taken, `post` is the state
+/// after it, and `fresh` the constants introduced for values chosen by the environment (havoc,
+/// received values), implicitly existential.
+pub struct Step {
+    /// When the edge can be taken.
+    pub guard: Bool,
+    /// The state after it.
+    pub post: Vec<Sym>,
+    /// Constants standing for inputs read by the step.
+    pub fresh: Vec<Dynamic>,
+}
+
+/// Translates IR expressions and edges of one component into formulas.
+pub struct Encoder<'a> {
+    comp: &'a Component,
+    /// Bumped for every fresh constant, so names stay readable and distinct.
+    counter: std::cell::Cell<u64>,
+}
+
+impl<'a> Encoder<'a> {
+    /// An encoder for `comp`.
+    pub fn new(comp: &'a Component) -> Encoder<'a> {
+        Encoder { comp, counter: std::cell::Cell::new(0) }
+    }
+
+    /// The component encoded.
+    pub fn component(&self) -> &'a Component {
+        self.comp
+    }
+
+    /// Named constants for every variable, `prefix` followed by the variable's name.
+    pub fn state(&self, prefix: &str) -> Vec<Sym> {
+        self.comp
+            .vars
+            .iter()
+            .map(|v| match v.ty {
+                VarTy::Scalar(t) => Sym::Bv(BV::new_const(format!("{prefix}{}", v.name), width(t))),
+                VarTy::Array(t, n) => Sym::Arr(
+                    Array::new_const(
+                        format!("{prefix}{}", v.name),
+                        &Sort::bitvector(INDEX_BITS),
+                        &Sort::bitvector(width(t)),
+                    ),
+                    n,
+                ),
+            })
+            .collect()
+    }
+
+    /// The initial condition over `st`: globals hold their initial values; locals anything.
+    pub fn init(&self, st: &[Sym]) -> Bool {
+        let mut parts = Vec::new();
+        for (decl, sym) in self.comp.vars.iter().zip(st) {
+            let crate::ir::Storage::Global { init } = &decl.storage else { continue };
+            let t = decl.ty.elem();
+            match sym {
+                Sym::Bv(b) => parts.push(b.eq(const_bv(init.first().copied().unwrap_or(0), t))),
+                Sym::Arr(a, _) => {
+                    for (i, v) in init.iter().enumerate() {
+                        let idx = BV::from_u64(i as u64, INDEX_BITS);
+                        parts.push(a.select(&idx).as_bv().expect("array of bit-vectors").eq(const_bv(*v, t)));
+                    }
+                }
+            }
+        }
+        Bool::and(&parts)
+    }
+
+    fn fresh_bv(&self, tag: &str, t: IntTy) -> BV {
+        let n = self.counter.get();
+        self.counter.set(n + 1);
+        BV::new_const(format!("{tag}!{n}"), width(t))
+    }
+
+    /// `e` as a bit-vector of its type's width, over the state `st`.
+    pub fn bv(&self, e: &Expr, st: &[Sym]) -> BV {
+        match &e.kind {
+            ExprKind::Const(v) => const_bv(*v, e.ty),
+            ExprKind::Var(v) => match &st[v.index()] {
+                Sym::Bv(b) => b.clone(),
+                // The checker rejects this; a total encoding reads element 0.
+                Sym::Arr(a, _) => a.select(&BV::from_u64(0, INDEX_BITS)).as_bv().expect("bit-vector elements"),
+            },
+            ExprKind::Load(v, idx) => match &st[v.index()] {
+                Sym::Arr(a, n) => {
+                    let (i, ok) = index(&self.bv(idx, st), idx.ty, *n);
+                    let elem = a.select(&i).as_bv().expect("bit-vector elements");
+                    ok.ite(&elem, &const_bv(0, e.ty))
+                }
+                Sym::Bv(b) => b.clone(),
+            },
+            ExprKind::Unary(op, a) => match op {
+                UnOp::Neg => self.bv(a, st).bvneg(),
+                UnOp::BitNot => self.bv(a, st).bvnot(),
+                UnOp::Not => bool_to_bv(&self.cond(a, st).not(), e.ty),
+            },
+            ExprKind::Binary(op, a, b) if op.is_boolean() => bool_to_bv(&self.boolean(*op, a, b, st), e.ty),
+            ExprKind::Binary(op, a, b) => {
+                let (x, y) = (self.bv(a, st), self.bv(b, st));
+                let signed = a.ty.signed;
+                match op {
+                    BinOp::Add => x.bvadd(&y),
+                    BinOp::Sub => x.bvsub(&y),
+                    BinOp::Mul => x.bvmul(&y),
+                    BinOp::Div if signed => x.bvsdiv(&y),
+                    BinOp::Div => x.bvudiv(&y),
+                    BinOp::Rem if signed => x.bvsrem(&y),
+                    BinOp::Rem => x.bvurem(&y),
+                    BinOp::Shl => x.bvshl(&y),
+                    BinOp::Shr if signed => x.bvashr(&y),
+                    BinOp::Shr => x.bvlshr(&y),
+                    BinOp::BitAnd => x.bvand(&y),
+                    BinOp::BitOr => x.bvor(&y),
+                    BinOp::BitXor => x.bvxor(&y),
+                    _ => unreachable!("boolean operators are handled above"),
+                }
+            }
+            ExprKind::Cast(a) => convert(&self.bv(a, st), a.ty, e.ty),
+        }
+    }
+
+    /// `e != 0` as a formula, without going through a 0/1 bit-vector where `e` is a comparison
+    /// or a logical operator.
+    pub fn cond(&self, e: &Expr, st: &[Sym]) -> Bool {
+        match &e.kind {
+            ExprKind::Binary(op, a, b) if op.is_boolean() => self.boolean(*op, a, b, st),
+            ExprKind::Unary(UnOp::Not, a) => self.cond(a, st).not(),
+            ExprKind::Const(v) => Bool::from_bool(*v != 0),
+            _ => self.bv(e, st).eq(const_bv(0, e.ty)).not(),
+        }
+    }
+
+    fn boolean(&self, op: BinOp, a: &Expr, b: &Expr, st: &[Sym]) -> Bool {
+        if let BinOp::And | BinOp::Or = op {
+            let (x, y) = (self.cond(a, st), self.cond(b, st));
+            return if op == BinOp::And { Bool::and(&[x, y]) } else { Bool::or(&[x, y]) };
+        }
+        let (x, y) = (self.bv(a, st), self.bv(b, st));
+        let s = a.ty.signed;
+        match op {
+            BinOp::Eq => x.eq(&y),
+            BinOp::Ne => x.eq(&y).not(),
+            BinOp::Lt if s => x.bvslt(&y),
+            BinOp::Lt => x.bvult(&y),
+            BinOp::Le if s => x.bvsle(&y),
+            BinOp::Le => x.bvule(&y),
+            BinOp::Gt if s => x.bvsgt(&y),
+            BinOp::Gt => x.bvugt(&y),
+            BinOp::Ge if s => x.bvsge(&y),
+            BinOp::Ge => x.bvuge(&y),
+            _ => unreachable!("only comparisons reach here"),
+        }
+    }
+
+    /// `st` with `lv` set to `value` (of the element type of `lv`'s variable).
+    fn assign(&self, st: &[Sym], lv: &Lvalue, value: BV) -> Vec<Sym> {
+        let mut post = st.to_vec();
+        match lv {
+            Lvalue::Var(v) => post[v.index()] = Sym::Bv(value),
+            Lvalue::Elem(v, idx) => {
+                if let Sym::Arr(a, n) = &st[v.index()] {
+                    let (i, ok) = index(&self.bv(idx, st), idx.ty, *n);
+                    post[v.index()] = Sym::Arr(ok.ite(&a.store(&i, &value), a), *n);
+                }
+            }
+        }
+        post
+    }
+
+    /// The effect of `edge` taken as `take` on the state `st`.
+    pub fn step(&self, edge: &Edge, take: Take, st: &[Sym]) -> Step {
+        let keep = |guard: Bool| Step { guard, post: st.to_vec(), fresh: vec![] };
+        match &edge.stmt {
+            Stmt::Skip => keep(Bool::from_bool(true)),
+            Stmt::Assume(c) => keep(self.cond(c, st)),
+            Stmt::Check(c, _) => keep(if take == Take::Fault { self.cond(c, st).not() } else { self.cond(c, st) }),
+            Stmt::Assign(lv, e) => {
+                let value = self.bv(e, st);
+                Step { guard: Bool::from_bool(true), post: self.assign(st, lv, value), fresh: vec![] }
+            }
+            Stmt::Havoc(lv) => {
+                let v = lv.var();
+                let t = self.comp.var(v).ty.elem();
+                match (lv, &st[v.index()]) {
+                    (Lvalue::Var(_), Sym::Arr(_, n)) => {
+                        let n2 = self.counter.get();
+                        self.counter.set(n2 + 1);
+                        let a = Array::new_const(
+                            format!("in.{}!{n2}", self.comp.var(v).name),
+                            &Sort::bitvector(INDEX_BITS),
+                            &Sort::bitvector(width(t)),
+                        );
+                        let mut post = st.to_vec();
+                        post[v.index()] = Sym::Arr(a.clone(), *n);
+                        Step { guard: Bool::from_bool(true), post, fresh: vec![Dynamic::from_ast(&a)] }
+                    }
+                    _ => {
+                        let h = self.fresh_bv(&format!("in.{}", self.comp.var(v).name), t);
+                        let post = self.assign(st, lv, h.clone());
+                        Step { guard: Bool::from_bool(true), post, fresh: vec![Dynamic::from_ast(&h)] }
+                    }
+                }
+            }
+            Stmt::Event(ev) => match (ev, take) {
+                (Event::Plain(_), _) | (Event::Send(..), Take::Silent | Take::Normal) => keep(Bool::from_bool(true)),
+                (Event::Send(_, e), Take::Value(v)) => keep(self.bv(e, st).eq(const_bv(v, e.ty))),
+                (Event::Recv(name, lv), _) => {
+                    let fam = self.comp.family(name);
+                    let fty = fam.map_or(IntTy::I32, |f| f.ty);
+                    let (value, fresh, guard) = match take {
+                        Take::Value(v) => (const_bv(v, fty), vec![], Bool::from_bool(true)),
+                        _ => {
+                            let h = self.fresh_bv(&format!("in.{name}"), fty);
+                            let guard = match fam.and_then(|f| f.range) {
+                                Some((lo, hi)) => in_range(&h, fty, lo, hi),
+                                None => Bool::from_bool(true),
+                            };
+                            (h.clone(), vec![Dynamic::from_ast(&h)], guard)
+                        }
+                    };
+                    let post = match lv {
+                        Some(lv) => {
+                            let t = self.comp.var(lv.var()).ty.elem();
+                            self.assign(st, lv, convert(&value, fty, t))
+                        }
+                        None => st.to_vec(),
+                    };
+                    Step { guard, post, fresh }
+                }
+                (Event::Send(..), Take::Fault) => keep(Bool::from_bool(false)),
+            },
+        }
+    }
+}
+
+/// The width of a type in formulas (`_Bool` is one bit).
+pub fn width(t: IntTy) -> u32 {
+    u32::from(t.bits)
+}
+
+/// The constant `v` (normal for `t`) as a bit-vector.
+pub fn const_bv(v: i128, t: IntTy) -> BV {
+    let bits = t.with_signed(false).wrap(v) as u128;
+    if t.bits <= 64 {
+        BV::from_u64(bits as u64, width(t))
+    } else {
+        BV::from_str(width(t), &bits.to_string()).expect("a numeral")
+    }
+}
+
+/// `lo <= b <= hi` for a value of type `t`.
+pub fn in_range(b: &BV, t: IntTy, lo: i128, hi: i128) -> Bool {
+    let (l, h) = (const_bv(t.convert(lo), t), const_bv(t.convert(hi), t));
+    if t.signed { Bool::and(&[b.bvsge(&l), b.bvsle(&h)]) } else { Bool::and(&[b.bvuge(&l), b.bvule(&h)]) }
+}
+
+fn bool_to_bv(b: &Bool, t: IntTy) -> BV {
+    b.ite(&const_bv(1, t), &const_bv(0, t))
+}
+
+/// C's conversion of a value of type `from` to type `to` ([`IntTy::convert`]).
+pub fn convert(b: &BV, from: IntTy, to: IntTy) -> BV {
+    if to.is_bool() {
+        return bool_to_bv(&b.eq(const_bv(0, from)).not(), to);
+    }
+    let (f, t) = (width(from), width(to));
+    match f.cmp(&t) {
+        std::cmp::Ordering::Equal => b.clone(),
+        std::cmp::Ordering::Greater => b.extract(t - 1, 0),
+        std::cmp::Ordering::Less if from.signed => b.sign_ext(t - f),
+        std::cmp::Ordering::Less => b.zero_ext(t - f),
+    }
+}
+
+/// An index of type `t` as a 64-bit vector, and whether it lies in `0..n`.
+fn index(i: &BV, t: IntTy, n: u32) -> (BV, Bool) {
+    let wide = convert(i, t, IntTy { bits: INDEX_BITS as u8, signed: t.signed });
+    let len = BV::from_u64(u64::from(n), INDEX_BITS);
+    let ok = if t.signed {
+        Bool::and(&[wide.bvsge(BV::from_u64(0, INDEX_BITS)), wide.bvslt(&len)])
+    } else {
+        wide.bvult(&len)
+    };
+    (wide, ok)
+}
+
+/// `formula` with the constants of `from` replaced by the terms of `to`.
+pub fn substitute(formula: &Bool, from: &[Sym], to: &[Sym]) -> Bool {
+    let pairs: Vec<(Dynamic, Dynamic)> =
+        from.iter().zip(to).filter(|(a, b)| !a.same(b)).map(|(a, b)| (a.dynamic(), b.dynamic())).collect();
+    if pairs.is_empty() {
+        return formula.clone();
+    }
+    let refs: Vec<(&Dynamic, &Dynamic)> = pairs.iter().map(|(a, b)| (a, b)).collect();
+    formula.substitute(&refs)
+}
+
+/// The atomic formulas of `f`: what remains below its Boolean connectives, simplified, without
+/// the constants `true` and `false`.
+pub fn atoms(f: &Bool) -> Vec<Bool> {
+    let mut out: Vec<Bool> = Vec::new();
+    let mut stack = vec![Dynamic::from_ast(f)];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.clone()) {
+            continue;
+        }
+        let Some(b) = t.as_bool() else { continue };
+        let kind = b.safe_decl().map(|d| d.kind()).ok();
+        match kind {
+            Some(DeclKind::And | DeclKind::Or | DeclKind::Not | DeclKind::Implies | DeclKind::Xor) => {
+                stack.extend(b.children())
+            }
+            Some(DeclKind::Iff) | Some(DeclKind::Eq) if b.children().first().and_then(|c| c.as_bool()).is_some() => {
+                stack.extend(b.children())
+            }
+            Some(DeclKind::Ite) => {
+                let ch = b.children();
+                stack.extend(ch)
+            }
+            Some(DeclKind::True | DeclKind::False) => {}
+            _ => {
+                if !out.contains(&b) {
+                    out.push(b)
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The uninterpreted constants that occur in `t`.
+///
+/// Only the Boolean declaration kinds (`true` .. `implies`, numbered alike in every Z3) are
+/// compared anywhere in subst.
+pub fn constants(t: &Dynamic) -> Vec<Dynamic> {
+    let mut out = Vec::new();
+    let mut stack = vec![t.clone()];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.clone()) {
+            continue;
+        }
+        if t.is_app() {
+            if t.num_children() == 0 {
+                // Not `DeclKind::Uninterpreted`: z3-sys numbers the kinds above the Boolean
+                // ones as Z3 4.13 does, and they differ in the 4.8 library linked here.
+                let boolean = matches!(t.decl().kind(), DeclKind::True | DeclKind::False);
+                if t.kind() == z3::AstKind::App && !boolean {
+                    out.push(t);
+                }
+            } else {
+                stack.extend(t.children());
+            }
+        }
+    }
+    out
+}
+
+/// Counts of solver work, for `--stats`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SmtStats {
+    /// Satisfiability checks sent to Z3.
+    pub calls: u64,
+    /// Checks answered from the query cache.
+    pub cache_hits: u64,
+    /// Checks Z3 answered `unknown`.
+    pub unknown: u64,
+}
+
+/// An incremental solver with a per-query time limit and a cache of answers.
+pub struct Smt {
+    solver: Solver,
+    cache: HashMap<Bool, bool>,
+    /// Work done so far.
+    pub stats: SmtStats,
+}
+
+impl Smt {
+    /// A solver whose every check gives up after `timeout_ms` milliseconds.
+    pub fn new(timeout_ms: u32) -> Smt {
+        let solver = Solver::new();
+        let mut p = Params::new();
+        p.set_u32("timeout", timeout_ms);
+        solver.set_params(&p);
+        Smt { solver, cache: HashMap::new(), stats: SmtStats::default() }
+    }
+
+    /// Whether the conjunction of `facts` is satisfiable.
+    pub fn sat(&mut self, facts: &[Bool]) -> Result<bool, SmtError> {
+        let key = Bool::and(facts);
+        if let Some(&r) = self.cache.get(&key) {
+            self.stats.cache_hits += 1;
+            return Ok(r);
+        }
+        self.solver.push();
+        self.solver.assert(&key);
+        let r = self.run_check();
+        self.solver.pop(1);
+        let r = r?;
+        self.cache.insert(key, r);
+        Ok(r)
+    }
+
+    /// Whether `f` holds whenever all of `facts` hold.
+    pub fn valid(&mut self, facts: &[Bool], f: &Bool) -> Result<bool, SmtError> {
+        let mut all = facts.to_vec();
+        all.push(f.not());
+        Ok(!self.sat(&all)?)
+    }
+
+    fn run_check(&mut self) -> Result<bool, SmtError> {
+        self.stats.calls += 1;
+        match self.solver.check() {
+            SatResult::Sat => Ok(true),
+            SatResult::Unsat => Ok(false),
+            SatResult::Unknown => {
+                self.stats.unknown += 1;
+                Err(SmtError::Unknown(self.solver.get_reason_unknown().unwrap_or_else(|| "no reason given".into())))
+            }
+        }
+    }
+
+    /// Every combination of values of `terms` under `facts`: one row per satisfying
+    /// assignment, a Boolean term giving 0 or 1 and a bit-vector term its value in its type.
+    pub fn all_sat(&mut self, facts: &[Bool], terms: &[Projected]) -> Result<Vec<Vec<i128>>, SmtError> {
+        self.solver.push();
+        for f in facts {
+            self.solver.assert(f);
+        }
+        let mut rows = Vec::new();
+        let result = loop {
+            match self.run_check() {
+                Ok(true) => {}
+                Ok(false) => break Ok(rows),
+                Err(e) => break Err(e),
+            }
+            let Some(model) = self.solver.get_model() else {
+                break Err(SmtError::Unknown("no model for a satisfiable query".into()));
+            };
+            let mut row = Vec::with_capacity(terms.len());
+            let mut same = Vec::with_capacity(terms.len());
+            for t in terms {
+                match t {
+                    Projected::Bool(b) => {
+                        let v = model.eval(b, true).and_then(|x| x.as_bool()).unwrap_or(false);
+                        row.push(i128::from(v));
+                        same.push(if v { b.clone() } else { b.not() });
+                    }
+                    Projected::Value(b, ty) => {
+                        let v = model_value(&model, b, *ty);
+                        row.push(v);
+                        same.push(b.eq(const_bv(v, *ty)));
+                    }
+                }
+            }
+            rows.push(row);
+            if terms.is_empty() {
+                break Ok(rows);
+            }
+            self.solver.assert(Bool::and(&same).not());
+        };
+        self.solver.pop(1);
+        result
+    }
+
+    /// Asserts `f` for good (until a [`Smt::pop`] of an enclosing [`Smt::push`]). Cached
+    /// answers of [`Smt::sat`] stay right: it checks in a scope of its own, so only formulas
+    /// asserted here could change them, and callers that assert must not mix the two.
+    pub fn assert(&mut self, f: &Bool) {
+        self.cache.clear();
+        self.solver.assert(f);
+    }
+
+    /// Opens a scope.
+    pub fn push(&mut self) {
+        self.solver.push();
+    }
+
+    /// Closes a scope.
+    pub fn pop(&mut self) {
+        self.cache.clear();
+        self.solver.pop(1);
+    }
+
+    /// A model of everything asserted plus `facts`, or `None` when unsatisfiable.
+    pub fn model(&mut self, facts: &[Bool]) -> Result<Option<z3::Model>, SmtError> {
+        self.solver.push();
+        for f in facts {
+            self.solver.assert(f);
+        }
+        let r = self.run_check();
+        let m = match r {
+            Ok(true) => Ok(self.solver.get_model()),
+            Ok(false) => Ok(None),
+            Err(e) => Err(e),
+        };
+        self.solver.pop(1);
+        m
+    }
+}
+
+/// A term whose value an all-SAT enumeration reports.
+#[derive(Clone, Debug)]
+pub enum Projected {
+    /// A formula: reported as 0 or 1.
+    Bool(Bool),
+    /// A bit-vector of the given type: reported as its value.
+    Value(BV, IntTy),
+}
+
+/// The value of `b` (of type `ty`) in `model`, normal for `ty`.
+pub fn model_value(model: &z3::Model, b: &BV, ty: IntTy) -> i128 {
+    let bits = model.eval(b, true).and_then(|x| x.as_u64()).unwrap_or(0);
+    ty.wrap(i128::from(bits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::eval;
+
+    fn enc_const(e: &Expr) -> i128 {
+        let comp = Component {
+            name: "t".into(),
+            vars: vec![],
+            families: vec![],
+            n_locs: 1,
+            entry: crate::ir::LocId(0),
+            exit: crate::ir::LocId(0),
+            edges: vec![],
+        };
+        let enc = Encoder::new(&comp);
+        let b = enc.bv(e, &[]).simplify();
+        e.ty.wrap(i128::from(b.as_u64().expect("a numeral")))
+    }
+
+    #[test]
+    fn encoding_agrees_with_the_evaluator_on_constants() {
+        let tys = [IntTy::I8, IntTy::U8, IntTy::I32, IntTy::U32, IntTy::I64, IntTy::U64];
+        let vals = [0i128, 1, -1, 7, -7, 2, 31, 32, 64, i32::MIN as i128, i32::MAX as i128];
+        for ty in tys {
+            for op in BinOp::ALL {
+                for &a in &vals {
+                    for &b in &vals {
+                        let (a, b) = (Expr::constant(a, ty), Expr::constant(b, ty));
+                        let e = Expr {
+                            ty: if op.is_boolean() { IntTy::I32 } else { ty },
+                            kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                        };
+                        assert_eq!(enc_const(&e), eval::eval(&e, &eval::NoVars), "{op:?} on {ty}: {e:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod term_tests {
+    use super::*;
+
+    #[test]
+    fn constants_are_the_named_leaves() {
+        let x = BV::new_const("x", 32);
+        let y = BV::new_const("y", 32);
+        let f = Bool::and(&[x.bvsle(BV::from_u64(3, 32)), x.bvadd(&y).eq(BV::from_u64(0, 32)), Bool::from_bool(true)]);
+        let mut names: Vec<String> = constants(&Dynamic::from_ast(&f)).iter().map(|c| c.to_string()).collect();
+        names.sort();
+        assert_eq!(names, ["x", "y"]);
+        assert_eq!(atoms(&f).len(), 2);
+    }
+}
