@@ -404,7 +404,7 @@ impl<'a> Abstractor<'a> {
                 let bad = self.enc.cond(c, &self.vocab).not();
                 let possible = match mode {
                     Mode::May => smt.sat(&[gamma.clone(), bad])?,
-                    Mode::Must => smt.valid(&[gamma.clone()], &bad).unwrap_or_else(|_| {
+                    Mode::Must => smt.valid(std::slice::from_ref(&gamma), &bad).unwrap_or_else(|_| {
                         self.stats.must_unknown += 1;
                         false
                     }),
@@ -546,7 +546,9 @@ impl Arg {
     /// A shortest path (fewest graph edges) that performs `events` in order, each a visible
     /// label of [`Arg::to_dla`], from an initial state; as (state, edge index in `out[state]`).
     pub fn find_path(&self, component: &str, events: &[String]) -> Option<Vec<(usize, usize)>> {
-        let mut prev: HashMap<(usize, usize), Option<((usize, usize), usize)>> = HashMap::new();
+        // For each (state, events done): the node and edge it was reached by.
+        type Node = (usize, usize);
+        let mut prev: HashMap<Node, Option<(Node, usize)>> = HashMap::new();
         let mut queue = VecDeque::new();
         for &s in &self.initial {
             prev.insert((s, 0), None);

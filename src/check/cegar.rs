@@ -135,7 +135,7 @@ pub fn run_with(
     let start = Instant::now();
     let mut smt = Smt::new(options.query_timeout_ms);
     let mut stats = CegarStats::default();
-    let outcome = loop_(fsp, c, property, options, &mut smt, &mut stats, start, between);
+    let outcome = loop_(fsp, c, property, options, &mut smt, &mut stats, between);
     stats.smt = smt.stats;
     stats.predicates = c.iter().map(|p| p.abs.precision.len()).sum();
     stats.time = start.elapsed();
@@ -149,9 +149,9 @@ fn loop_(
     options: CegarOptions,
     smt: &mut Smt,
     stats: &mut CegarStats,
-    start: Instant,
     between: &mut dyn FnMut() -> Option<CegarOutcome>,
 ) -> CegarOutcome {
+    let start = Instant::now();
     loop {
         if let Some(found) = between() {
             return found;
