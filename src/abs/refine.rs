@@ -152,20 +152,33 @@ pub fn simulate(enc: &Encoder, smt: &mut Smt, path: &[(usize, Take)]) -> Result<
     Ok(Replay::Infeasible { prefix: hi })
 }
 
-/// Adds predicates that rule out the infeasible prefix of length `prefix` of `path`; returns
-/// how many (location, predicate) pairs are new.
+/// Adds predicates that rule out `path`, whose prefix of length `prefix` is infeasible;
+/// returns how many (location, predicate) pairs are new.
+///
+/// The weakest preconditions are taken first from the end of the whole path (the error
+/// condition, so that the predicates speak about the property, as SLAM's Newton does); only
+/// when that yields nothing new, from the end of the infeasible prefix.
 pub fn refine(abs: &mut Abstractor, smt: &mut Smt, path: &[(usize, Take)], prefix: usize) -> Result<usize, SmtError> {
+    let added = wp_walk(abs, smt, path)?;
+    if added > 0 || prefix >= path.len() {
+        return Ok(added);
+    }
+    wp_walk(abs, smt, &path[..prefix])
+}
+
+/// Weakest preconditions backwards along `path` from `true`, their atoms added at the
+/// locations they hold at, until one is unsatisfiable on its own.
+fn wp_walk(abs: &mut Abstractor, smt: &mut Smt, path: &[(usize, Take)]) -> Result<usize, SmtError> {
     let comp = abs.component();
     let vocab: Vec<Dynamic> = abs.vocab.iter().map(Sym::dynamic).collect();
     let mut phi = Bool::from_bool(true);
     let mut added = 0;
-    for &(e, take) in path[..prefix].iter().rev() {
+    for &(e, take) in path.iter().rev() {
         let edge = &comp.edges[e];
         let step = abs.enc.step(edge, take, &abs.vocab);
         phi = Bool::and(&[step.guard.clone(), crate::smt::substitute(&phi, &abs.vocab, &step.post)]).simplify();
         tracing::trace!(edge = e, %phi, "precondition");
         for atom in crate::smt::atoms(&phi) {
-            tracing::trace!(%atom, over = over_vocab(&atom, &vocab), consts = ?crate::smt::constants(&Dynamic::from_ast(&atom)), "atom");
             if over_vocab(&atom, &vocab) && !crate::smt::constants(&Dynamic::from_ast(&atom)).is_empty() {
                 let atom = atom.simplify();
                 if abs.precision.add(edge.from, atom) {

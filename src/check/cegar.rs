@@ -98,9 +98,11 @@ pub struct CegarStats {
     pub bmc_depth: usize,
 }
 
-/// Loop iterations the bounded search first deepens by before a round of CEGAR; later rounds
-/// deepen by the depth reached so far (doubling it), at most four times this.
-const BMC_CHUNK: usize = 10;
+/// Loop iterations the bounded search deepens by at first; later it doubles its depth each
+/// time, by at most [`BMC_MAX_CHUNK`].
+const BMC_CHUNK: usize = 20;
+/// The most loop iterations the bounded search adds at a time.
+const BMC_MAX_CHUNK: usize = 320;
 /// The deepest the bounded search goes.
 const BMC_MAX_DEPTH: usize = 4000;
 
@@ -281,11 +283,17 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     let mut parts = [CPart::new(Abstractor::new(comp, EventView::Hidden))];
     let mut bmc = super::bmc::Bmc::new(comp, options.query_timeout_ms);
     let mut bmc_stats = crate::smt::SmtStats::default();
+    // The bounded search deepens before the first round and before rounds 1, 2, 4, 8, ...:
+    // a schedule fixed by round numbers, so that which engine finds a bug (and so the report)
+    // does not depend on the machine's speed.
+    let mut round = 0usize;
     let mut between = || {
-        if bmc.gave_up || bmc.depth() >= BMC_MAX_DEPTH {
+        let due = round == 0 || round.is_power_of_two();
+        round += 1;
+        if !due || bmc.gave_up || bmc.depth() >= BMC_MAX_DEPTH {
             return None;
         }
-        let found = bmc.deepen(bmc.depth().clamp(BMC_CHUNK, 4 * BMC_CHUNK));
+        let found = bmc.deepen(bmc.depth().clamp(BMC_CHUNK, BMC_MAX_CHUNK));
         bmc_stats = bmc.smt.stats;
         match found {
             Ok(Some(path)) => {
