@@ -119,7 +119,8 @@ fn check_component(comp: &Component, inputs: &[Vec<i128>], preds: usize) -> Resu
         let limits = interp::Limits { max_steps: 200_000, max_events: 25 };
         let run = interp::run(comp, &mut interp::Scripted::new(list.iter().copied()), limits);
         let labels = run_labels(comp, &run);
-        if may.find_path(&comp.name, &labels).is_none() {
+        let sets: Vec<Vec<String>> = labels.iter().map(|l| vec![l.clone()]).collect();
+        if may.find_path(&comp.name, &sets).is_none() {
             return Err(format!("the interpreter's run {labels:?} (inputs {list:?}) is not a path of the may-model"));
         }
         runs += 1;

@@ -145,7 +145,7 @@ fn every_spec_parses_and_every_process_elaborates() {
                 Ok(_) => assert!(c.is_empty(), "{}: {name} has C components {c:?}", path.display()),
                 Err(d) => {
                     assert!(!c.is_empty(), "{}: {}", path.display(), d.render(false));
-                    assert!(d.message.contains("not supported yet"), "{}", d.message);
+                    assert!(d.message.contains("needs its C sources"), "{}", d.message);
                 }
             }
         }
@@ -324,7 +324,7 @@ fn diagnostic_missing_dot() {
 }
 
 #[test]
-fn diagnostic_c_component_not_supported() {
+fn diagnostic_c_component_without_sources() {
     insta::assert_snapshot!(render_error("c_component", "ENV = (send -> ENV).\n||IPC = (writer || ENV).\n"));
 }
 

@@ -543,9 +543,10 @@ impl Arg {
         self.out.iter().map(Vec::len).sum()
     }
 
-    /// A shortest path (fewest graph edges) that performs `events` in order, each a visible
-    /// label of [`Arg::to_dla`], from an initial state; as (state, edge index in `out[state]`).
-    pub fn find_path(&self, component: &str, events: &[String]) -> Option<Vec<(usize, usize)>> {
+    /// A shortest path (fewest graph edges) that performs `events` in order, each one of the
+    /// given visible labels of [`Arg::to_dla`], from an initial state; as (state, edge index in
+    /// `out[state]`).
+    pub fn find_path(&self, component: &str, events: &[Vec<String>]) -> Option<Vec<(usize, usize)>> {
         // For each (state, events done): the node and edge it was reached by.
         type Node = (usize, usize);
         let mut prev: HashMap<Node, Option<(Node, usize)>> = HashMap::new();
@@ -568,8 +569,8 @@ impl Arg {
             for (k, a) in self.out[s].iter().enumerate() {
                 let next = match &a.label {
                     Label::Tau => (a.to, pos),
-                    Label::Event(n) if *n == events[pos] => (a.to, pos + 1),
-                    Label::Error(e) if e.event(component) == events[pos] => (a.to, pos + 1),
+                    Label::Event(n) if events[pos].contains(n) => (a.to, pos + 1),
+                    Label::Error(e) if events[pos].contains(&e.event(component)) => (a.to, pos + 1),
                     _ => continue,
                 };
                 if let std::collections::hash_map::Entry::Vacant(v) = prev.entry(next) {

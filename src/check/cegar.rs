@@ -39,13 +39,37 @@ impl Default for CegarOptions {
 pub struct CPart<'a> {
     /// The abstraction and its precision.
     pub abs: Abstractor<'a>,
+    /// The names the component's own events have in the assembly (from
+    /// [`crate::spec::Part::renaming`]); `None` keeps them.
+    pub renaming: Option<std::collections::HashMap<String, Vec<String>>>,
     arg: Option<Arg>,
 }
 
 impl<'a> CPart<'a> {
     /// A part with no predicates yet.
     pub fn new(abs: Abstractor<'a>) -> CPart<'a> {
-        CPart { abs, arg: None }
+        CPart { abs, renaming: None, arg: None }
+    }
+
+    /// The model in the assembly's names.
+    fn rename(&self, own: Dla) -> Dla {
+        match &self.renaming {
+            None => own,
+            Some(map) => own.relabel(&|e| map.get(e).cloned().unwrap_or_else(|| vec![e.to_string()])),
+        }
+    }
+
+    /// The component's own events that an assembly event can be.
+    fn own_names(&self, event: &str) -> Vec<String> {
+        match &self.renaming {
+            None => vec![event.to_string()],
+            Some(map) => {
+                let mut v: Vec<String> =
+                    map.iter().filter(|(_, names)| names.iter().any(|n| n == event)).map(|(o, _)| o.clone()).collect();
+                v.sort();
+                v
+            }
+        }
     }
 
     /// The component's name.
@@ -176,7 +200,7 @@ fn loop_(
                 }
             };
             stats.abstract_states += arg.states.len();
-            models.push(arg.to_dla(part.name()));
+            models.push(part.rename(arg.to_dla(part.name())));
             part.arg = Some(arg);
         }
         let mut parts: Vec<&Dla> = fsp.iter().collect();
@@ -204,7 +228,8 @@ fn loop_(
         let mut spurious = false;
         let mut added = 0;
         for (part, model) in c.iter_mut().zip(&models) {
-            let share: Vec<String> = trace.iter().filter(|e| model.event_index(e).is_some()).cloned().collect();
+            let share: Vec<Vec<String>> =
+                trace.iter().filter(|e| model.event_index(e).is_some()).map(|e| part.own_names(e)).collect();
             let arg = part.arg.as_ref().expect("built above");
             let Some(path) = arg.find_path(part.name(), &share) else {
                 return CegarOutcome::Unknown(format!(
@@ -351,4 +376,207 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
         }
     }
     ProgramResult { component: comp.name.clone(), outcome, error, stats }
+}
+
+/// The labels of a component's model that an interpreter run performs: its events (with
+/// their values for a family with a range), then its error event if it ends in one.
+pub fn run_labels(comp: &crate::ir::Component, run: &crate::ir::interp::Run) -> Vec<String> {
+    use crate::abs::ErrorKind;
+    let mut out = Vec::new();
+    for ev in &run.events {
+        if ev.name == crate::front::ERROR_EVENT {
+            out.push(ErrorKind::Reach.event(&comp.name));
+            return out;
+        }
+        let ranged = comp.family(&ev.name).and_then(|f| f.range).is_some();
+        out.push(match (ranged, ev.value) {
+            (true, Some(v)) => format!("{}.{v}", ev.name),
+            _ => ev.name.clone(),
+        });
+    }
+    if let crate::ir::interp::Outcome::Fault(f) = run.outcome {
+        out.push(ErrorKind::Fault(f).event(&comp.name));
+    }
+    out
+}
+
+/// Every label the model of `comp` can show (events with all values of their range, and its
+/// error events), for elaborating an assembly that names it.
+pub fn model_alphabet(comp: &crate::ir::Component) -> Vec<String> {
+    use crate::abs::ErrorKind;
+    let mut out = Vec::new();
+    for name in comp.alphabet() {
+        if name == crate::front::ERROR_EVENT {
+            continue;
+        }
+        match comp.family(&name).and_then(|f| f.range) {
+            Some((lo, hi)) => out.extend((lo..=hi).map(|v| format!("{name}.{v}"))),
+            None => out.push(name),
+        }
+    }
+    out.push(ErrorKind::Reach.event(&comp.name));
+    out.extend(crate::ir::Fault::ALL.iter().map(|f| ErrorKind::Fault(*f).event(&comp.name)));
+    out
+}
+
+/// The result for one property of an assembly with C components.
+#[derive(Clone, Debug)]
+pub struct PropertyOutcome {
+    /// The property (or "no ERROR state").
+    pub property: String,
+    /// How CEGAR ended; a failure's trace has the hidden events removed.
+    pub outcome: CegarOutcome,
+    /// Counts.
+    pub stats: CegarStats,
+}
+
+/// The result of `subst verify` on an assembly with C components.
+#[derive(Clone, Debug)]
+pub struct AssemblyResult {
+    /// The spec file.
+    pub file: String,
+    /// The composition.
+    pub assembly: String,
+    /// The C components, lowered.
+    pub components: Vec<crate::ir::Component>,
+    /// One result per property.
+    pub results: Vec<PropertyOutcome>,
+}
+
+impl AssemblyResult {
+    /// The combined verdict.
+    pub fn verdict(&self) -> super::Verdict {
+        super::Verdict::all(self.results.iter().map(|r| match &r.outcome {
+            CegarOutcome::Holds => super::Verdict::Holds,
+            CegarOutcome::Fails { trace, .. } => super::Verdict::Fails(trace.clone()),
+            CegarOutcome::Unknown(reason) => super::Verdict::Unknown(super::Reason::Other(reason.clone())),
+        }))
+    }
+}
+
+/// Verifies the assembly `name` of `spec`, whose C components are lowered from `program`,
+/// against `properties` (all the spec's properties that are not parts when empty), by CEGAR
+/// on the monolithic product. Each counterexample is replayed component by component in the
+/// interpreter before it is reported.
+pub fn verify_assembly(
+    spec: &crate::spec::Spec,
+    name: &str,
+    program: &crate::front::Program,
+    properties: &[String],
+    options: CegarOptions,
+) -> Result<AssemblyResult, crate::diag::Diagnostic> {
+    use crate::abs::EventView;
+    use crate::diag::Diagnostic;
+    use crate::spec::PartKind;
+    let c_names = spec.c_components(name)?;
+    let mut components = Vec::new();
+    for n in &c_names {
+        let comp = program.lower(n)?;
+        // A value-carrying event needs a range from the spec to become finitely many events.
+        for e in &comp.edges {
+            if let crate::ir::Stmt::Event(crate::ir::Event::Send(f, _) | crate::ir::Event::Recv(f, Some(_))) = &e.stmt
+                && comp.family(f).and_then(|x| x.range).is_none()
+            {
+                let msg = format!("event family `{f}` carries values but {} declares no range for it", spec.file());
+                let label = format!("declare it in the spec, e.g. `event {f}[0..3]`");
+                return Err(match &e.origin {
+                    Some(o) => Diagnostic::at(o.span.clone(), msg, label),
+                    None => Diagnostic::global(msg),
+                });
+            }
+        }
+        components.push(comp);
+    }
+    let alphabets: Vec<(String, Vec<String>)> =
+        components.iter().map(|c| (c.name.clone(), model_alphabet(c))).collect();
+    let provider = |n: &str| alphabets.iter().find(|(c, _)| c == n).map(|(_, a)| a.clone());
+    let assembly = spec.assembly_with_c(name, Some(&provider))?;
+    let fsp: Vec<Dla> = assembly.parts.iter().filter(|p| p.kind != PartKind::C).map(|p| p.automaton.clone()).collect();
+    let mut parts: Vec<CPart> = Vec::new();
+    for p in assembly.parts.iter().filter(|p| p.kind == PartKind::C) {
+        let comp = components.iter().find(|c| c.name == p.name).expect("lowered above");
+        let mut part = CPart::new(Abstractor::new(comp, EventView::Visible));
+        part.renaming = Some(p.renaming().into_iter().collect());
+        parts.push(part);
+    }
+    let inside: Vec<&str> =
+        assembly.parts.iter().filter(|p| p.kind == PartKind::Property).map(|p| p.name.as_str()).collect();
+    let chosen: Vec<String> = if properties.is_empty() {
+        spec.properties().into_iter().filter(|p| !inside.iter().any(|i| i.ends_with(p.as_str()))).collect()
+    } else {
+        properties.to_vec()
+    };
+    let hidden = |e: &str| assembly.is_hidden(e);
+    let mut results = Vec::new();
+    let mut check = |label: String, property: Option<Dla>, parts: &mut [CPart]| {
+        let property = property.map(|p| p.relabel(&|e| if hidden(e) { vec![] } else { vec![e.to_string()] }));
+        let (mut outcome, stats) = run(&fsp, parts, property.as_ref(), options);
+        if let CegarOutcome::Fails { trace, runs } = &outcome {
+            match replay_runs(&components, parts, runs) {
+                Ok(()) => {
+                    let visible = trace.iter().filter(|e| !hidden(e)).cloned().collect();
+                    outcome = CegarOutcome::Fails { trace: visible, runs: runs.clone() };
+                }
+                Err(why) => outcome = CegarOutcome::Unknown(format!("internal error: {why}")),
+            }
+        }
+        results.push(PropertyOutcome { property: label, outcome, stats });
+    };
+    if !inside.is_empty() || chosen.is_empty() {
+        let label = if inside.is_empty() { "no ERROR state".to_string() } else { inside.join(", ") };
+        check(label, None, &mut parts);
+    }
+    for p in &chosen {
+        if !spec.is_property(p) {
+            return Err(Diagnostic::global(format!("`{p}` is not a property of {}", spec.file()))
+                .with_note(format!("properties: {}", spec.properties().join(", "))));
+        }
+        check(p.clone(), Some(spec.process(p)?), &mut parts);
+    }
+    Ok(AssemblyResult { file: spec.file().to_string(), assembly: assembly.to_string(), components, results })
+}
+
+/// Replays each component's run in the interpreter and checks that it performs the labels of
+/// its path.
+fn replay_runs(components: &[crate::ir::Component], parts: &[CPart], runs: &[ComponentRun]) -> Result<(), String> {
+    use crate::ir::interp;
+    for (part, run) in parts.iter().zip(runs) {
+        let comp = components.iter().find(|c| c.name == part.name()).ok_or("a run of an unknown component")?;
+        let expected: Vec<String> = {
+            // The labels along the witness path, as the model shows them.
+            let arg = part.arg.as_ref().ok_or("no model")?;
+            let _ = arg;
+            let mut labels = Vec::new();
+            for s in &run.witness.steps {
+                let edge = &comp.edges[s.edge];
+                match (&edge.stmt, s.take) {
+                    (crate::ir::Stmt::Check(_, f), crate::smt::Take::Fault) => {
+                        labels.push(crate::abs::ErrorKind::Fault(*f).event(&comp.name))
+                    }
+                    (crate::ir::Stmt::Event(crate::ir::Event::Plain(n)), _) if n == crate::front::ERROR_EVENT => {
+                        labels.push(crate::abs::ErrorKind::Reach.event(&comp.name))
+                    }
+                    (crate::ir::Stmt::Event(ev), take) => {
+                        let ranged = comp.family(ev.name()).and_then(|f| f.range).is_some();
+                        labels.push(match (ranged, take) {
+                            (true, crate::smt::Take::Value(v)) => format!("{}.{v}", ev.name()),
+                            _ => ev.name().to_string(),
+                        })
+                    }
+                    _ => {}
+                }
+            }
+            labels
+        };
+        let limits = interp::Limits { max_steps: 10_000_000, max_events: expected.len() + 1 };
+        let replay = interp::run(comp, &mut interp::Scripted::new(run.witness.inputs()), limits);
+        let got = run_labels(comp, &replay);
+        if !got.starts_with(&expected) {
+            return Err(format!(
+                "the run of `{}` did not replay in the interpreter: expected {expected:?}, got {got:?}",
+                comp.name
+            ));
+        }
+    }
+    Ok(())
 }

@@ -173,8 +173,13 @@ pub enum Command {
     /// Verify one assembly: an FSP model (`.lts`), or a C program against the SV-COMP
     /// `unreach-call` property (no call of `reach_error()`, no undefined behaviour).
     Verify {
-        /// An FSP spec (`.lts`), or a C file or folder.
-        src: PathBuf,
+        /// An FSP spec (`.lts`), or C files or folders.
+        #[arg(required = true)]
+        src: Vec<PathBuf>,
+        /// The spec of an assembly of C components (default: `STEM.lts` beside the first C
+        /// file, then `specs/STEM.lts`; with none, `main` against `reach_error`).
+        #[arg(long)]
+        spec: Option<PathBuf>,
         /// mono: explore the whole product; ag: assume-guarantee with learned assumptions.
         #[arg(long, value_enum, default_value_t = EngineArg::Mono)]
         engine: EngineArg,
@@ -279,12 +284,18 @@ pub fn run(args: Args) -> Exit {
             Ok(code) => code,
             Err(d) => report(&d),
         },
-        Command::Verify { src, engine, ag, cegar, c } => {
+        Command::Verify { src, spec, engine, ag, cegar, c } => {
             let engine = match engine {
                 EngineArg::Mono => crate::check::verify::Engine::Mono,
                 EngineArg::Ag => crate::check::verify::Engine::Ag,
             };
-            let result = if is_lts(&src) { verify(&src, engine, &ag) } else { verify_c(&src, &ag, &cegar, &c) };
+            let result = match src.as_slice() {
+                [one] if is_lts(one) => verify(one, engine, &ag),
+                _ if src.iter().any(|p| is_lts(p)) => {
+                    Err(Diagnostic::global("give either one FSP spec or C sources (with the spec as --spec), not both"))
+                }
+                _ => verify_c(&src, spec.as_deref(), engine, &ag, &cegar, &c),
+            };
             match result {
                 Ok(code) => code,
                 Err(d) => report(&d),
@@ -301,13 +312,54 @@ fn is_lts(path: &std::path::Path) -> bool {
     path.extension().is_some_and(|x| x == "lts")
 }
 
-fn verify_c(src: &std::path::Path, ag: &AgArgs, cegar: &CegarArgs, c: &COptions) -> Result<Exit, Diagnostic> {
-    let program = front::load(&[src.to_path_buf()], &c.front())?;
+/// The spec of C sources: the one given, else `STEM.lts` beside the first file, else
+/// `specs/STEM.lts`.
+fn find_spec(src: &[PathBuf], given: Option<&std::path::Path>) -> Option<PathBuf> {
+    if let Some(g) = given {
+        return Some(g.to_path_buf());
+    }
+    let first = src.first()?;
+    let stem = first.file_stem()?;
+    let beside = first.with_file_name(stem).with_extension("lts");
+    if beside.is_file() {
+        return Some(beside);
+    }
+    let in_specs = PathBuf::from("specs").join(stem).with_extension("lts");
+    in_specs.is_file().then_some(in_specs)
+}
+
+fn verify_c(
+    src: &[PathBuf],
+    spec: Option<&std::path::Path>,
+    engine: crate::check::verify::Engine,
+    ag: &AgArgs,
+    cegar: &CegarArgs,
+    c: &COptions,
+) -> Result<Exit, Diagnostic> {
+    if let Some(spec_path) = find_spec(src, spec) {
+        if engine == crate::check::verify::Engine::Ag {
+            return Err(Diagnostic::global(
+                "the compositional engine (--engine ag) does not take C components yet; use --engine mono",
+            ));
+        }
+        let spec = crate::spec::load(&spec_path)?;
+        let mut options = c.front();
+        options.families = spec
+            .families()
+            .iter()
+            .filter_map(|f| f.range.map(|(lo, hi)| (f.name.clone(), (i128::from(lo), i128::from(hi)))))
+            .collect();
+        let program = front::load(src, &options)?;
+        let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
+        let result = crate::check::cegar::verify_assembly(&spec, &name, &program, &ag.prop, cegar.options())?;
+        print!("{}", crate::report::assembly_text(&result, ag.stats));
+        return Ok(exit_of(&result.verdict()));
+    }
+    let program = front::load(src, &c.front())?;
     let names = components(&program, Vec::new())?;
     let [name] = names.as_slice() else {
         return Err(Diagnostic::global(format!(
-            "{}: several components ({}) and no spec; verifying an assembly of C components needs a spec",
-            src.display(),
+            "several components ({}) and no spec; verifying an assembly of C components needs a spec (--spec)",
             names.join(", ")
         )));
     };

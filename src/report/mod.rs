@@ -110,41 +110,7 @@ pub fn program_text(comp: &crate::ir::Component, r: &crate::check::cegar::Progra
         (CegarOutcome::Fails { runs, .. }, Some((kind, replay))) => {
             let _ = writeln!(out, "{}: fails: {}", r.component, kind.describe());
             if let Some(run) = runs.first() {
-                let inputs = run.witness.inputs();
-                let shown: Vec<String> = inputs.iter().map(i128::to_string).collect();
-                let _ = writeln!(
-                    out,
-                    "  inputs, in order: {}",
-                    if shown.is_empty() { "none".into() } else { shown.join(", ") }
-                );
-                let _ = writeln!(out, "  the run:");
-                let mut last: Option<(String, u32)> = None;
-                let mut lines: Vec<String> = Vec::new();
-                for step in &run.witness.steps {
-                    let edge = &comp.edges[step.edge];
-                    let Some(o) = &edge.origin else { continue };
-                    let note = if step.inputs.is_empty() {
-                        String::new()
-                    } else {
-                        let v: Vec<String> = step.inputs.iter().map(i128::to_string).collect();
-                        format!("    <- input {}", v.join(", "))
-                    };
-                    let key = (o.span.file.clone(), o.span.line);
-                    if last.as_ref() == Some(&key) && note.is_empty() {
-                        continue;
-                    }
-                    last = Some(key);
-                    lines.push(format!("    {}:{}: {}{}", o.span.file, o.span.line, o.text, note));
-                }
-                const SHOWN: usize = 40;
-                if lines.len() > SHOWN {
-                    let omitted = lines.len() - SHOWN;
-                    lines.drain(SHOWN / 2..SHOWN / 2 + omitted);
-                    lines.insert(SHOWN / 2, format!("    ... {omitted} more steps ..."));
-                }
-                for l in lines {
-                    let _ = writeln!(out, "{l}");
-                }
+                out.push_str(&run_lines(comp, &run.witness, "  "));
             }
             if let Some(o) = &replay.last {
                 let _ = writeln!(out, "  confirmed by the interpreter: the run ends at {} `{}`", o.span, o.text);
@@ -158,14 +124,90 @@ pub fn program_text(comp: &crate::ir::Component, r: &crate::check::cegar::Progra
         }
     }
     if stats {
-        let s = &r.stats;
-        let _ = writeln!(out, "smt calls: {}", s.smt.calls);
-        let _ = writeln!(out, "smt cache hits: {}", s.smt.cache_hits);
-        let _ = writeln!(out, "predicates: {}", s.predicates);
-        let _ = writeln!(out, "refinements: {}", s.refinements);
-        let _ = writeln!(out, "abstract states: {}", s.abstract_states);
-        let _ = writeln!(out, "bounded search depth: {}", s.bmc_depth);
-        let _ = writeln!(out, "time: {:.1} ms", s.time.as_secs_f64() * 1e3);
+        out.push_str(&cegar_stats_lines(&r.stats));
+    }
+    out
+}
+
+/// A component's run, one line per source statement (consecutive steps on one line shown
+/// once), with the inputs read; long runs are cut in the middle.
+fn run_lines(comp: &crate::ir::Component, witness: &crate::abs::refine::Witness, indent: &str) -> String {
+    let mut out = String::new();
+    let inputs = witness.inputs();
+    let shown: Vec<String> = inputs.iter().map(i128::to_string).collect();
+    let _ =
+        writeln!(out, "{indent}inputs, in order: {}", if shown.is_empty() { "none".into() } else { shown.join(", ") });
+    let _ = writeln!(out, "{indent}the run:");
+    let mut last: Option<(String, u32)> = None;
+    let mut lines: Vec<String> = Vec::new();
+    for step in &witness.steps {
+        let edge = &comp.edges[step.edge];
+        let Some(o) = &edge.origin else { continue };
+        let note = if step.inputs.is_empty() {
+            String::new()
+        } else {
+            let v: Vec<String> = step.inputs.iter().map(i128::to_string).collect();
+            format!("    <- input {}", v.join(", "))
+        };
+        let key = (o.span.file.clone(), o.span.line);
+        if last.as_ref() == Some(&key) && note.is_empty() {
+            continue;
+        }
+        last = Some(key);
+        lines.push(format!("{indent}  {}:{}: {}{}", o.span.file, o.span.line, o.text, note));
+    }
+    const SHOWN: usize = 40;
+    if lines.len() > SHOWN {
+        let omitted = lines.len() - SHOWN;
+        lines.drain(SHOWN / 2..SHOWN / 2 + omitted);
+        lines.insert(SHOWN / 2, format!("{indent}  ... {omitted} more steps ..."));
+    }
+    for l in lines {
+        let _ = writeln!(out, "{l}");
+    }
+    out
+}
+
+fn cegar_stats_lines(s: &crate::check::cegar::CegarStats) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "smt calls: {}", s.smt.calls);
+    let _ = writeln!(out, "smt cache hits: {}", s.smt.cache_hits);
+    let _ = writeln!(out, "predicates: {}", s.predicates);
+    let _ = writeln!(out, "refinements: {}", s.refinements);
+    let _ = writeln!(out, "abstract states: {}", s.abstract_states);
+    let _ = writeln!(out, "product states: {}", s.product_states);
+    let _ = writeln!(out, "bounded search depth: {}", s.bmc_depth);
+    let _ = writeln!(out, "time: {:.1} ms", s.time.as_secs_f64() * 1e3);
+    out
+}
+
+/// The text report of `subst verify` on an assembly with C components.
+pub fn assembly_text(r: &crate::check::cegar::AssemblyResult, stats: bool) -> String {
+    use crate::check::cegar::CegarOutcome;
+    let mut out = format!("{}\n", r.assembly);
+    for p in &r.results {
+        match &p.outcome {
+            CegarOutcome::Holds => {
+                let _ = writeln!(out, "  {}: holds", p.property);
+            }
+            CegarOutcome::Fails { trace, runs } => {
+                let _ = writeln!(out, "  {}: fails", p.property);
+                let _ = writeln!(out, "    trace: {}", trace.join(" "));
+                for run in runs {
+                    let Some(comp) = r.components.iter().find(|c| c.name == run.component) else { continue };
+                    let _ = writeln!(out, "    component {}:", run.component);
+                    out.push_str(&run_lines(comp, &run.witness, "      "));
+                }
+            }
+            CegarOutcome::Unknown(reason) => {
+                let _ = writeln!(out, "  {}: unknown: {reason}", p.property);
+            }
+        }
+        if stats {
+            for l in cegar_stats_lines(&p.stats).lines() {
+                let _ = writeln!(out, "    {l}");
+            }
+        }
     }
     out
 }

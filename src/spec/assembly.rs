@@ -14,8 +14,15 @@
 //! - A `property` part is composed as its error automaton `P_err` (paper 000, Section 2), built
 //!   after all renaming, and must be deterministic.
 //!
+//! - A name that is neither a process nor a composition is a C component. Its part is a
+//!   *placeholder* (kind [`PartKind::C`]) whose automaton has one transition per event the
+//!   component can perform, each into a state of its own, from the initial state. Relabelling
+//!   keeps states, so after elaboration the labels into state `i` are what the component's
+//!   event `i` has become; [`Part::renaming`] reads this off, and the checker applies it to each
+//!   abstract model of the component.
+//!
 //! Known weaknesses: a nested composition with hiding is built explicitly (no on-the-fly
-//! product inside it); C components are recognised but cannot be elaborated yet.
+//! product inside it), so it cannot contain a C component.
 
 use std::fmt;
 
@@ -37,6 +44,8 @@ pub enum PartKind {
     Property,
     /// A nested composition that hides events, composed into one automaton.
     Composite,
+    /// A C component: the automaton is a placeholder that records its renaming.
+    C,
 }
 
 /// One part of an assembly.
@@ -48,6 +57,32 @@ pub struct Part {
     pub kind: PartKind,
     /// Its automaton, with every relabelling applied (`P_err` for a property).
     pub automaton: Dla,
+    /// For a C component: the component's own events, which the placeholder was built from.
+    pub c_alphabet: Vec<String>,
+}
+
+impl Part {
+    /// For a C component's placeholder: each of the component's own events and the names it
+    /// has in the assembly (none when a relabelling dropped it), in the order of the alphabet
+    /// the placeholder was built from.
+    pub fn renaming(&self) -> Vec<(String, Vec<String>)> {
+        let a = &self.automaton;
+        let Some(&init) = a.initial().first() else { return Vec::new() };
+        let mut out: Vec<(String, Vec<String>)> = Vec::new();
+        // State k + 1 stands for the k-th event of the component's alphabet.
+        for (k, name) in self.c_alphabet.iter().enumerate() {
+            let target = crate::automata::dla::StateId(k as u32 + 1);
+            let names: Vec<String> = a
+                .state(init)
+                .out
+                .iter()
+                .filter(|t| t.to == target)
+                .map(|t| a.event_name(t.event).to_string())
+                .collect();
+            out.push((name.clone(), names));
+        }
+        out
+    }
 }
 
 /// A top-level composition as separate parts plus what hides after composing them.
@@ -93,6 +128,7 @@ struct Piece {
     kind: PartKind,
     dla: Dla,
     span: Span,
+    c_alphabet: Vec<String>,
 }
 
 /// `a:` or `{a,b}::` with their values.
@@ -102,10 +138,14 @@ enum Op {
     Share(Vec<String>),
 }
 
-/// The assembly of composition `comp` with parameter values `args`.
-pub fn assembly(spec: &Spec, comp: usize, args: &[i64]) -> Result<Assembly, Diagnostic> {
+/// The events of a C component, by name, for elaborating assemblies that contain it.
+pub type CAlphabets<'a> = &'a dyn Fn(&str) -> Option<Vec<String>>;
+
+/// The assembly of composition `comp` with parameter values `args`; `c` gives the alphabet of
+/// each C component it names.
+pub fn assembly(spec: &Spec, comp: usize, args: &[i64], c: Option<CAlphabets>) -> Result<Assembly, Diagnostic> {
     let mut stack = Vec::new();
-    let (pieces, hiding) = Builder { spec, stack: &mut stack }.composite(comp, args)?;
+    let (pieces, hiding) = Builder { spec, stack: &mut stack, c }.composite(comp, args)?;
     let parts = pieces.into_iter().map(|p| finish(spec, p)).collect::<Result<_, _>>()?;
     Ok(Assembly { name: spec.ast.composites[comp].name.text.clone(), parts, hiding })
 }
@@ -115,7 +155,7 @@ pub fn single(spec: &Spec, def: usize) -> Result<Assembly, Diagnostic> {
     let pd = &spec.ast.processes[def];
     let dla = process::elaborate(spec, def, &[], &[], pd.name().span)?;
     let kind = if pd.property { PartKind::Property } else { PartKind::Process };
-    let piece = Piece { name: pd.name().text.clone(), kind, dla, span: pd.name().span };
+    let piece = Piece { name: pd.name().text.clone(), kind, dla, span: pd.name().span, c_alphabet: Vec::new() };
     Ok(Assembly { name: piece.name.clone(), parts: vec![finish(spec, piece)?], hiding: Hiding::default() })
 }
 
@@ -128,13 +168,15 @@ fn finish(spec: &Spec, p: Piece) -> Result<Part, Diagnostic> {
         })?,
         _ => p.dla,
     };
-    Ok(Part { name: p.name, kind: p.kind, automaton })
+    Ok(Part { name: p.name, kind: p.kind, automaton, c_alphabet: p.c_alphabet })
 }
 
 struct Builder<'s, 'k> {
     spec: &'s Spec,
     /// The compositions being elaborated, to reject one that contains itself.
     stack: &'k mut Vec<usize>,
+    /// The alphabets of C components, when the caller has the C program.
+    c: Option<CAlphabets<'k>>,
 }
 
 impl Builder<'_, '_> {
@@ -243,7 +285,13 @@ impl Builder<'_, '_> {
             let pd = &self.spec.ast.processes[def];
             let dla = process::elaborate(self.spec, def, &args, &indices, name.span)?;
             let kind = if pd.property { PartKind::Property } else { PartKind::Process };
-            return Ok(vec![Piece { name: instance_name(&name.text, &indices, &args), kind, dla, span }]);
+            return Ok(vec![Piece {
+                name: instance_name(&name.text, &indices, &args),
+                kind,
+                dla,
+                span,
+                c_alphabet: Vec::new(),
+            }]);
         }
         if let Some(&comp) = self.spec.composite_ix.get(&name.text) {
             let (pieces, hiding) = self.composite(comp, &args)?;
@@ -252,21 +300,45 @@ impl Builder<'_, '_> {
             }
             return Ok(vec![self.hidden_group(pieces, &hiding, span, instance_name(&name.text, &[], &args))?]);
         }
-        let msg = format!(
-            "C component `{}` cannot be elaborated: C components in assemblies are not supported yet",
-            name.text
-        );
-        Err(ctx
-            .error(name.span, msg, "not an FSP process or composition, so a C component")
-            .with_note("only assemblies of FSP processes can be elaborated for now"))
+        if let Some(alphabet) = self.c.and_then(|c| c(&name.text)) {
+            if !indices.is_empty() || !args.is_empty() {
+                let msg = format!("C component `{}` takes no indices or parameters", name.text);
+                return Err(ctx.error(name.span, msg, "a C function is one component"));
+            }
+            let mut b = crate::automata::dla::Builder::new();
+            let root = b.add_state(&[], true);
+            for e in &alphabet {
+                let s = b.add_state(&[], true);
+                b.add_transition(root, e, s);
+            }
+            b.set_initial(root);
+            return Ok(vec![Piece {
+                name: name.text.clone(),
+                kind: PartKind::C,
+                dla: b.build(),
+                span,
+                c_alphabet: alphabet,
+            }]);
+        }
+        let msg = match self.c {
+            None => {
+                format!("C component `{}` needs its C sources: give them to `subst verify` with the spec", name.text)
+            }
+            Some(_) => format!("`{}` is not a process, a composition or a C component of the sources", name.text),
+        };
+        Err(ctx.error(name.span, msg, "not an FSP process or composition, so a C component"))
     }
 
     /// Composes `pieces` and hides events of the result: one part.
     fn hidden_group(&self, pieces: Vec<Piece>, hiding: &Hiding, span: Span, name: String) -> Result<Piece, Diagnostic> {
+        if let Some(c) = pieces.iter().find(|p| p.kind == PartKind::C) {
+            let msg = format!("C component `{}` is inside a composition that hides events", c.name);
+            return Err(self.spec.ctx().error(c.span, msg, "hide events at the top level of the assembly instead"));
+        }
         let parts = pieces.into_iter().map(|p| finish(self.spec, p)).collect::<Result<Vec<_>, _>>()?;
         let automata: Vec<&Dla> = parts.iter().map(|p| &p.automaton).collect();
         let dla = compose(&automata).hide(&|e| hiding.is_hidden(e));
-        Ok(Piece { name, kind: PartKind::Composite, dla, span })
+        Ok(Piece { name, kind: PartKind::Composite, dla, span, c_alphabet: Vec::new() })
     }
 }
 

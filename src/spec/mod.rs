@@ -47,7 +47,7 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
-pub use assembly::{Assembly, Part, PartKind};
+pub use assembly::{Assembly, CAlphabets, Part, PartKind};
 pub use eval::{Hiding, Relabelling};
 
 use crate::automata::Dla;
@@ -227,8 +227,14 @@ impl Spec {
     /// The parts of a composition (or a single process) as separate automata, for composing on
     /// the fly; see [`Assembly`].
     pub fn assembly(&self, name: &str) -> Result<Assembly, Diagnostic> {
+        self.assembly_with_c(name, None)
+    }
+
+    /// [`Spec::assembly`] for an assembly that may name C components: `c` gives the events
+    /// of each (see [`PartKind::C`]).
+    pub fn assembly_with_c(&self, name: &str, c: Option<assembly::CAlphabets>) -> Result<Assembly, Diagnostic> {
         guard(|| match self.composite_ix.get(name) {
-            Some(&c) => assembly::assembly(self, c, &[]),
+            Some(&comp) => assembly::assembly(self, comp, &[], c),
             None => assembly::single(self, self.process_index(name)?),
         })
     }
