@@ -97,14 +97,32 @@ impl<'a> Bmc<'a> {
         if self.pending.is_empty() {
             return Ok(None);
         }
-        let any: Vec<Bool> = self.pending.iter().map(|w| w.cond.clone()).collect();
-        let Some(model) = self.smt.model(&[Bool::or(&any)])? else {
-            self.smt.assert(&Bool::or(&any).not());
+        let upto = |d: usize| -> Bool {
+            let c: Vec<Bool> = self.pending.iter().filter(|w| w.depth <= d).map(|w| w.cond.clone()).collect();
+            Bool::or(&c)
+        };
+        let deepest = self.pending.iter().map(|w| w.depth).max().unwrap_or(0);
+        let Some(mut model) = self.smt.model(&[upto(deepest)])? else {
+            self.smt.assert(&upto(deepest).not());
             self.pending.clear();
             return Ok(None);
         };
+        // The fewest loop iterations that reach an error, so that the reported run is short.
+        let shallowest = self.pending.iter().map(|w| w.depth).min().unwrap_or(0);
+        let (mut lo, mut hi) = (shallowest, deepest);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.smt.model(&[upto(mid)])? {
+                Some(m) => {
+                    model = m;
+                    hi = mid;
+                }
+                None => lo = mid + 1,
+            }
+        }
+        // `model` is the last one found, for the bound `hi`.
         let holds = |b: &Bool| model.eval(b, true).and_then(|x| x.as_bool()) == Some(true);
-        let Some(way) = self.pending.iter().find(|w| holds(&w.cond)) else {
+        let Some(way) = self.pending.iter().filter(|w| w.depth <= hi).find(|w| holds(&w.cond)) else {
             return Err(SmtError::Unknown("the model of a bounded path takes no error".into()));
         };
         // Walk back from the error to the root through ways the model takes.

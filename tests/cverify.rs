@@ -1,0 +1,144 @@
+//! `subst verify` on C: verdicts of the CEGAR examples, of the SV-COMP style benchmark
+//! programs and of C assemblies against spec properties; snapshots of the reports.
+//!
+//! A verdict must never contradict the expected one. Programs whose proof is out of reach of
+//! the current refinement say so in their header (`// unknown today: <why>`), and only for
+//! those is Unknown accepted.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use subst::check::Verdict;
+use subst::check::cegar::{CegarOptions, verify_assembly, verify_program};
+use subst::front::{self, FrontOptions};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The expected verdict of a program (`true`: holds) and whether Unknown is accepted.
+fn expected(text: &str) -> (bool, bool) {
+    let first = text.lines().next().unwrap_or_default();
+    let holds = if first.contains("holds") || first.contains("expect: true") {
+        true
+    } else if first.contains("fails") || first.contains("expect: false") {
+        false
+    } else {
+        panic!("no verdict on the first line: {first}")
+    };
+    (holds, text.lines().take(5).any(|l| l.starts_with("// unknown today:")))
+}
+
+fn verdict_of(path: &Path, budget: Duration) -> Verdict {
+    let program = front::load(&[path.to_path_buf()], &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    let options = CegarOptions { timeout: Some(budget), ..CegarOptions::default() };
+    verify_program(&comp, options).verdict()
+}
+
+/// Checks every program in `dir` on two threads; describes the wrong verdicts.
+fn check_dir(dir: &Path, budget: Duration) -> (Vec<String>, usize) {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("a folder")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    files.sort();
+    let work = Mutex::new(files);
+    let failures = Mutex::new(Vec::new());
+    let decided = Mutex::new(0usize);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                while let Some(path) = work.lock().unwrap().pop() {
+                    let text = std::fs::read_to_string(&path).expect("readable");
+                    let (holds, may_be_unknown) = expected(&text);
+                    let v = verdict_of(&path, budget);
+                    let ok = match (&v, holds) {
+                        (Verdict::Holds, true) | (Verdict::Fails(_), false) => {
+                            *decided.lock().unwrap() += 1;
+                            true
+                        }
+                        (Verdict::Unknown(_), _) => may_be_unknown,
+                        _ => false,
+                    };
+                    if !ok {
+                        failures.lock().unwrap().push(format!("{}: expected holds={holds}, got {v:?}", path.display()));
+                    }
+                }
+            });
+        }
+    });
+    (failures.into_inner().unwrap(), decided.into_inner().unwrap())
+}
+
+#[test]
+fn cegar_examples_have_their_verdicts() {
+    let (failures, decided) = check_dir(&root().join("examples-c/cegar"), Duration::from_secs(60));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(decided >= 6, "only {decided} examples decided");
+}
+
+#[test]
+fn svcomp_style_programs_are_never_answered_wrongly() {
+    let (failures, decided) = check_dir(&root().join("benches/svcomp"), Duration::from_secs(20));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(decided >= 18, "only {decided} programs decided");
+}
+
+fn report_of(path: &str) -> (String, u8) {
+    let path = root().join(path);
+    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    let r = verify_program(&comp, CegarOptions::default());
+    let text = subst::report::program_text(&comp, &r, false);
+    (text.replace(&format!("{}/", root().display()), ""), r.verdict().exit_code())
+}
+
+#[test]
+fn report_of_a_program_that_fails() {
+    let (text, code) = report_of("examples-c/cegar/lock_loop_bug.c");
+    assert_eq!(code, 1);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn report_of_a_program_that_holds() {
+    let (text, code) = report_of("examples-c/cegar/lock_loop.c");
+    assert_eq!(code, 0);
+    insta::assert_snapshot!(text);
+}
+
+fn assembly_report(files: &[&str], prop: &str) -> (String, u8) {
+    let spec = subst::spec::load(&root().join("specs/lock.lts")).expect("the spec loads");
+    let mut options = FrontOptions::default();
+    options.families = spec
+        .families()
+        .iter()
+        .filter_map(|f| f.range.map(|(lo, hi)| (f.name.clone(), (i128::from(lo), i128::from(hi)))))
+        .collect();
+    let paths: Vec<PathBuf> = files.iter().map(|f| root().join(f)).collect();
+    let program = front::load(&paths, &options).expect("loads");
+    let r = verify_assembly(&spec, "LOCK", &program, &[prop.to_string()], CegarOptions::default()).expect("verifies");
+    let text = subst::report::assembly_text(&r, false);
+    (text.replace(&format!("{}/", root().display()), ""), r.verdict().exit_code())
+}
+
+#[test]
+fn the_c_lock_assembly_satisfies_granted() {
+    let (text, code) = assembly_report(&["examples-c/lock_client.c", "examples-c/lock_server.c"], "GRANTED");
+    assert_eq!(code, 0, "{text}");
+}
+
+#[test]
+fn a_greedy_c_lock_assembly_violates_granted_with_the_models_trace() {
+    let (text, code) =
+        assembly_report(&["examples-c/assembly/greedy_client.c", "examples-c/assembly/greedy_server.c"], "GRANTED");
+    assert_eq!(code, 1, "{text}");
+    // The same trace as the FSP model GREEDY_MODEL in specs/lock.lts.
+    assert!(text.contains("trace: request grant.1 request grant.1"), "{text}");
+    insta::assert_snapshot!(text);
+}
