@@ -47,12 +47,19 @@ pub struct Precision {
     table: Vec<Bool>,
     index: HashMap<Bool, PredId>,
     at: Vec<Vec<PredId>>,
+    /// The constants each predicate mentions.
+    mentions: Vec<Vec<Dynamic>>,
 }
 
 impl Precision {
     /// No predicates at any of `n_locs` locations.
     pub fn new(n_locs: u32) -> Precision {
-        Precision { table: Vec::new(), index: HashMap::new(), at: vec![Vec::new(); n_locs as usize] }
+        Precision {
+            table: Vec::new(),
+            index: HashMap::new(),
+            at: vec![Vec::new(); n_locs as usize],
+            mentions: Vec::new(),
+        }
     }
 
     /// Adds `p` at `loc`; whether it is new there.
@@ -61,6 +68,7 @@ impl Precision {
             Some(&id) => id,
             None => {
                 let id = self.table.len() as PredId;
+                self.mentions.push(smt::constants(&Dynamic::from_ast(&p)));
                 self.table.push(p.clone());
                 self.index.insert(p, id);
                 id
@@ -427,8 +435,30 @@ impl<'a> Abstractor<'a> {
             _ => Take::Normal,
         };
         let step = self.enc.step(edge, take, &self.vocab);
+        // Target predicates the step cannot change: those also at the source that mention no
+        // variable the step writes. Their values are copied from the source cube, exactly.
+        let written: Vec<Dynamic> = self
+            .vocab
+            .iter()
+            .zip(&step.post)
+            .filter(|(a, b)| a.dynamic() != b.dynamic())
+            .map(|(a, _)| a.dynamic())
+            .collect();
+        let source = self.precision.at(loc);
+        let known: Vec<Option<bool>> = self
+            .precision
+            .at(edge.to)
+            .iter()
+            .map(|&p| {
+                let i = source.iter().position(|&q| q == p)?;
+                let untouched = self.precision.mentions[p as usize].iter().all(|c| !written.contains(c));
+                untouched.then_some(val[i])
+            })
+            .collect();
         let mut facts = vec![gamma.clone(), step.guard.clone()];
-        let mut terms = self.targets(edge.to, &step.post);
+        let all_terms = self.targets(edge.to, &step.post);
+        let mut terms: Vec<Projected> =
+            all_terms.iter().zip(&known).filter(|(_, k)| k.is_none()).map(|(t, _)| t.clone()).collect();
         let value_ty = match (&edge.stmt, valued) {
             (Stmt::Event(Event::Send(_, x)), Some((_, lo, hi))) => {
                 let b = self.enc.bv(x, &self.vocab);
@@ -444,15 +474,20 @@ impl<'a> Abstractor<'a> {
             }
             _ => None,
         };
-        let rows = smt.all_sat(&facts, &terms)?;
+        let trivial = terms.is_empty() && step.guard.as_bool() == Some(true) && facts.len() == 2;
+        // The source state exists, so its cube is satisfiable: a step with no guard and no
+        // predicate to find has exactly one successor.
+        let rows = if trivial { vec![Vec::new()] } else { smt.all_sat(&facts, &terms)? };
         for row in rows {
             let (bits, value) = match value_ty {
                 Some(_) => (&row[..row.len() - 1], Some(row[row.len() - 1])),
                 None => (&row[..], None),
             };
-            let target_val: Vec<bool> = bits.iter().map(|&b| b != 0).collect();
+            let mut unknown = bits.iter();
+            let target_val: Vec<bool> =
+                known.iter().map(|k| k.unwrap_or_else(|| unknown.next().is_some_and(|&b| b != 0))).collect();
             let t = value.map_or(take, Take::Value);
-            if mode == Mode::Must && !self.must_holds(smt, e, t, &gamma, edge.to, &target_val) {
+            if mode == Mode::Must && !trivial && !self.must_holds(smt, e, t, &gamma, edge.to, &target_val) {
                 continue;
             }
             found.push((t, AState::At(edge.to, target_val)));

@@ -125,6 +125,9 @@ pub struct CegarStats {
 /// Loop iterations the bounded search deepens by at first; later it doubles its depth each
 /// time, by at most [`BMC_MAX_CHUNK`].
 const BMC_CHUNK: usize = 20;
+/// The time limit of one query of the bounded search, in milliseconds: it only looks for
+/// bugs, so it stops where its queries get hard and leaves the rest to CEGAR.
+const BMC_QUERY_MS: u32 = 2_000;
 /// The most loop iterations the bounded search adds at a time.
 const BMC_MAX_CHUNK: usize = 320;
 /// The deepest the bounded search goes.
@@ -306,7 +309,7 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     use crate::abs::{ErrorKind, EventView};
     use crate::ir::interp;
     let mut parts = [CPart::new(Abstractor::new(comp, EventView::Hidden))];
-    let mut bmc = super::bmc::Bmc::new(comp, options.query_timeout_ms);
+    let mut bmc = super::bmc::Bmc::new(comp, options.query_timeout_ms.min(BMC_QUERY_MS));
     let mut bmc_stats = crate::smt::SmtStats::default();
     // The bounded search deepens before the first round and before rounds 1, 2, 4, 8, ...:
     // a schedule fixed by round numbers, so that which engine finds a bug (and so the report)
