@@ -11,11 +11,13 @@
 //! | [`spec`] | the FSP spec language: parser, elaboration of processes and assemblies | done |
 //! | [`automata`] | DLAs: composition, hiding, determinisation, minimisation, safety, inclusion, DOT | done |
 //! | [`learn`] | L* with Rivest–Schapire (and two other) counterexample processing, serialisable tables, re-validation | done |
-//! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3) | on FSP models |
+//! | [`smt`] | the only user of `z3`: IR expressions as bit-vector formulas, edge steps, query cache, all-SAT | done |
+//! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by weakest preconditions | done |
+//! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]) | FSP models; C programs and C assemblies (monolithic) |
 //! | [`report`] | rendering of results | text |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
-//! | [`cli`] | command-line arguments to library calls and exit codes | `show`; `verify`, `check` on FSP |
-//! | `smt`, `abs`, `cache` | later issues | — |
+//! | [`cli`] | command-line arguments to library calls and exit codes | `show`; `verify` on FSP and C; `check` on FSP |
+//! | `cache` | later issues | — |
 //!
 //! # Architecture invariants
 //!
@@ -35,6 +37,12 @@
 //!   holds it to gcc's behaviour on the examples and on generated programs.
 //! - Input errors are values ([`diag::Diagnostic`]) with a file, line and column; no input
 //!   makes subst panic (the parser and the lowering run under `catch_unwind` as a last guard).
+//! - Only [`smt`] names `z3`'s solver; a solver `unknown` is an error value there, which becomes
+//!   the verdict Unknown (or, for a must-transition, its absence), never "holds".
+//! - "Holds" on C comes only from CEGAR on may-abstractions, which over-approximate every
+//!   component (`tests/abstraction.rs` checks this against the interpreter). "Fails" on C comes
+//!   only with concrete runs that the interpreter has replayed; the bounded search
+//!   ([`check::bmc`]) may find them, never prove anything.
 //! - Exit codes: 0 holds, 1 does not hold, 2 bad input or usage, 3 unknown.
 
 #![warn(missing_docs)]

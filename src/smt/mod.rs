@@ -11,7 +11,7 @@
 //! Invariants:
 //! - Z3's context is thread-local (z3 0.22): every term lives on the thread that made it, and
 //!   nothing here is `Send`.
-//! - [`Smt::check`] never guesses: a solver `unknown` (time or resource limit, or an incomplete
+//! - [`Smt::sat`] and the other checks never guess: a solver `unknown` (time or resource limit, or an incomplete
 //!   theory) is [`SmtError::Unknown`], which callers turn into the verdict Unknown, or into
 //!   the sound side of an approximation (an absent must-transition), never into "holds".
 
