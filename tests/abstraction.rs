@@ -14,8 +14,9 @@ mod common;
 use common::generator;
 use common::header;
 use subst::abs::refine::{Replay, simulate};
-use subst::abs::{Abstractor, Arg, ErrorKind, EventView, Mode};
-use subst::front::{self, ERROR_EVENT, FrontOptions};
+use subst::abs::{Abstractor, Arg, EventView, Mode};
+use subst::check::cegar::run_labels;
+use subst::front::{self, FrontOptions};
 use subst::ir::{Component, Stmt, interp};
 use subst::smt::{Smt, Take};
 
@@ -38,26 +39,6 @@ fn seed_predicates(abs: &mut Abstractor, max: usize) {
             abs.precision.add(subst::ir::LocId(l), c.clone());
         }
     }
-}
-
-/// The labels of the may-model that an interpreter run performs.
-fn run_labels(comp: &Component, run: &interp::Run) -> Vec<String> {
-    let mut out = Vec::new();
-    for ev in &run.events {
-        if ev.name == ERROR_EVENT {
-            out.push(ErrorKind::Reach.event(&comp.name));
-            return out;
-        }
-        let ranged = comp.family(&ev.name).and_then(|f| f.range).is_some();
-        out.push(match (ranged, ev.value) {
-            (true, Some(v)) => format!("{}.{v}", ev.name),
-            _ => ev.name.clone(),
-        });
-    }
-    if let interp::Outcome::Fault(f) = run.outcome {
-        out.push(ErrorKind::Fault(f).event(&comp.name));
-    }
-    out
 }
 
 fn input_lists(seed: u64) -> Vec<Vec<i128>> {

@@ -502,13 +502,7 @@ pub fn verify_assembly(
         part.renaming = Some(p.renaming().into_iter().collect());
         parts.push(part);
     }
-    let inside: Vec<&str> =
-        assembly.parts.iter().filter(|p| p.kind == PartKind::Property).map(|p| p.name.as_str()).collect();
-    let chosen: Vec<String> = if properties.is_empty() {
-        spec.properties().into_iter().filter(|p| !inside.iter().any(|i| i.ends_with(p.as_str()))).collect()
-    } else {
-        properties.to_vec()
-    };
+    let (inside, chosen) = super::verify::properties_to_check(spec, &assembly, properties);
     let hidden = |e: &str| assembly.is_hidden(e);
     let mut results = Vec::new();
     let mut check = |label: String, property: Option<Dla>, parts: &mut [CPart]| {

@@ -95,13 +95,7 @@ pub fn verify(
         )));
     }
     let assembly = spec.assembly(name)?;
-    let inside: Vec<&str> =
-        assembly.parts.iter().filter(|p| p.kind == PartKind::Property).map(|p| p.name.as_str()).collect();
-    let chosen: Vec<String> = if properties.is_empty() {
-        spec.properties().into_iter().filter(|p| !inside.iter().any(|i| i.ends_with(p.as_str()))).collect()
-    } else {
-        properties.to_vec()
-    };
+    let (inside, chosen) = properties_to_check(spec, &assembly, properties);
     let parts = ordered_parts(&assembly, order)?;
     let hidden = |e: &str| assembly.is_hidden(e);
     let mut results = Vec::new();
@@ -148,6 +142,24 @@ pub fn verify(
         run(p.clone(), Some(&automaton))?;
     }
     Ok(Verification { file: spec.file().to_string(), assembly: assembly.to_string(), results })
+}
+
+/// The property parts of `assembly` (checked as "no ERROR state"), and the properties to check
+/// from outside: `properties`, or when none is named every property of the spec that is not a
+/// part.
+pub fn properties_to_check<'a>(
+    spec: &Spec,
+    assembly: &'a crate::spec::Assembly,
+    properties: &[String],
+) -> (Vec<&'a str>, Vec<String>) {
+    let inside: Vec<&str> =
+        assembly.parts.iter().filter(|p| p.kind == PartKind::Property).map(|p| p.name.as_str()).collect();
+    let chosen: Vec<String> = if properties.is_empty() {
+        spec.properties().into_iter().filter(|p| !inside.iter().any(|i| i.ends_with(p.as_str()))).collect()
+    } else {
+        properties.to_vec()
+    };
+    (inside, chosen)
 }
 
 /// The assembly's automata in the requested order: the named parts first, in the order given,
