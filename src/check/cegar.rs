@@ -122,8 +122,8 @@ pub struct CegarStats {
     pub bmc_depth: usize,
 }
 
-/// Loop iterations the bounded search deepens by at first; later it doubles its depth each
-/// time, by at most [`BMC_MAX_CHUNK`].
+/// Loop iterations the bounded search reaches before the first round of CEGAR; later it
+/// doubles its depth each time, by at most [`BMC_MAX_CHUNK`].
 const BMC_CHUNK: usize = 20;
 /// The time limit of one query of the bounded search, in milliseconds: it only looks for
 /// bugs, so it stops where its queries get hard and leaves the rest to CEGAR.
@@ -321,7 +321,12 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
         if !due || bmc.gave_up || bmc.depth() >= BMC_MAX_DEPTH {
             return None;
         }
-        let found = bmc.deepen(bmc.depth().clamp(BMC_CHUNK, BMC_MAX_CHUNK));
+        // Before the first round, small steps (2, 4, 8, ... iterations) find shallow bugs
+        // with small queries; later the depth doubles at each turn.
+        let mut found = bmc.deepen(bmc.depth().clamp(1, BMC_MAX_CHUNK));
+        while round == 1 && matches!(found, Ok(None)) && bmc.depth() < BMC_CHUNK {
+            found = bmc.deepen(bmc.depth().clamp(1, BMC_MAX_CHUNK));
+        }
         bmc_stats = bmc.smt.stats;
         match found {
             Ok(Some(path)) => {
