@@ -39,10 +39,10 @@
 //!   makes subst panic (the parser and the lowering run under `catch_unwind` as a last guard).
 //! - Only [`smt`] names `z3`'s solver; a solver `unknown` is an error value there, which becomes
 //!   the verdict Unknown (or, for a must-transition, its absence), never "holds".
-//! - "Holds" on C comes only from CEGAR on may-abstractions, which over-approximate every
-//!   component (`tests/abstraction.rs` checks this against the interpreter). "Fails" on C comes
-//!   only with concrete runs that the interpreter has replayed; the bounded search
-//!   ([`check::bmc`]) may find them, never prove anything.
+//! - "Holds" on C comes from CEGAR on may-abstractions, which over-approximate every component
+//!   (`tests/abstraction.rs` checks this against the interpreter), or from a bounded search
+//!   ([`check::bmc`]) whose unrolling is complete (no run can iterate further). "Fails" on C
+//!   comes only with concrete runs that the interpreter has replayed.
 //! - Exit codes: 0 holds, 1 does not hold, 2 bad input or usage, 3 unknown.
 
 #![warn(missing_docs)]

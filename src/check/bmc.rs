@@ -12,7 +12,9 @@
 //!
 //! It only ever reports a path whose nodes the model visits; the caller replays that path by
 //! symbolic simulation and in the interpreter before believing it. A bound says nothing about
-//! safety: only CEGAR proves.
+//! safety, except when the unrolling is complete ([`Bmc::exhausted`]): when no run can take
+//! another back edge (every such way simplified to false), the unrolling holds every run, and
+//! finding no error in it is a proof, as a bounded model checker's forward condition is.
 
 use std::collections::BTreeMap;
 
@@ -79,6 +81,12 @@ impl<'a> Bmc<'a> {
         };
         b.unroll_level(Some((comp.entry, state)));
         b
+    }
+
+    /// Whether the unrolling is complete: no run takes another back edge, so deepening adds
+    /// nothing.
+    pub fn exhausted(&self) -> bool {
+        self.carry.is_empty()
     }
 
     /// The number of loop iterations (back edges) unrolled so far.

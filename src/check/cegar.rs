@@ -118,8 +118,11 @@ pub struct CegarStats {
     pub smt: SmtStats,
     /// Wall time.
     pub time: Duration,
-    /// Depth of the bounded search for errors that ran beside the loop (steps of the IR).
+    /// Depth of the bounded search for errors that ran beside the loop (loop iterations).
     pub bmc_depth: usize,
+    /// Whether that search unrolled every loop completely (no run iterates further), which
+    /// makes it a proof when it found no error.
+    pub bmc_complete: bool,
 }
 
 /// Loop iterations the bounded search reaches before the first round of CEGAR; later it
@@ -318,13 +321,13 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     let mut between = || {
         let due = round == 0 || round.is_power_of_two();
         round += 1;
-        if !due || bmc.gave_up || bmc.depth() >= BMC_MAX_DEPTH {
+        if !due || bmc.gave_up || bmc.depth() >= BMC_MAX_DEPTH || (round > 1 && bmc.exhausted()) {
             return None;
         }
         // Before the first round, small steps (2, 4, 8, ... iterations) find shallow bugs
         // with small queries; later the depth doubles at each turn.
         let mut found = bmc.deepen(bmc.depth().clamp(1, BMC_MAX_CHUNK));
-        while round == 1 && matches!(found, Ok(None)) && bmc.depth() < BMC_CHUNK {
+        while round == 1 && matches!(found, Ok(None)) && bmc.depth() < BMC_CHUNK && !bmc.exhausted() {
             found = bmc.deepen(bmc.depth().clamp(1, BMC_MAX_CHUNK));
         }
         bmc_stats = bmc.smt.stats;
@@ -342,6 +345,9 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
                     }
                 }
             }
+            // Every run is in the unrolling and none reaches an error: a proof, as a bounded
+            // model checker's forward condition is.
+            Ok(None) if bmc.exhausted() => Some(CegarOutcome::Holds),
             Ok(None) => None,
             Err(e) => {
                 tracing::info!(%e, depth = bmc.depth(), "bounded search gives up");
@@ -352,6 +358,7 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     };
     let (mut outcome, mut stats) = run_with(&[], &mut parts, None, options, &mut between);
     stats.bmc_depth = bmc.depth();
+    stats.bmc_complete = bmc.exhausted();
     stats.smt.calls += bmc_stats.calls;
     stats.smt.cache_hits += bmc_stats.cache_hits;
     stats.smt.unknown += bmc_stats.unknown;

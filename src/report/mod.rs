@@ -176,7 +176,7 @@ fn cegar_stats_lines(s: &crate::check::cegar::CegarStats) -> String {
     let _ = writeln!(out, "refinements: {}", s.refinements);
     let _ = writeln!(out, "abstract states: {}", s.abstract_states);
     let _ = writeln!(out, "product states: {}", s.product_states);
-    let _ = writeln!(out, "bounded search depth: {}", s.bmc_depth);
+    let _ = writeln!(out, "bounded search depth: {}{}", s.bmc_depth, if s.bmc_complete { " (complete)" } else { "" });
     let _ = writeln!(out, "time: {:.1} ms", s.time.as_secs_f64() * 1e3);
     out
 }
