@@ -89,8 +89,9 @@ fn cegar_examples_have_their_verdicts() {
 fn svcomp_style_programs_are_never_answered_wrongly() {
     let (failures, decided) = check_dir(&root().join("benches/svcomp"), Duration::from_secs(20), false);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // 18 of 27 were decided within 20 s each when this was written; see benches/VERIFY.md.
-    assert!(decided >= 16, "only {decided} programs decided");
+    // 24 of 27 were decided within 20 s each (release build) when this was written; see
+    // benches/VERIFY.md.
+    assert!(decided >= 20, "only {decided} programs decided");
 }
 
 fn report_of(path: &str) -> (String, u8) {
