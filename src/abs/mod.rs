@@ -32,7 +32,7 @@ pub mod refine;
 
 use std::collections::{HashMap, VecDeque};
 
-use z3::ast::{Ast, BV, Bool, Dynamic};
+use z3::ast::{Ast, Bool, Dynamic};
 
 use crate::automata::dla::{Builder, Dla, TAU_NAME};
 use crate::front::ERROR_EVENT;
@@ -621,9 +621,4 @@ impl Arg {
 /// Used by [`refine`]: whether `t` mentions only the constants of `vocab`.
 fn over_vocab(t: &Bool, vocab: &[Dynamic]) -> bool {
     smt::constants(&Dynamic::from_ast(t)).iter().all(|c| vocab.contains(c))
-}
-
-/// The value of a bit-vector term of type `ty` in a model.
-pub fn value_in(model: &z3::Model, b: &BV, ty: IntTy) -> i128 {
-    smt::model_value(model, b, ty)
 }

@@ -92,9 +92,8 @@ pub fn simulate(enc: &Encoder, smt: &mut Smt, path: &[(usize, Take)]) -> Result<
                     r.push((d.clone(), decl.ty.elem(), n));
                 }
             }
-            (Stmt::Event(Event::Recv(name, _)), Take::Value(_)) => {
-                let _ = name;
-            }
+            // A received value that the trace fixes is an input, but no constant.
+            (Stmt::Event(Event::Recv(..)), Take::Value(_)) => {}
             (Stmt::Event(Event::Recv(name, _)), _) => {
                 let ty = comp.family(name).map_or(crate::ir::IntTy::I32, |f| f.ty);
                 if let Some(d) = step.fresh.first() {

@@ -136,10 +136,6 @@ const BMC_MAX_CHUNK: usize = 320;
 /// The deepest the bounded search goes.
 const BMC_MAX_DEPTH: usize = 4000;
 
-fn parts_enc(comp: &crate::ir::Component) -> crate::smt::Encoder<'_> {
-    crate::smt::Encoder::new(comp)
-}
-
 /// The error event a bounded path ends with.
 fn error_event_of(comp: &crate::ir::Component, path: &[(usize, crate::smt::Take)]) -> String {
     use crate::abs::ErrorKind;
@@ -334,7 +330,7 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
         match found {
             Ok(Some(path)) => {
                 let mut smt = Smt::new(options.query_timeout_ms);
-                match simulate(&parts_enc(comp), &mut smt, &path) {
+                match simulate(&crate::smt::Encoder::new(comp), &mut smt, &path) {
                     Ok(Replay::Feasible(witness)) => Some(CegarOutcome::Fails {
                         trace: vec![error_event_of(comp, &path)],
                         runs: vec![ComponentRun { component: comp.name.clone(), witness }],
@@ -553,8 +549,6 @@ fn replay_runs(components: &[crate::ir::Component], parts: &[CPart], runs: &[Com
         let comp = components.iter().find(|c| c.name == part.name()).ok_or("a run of an unknown component")?;
         let expected: Vec<String> = {
             // The labels along the witness path, as the model shows them.
-            let arg = part.arg.as_ref().ok_or("no model")?;
-            let _ = arg;
             let mut labels = Vec::new();
             for s in &run.witness.steps {
                 let edge = &comp.edges[s.edge];
