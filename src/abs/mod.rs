@@ -523,13 +523,27 @@ impl Arg {
     /// events into the error state. States of the automaton are the initial abstract states
     /// and the targets of visible transitions.
     pub fn to_dla(&self, component: &str) -> Dla {
+        self.automaton(component, false)
+    }
+
+    /// [`Arg::to_dla`] for trace containment: the error events are behaviours like any other,
+    /// so the state they reach is an ordinary accepting state (with no way out) instead of π.
+    pub fn to_behaviours(&self, component: &str) -> Dla {
+        self.automaton(component, true)
+    }
+
+    fn automaton(&self, component: &str, errors_accept: bool) -> Dla {
         let mut b = Builder::new();
         let mut dla_of: HashMap<usize, crate::automata::dla::StateId> = HashMap::new();
         let mut work: Vec<usize> = Vec::new();
         let mut get = |s: usize, b: &mut Builder, work: &mut Vec<usize>| {
             *dla_of.entry(s).or_insert_with(|| {
                 work.push(s);
-                if self.states[s] == AState::Error { b.add_error_state() } else { b.add_state(&[], true) }
+                if self.states[s] == AState::Error && !errors_accept {
+                    b.add_error_state()
+                } else {
+                    b.add_state(&[], true)
+                }
             })
         };
         let init: Vec<_> = self.initial.iter().map(|&s| get(s, &mut b, &mut work)).collect();

@@ -191,3 +191,100 @@ fn wp_walk(abs: &mut Abstractor, smt: &mut Smt, path: &[(usize, Take)]) -> Resul
     }
     Ok(added)
 }
+
+/// Refinement of a must-model so that it gains the concrete run `witness` (paper 003 Section 4,
+/// Validation 2: the counterexample is a real behaviour of the new component, so its
+/// under-approximation must be made to show it). Returns how many (location, predicate) pairs
+/// are new.
+///
+/// The run's states come from the interpreter. For each step `s_j -> s_{j+1}` (backwards), the
+/// must-transition between their abstract states needs every state of the source cube to have
+/// a successor in the target cube. With the step's inputs fixed to the run's, that is
+/// `γ(α(s_j)) ⇒ pre_j` for `pre_j = guard ∧ γ(α(s_{j+1}))[post]`. When the solver cannot show
+/// it, the source location is split by `pre_j` itself (the classic refinement of a universal
+/// abstraction: the part of the cube that does reach the target), and by the atoms of the
+/// step's guard, which let the model decide that branch in general. A split changes the cubes
+/// of earlier steps, so passes repeat (at most `passes`) until one adds nothing; then every
+/// step of the run is a must-transition.
+pub fn refine_must(abs: &mut Abstractor, smt: &mut Smt, witness: &Witness, passes: usize) -> Result<usize, SmtError> {
+    let comp = abs.component();
+    let vocab: Vec<Dynamic> = abs.vocab.iter().map(Sym::dynamic).collect();
+    let edges: Vec<usize> = witness.steps.iter().map(|s| s.edge).collect();
+    let Some(states) = crate::ir::interp::follow(comp, &edges, &mut crate::ir::interp::Scripted::new(witness.inputs()))
+    else {
+        return Ok(0);
+    };
+    let concrete: Vec<Vec<Sym>> = states.iter().map(|s| abs.enc.concrete(s)).collect();
+    let mut added = 0;
+    for _ in 0..passes {
+        let before = added;
+        for (j, step) in witness.steps.iter().enumerate().rev() {
+            let edge = &comp.edges[step.edge];
+            let s = abs.enc.step(edge, step.take, &abs.vocab);
+            let fixed = fixed_inputs(comp, edge, step, &s.fresh);
+            let pairs: Vec<(&Dynamic, &Dynamic)> = fixed.iter().map(|(a, b)| (a, b)).collect();
+            let target = cube_of(abs, edge.to, &concrete[j + 1]);
+            let pre = Bool::and(&[s.guard.clone(), crate::smt::substitute(&target, &abs.vocab, &s.post)]);
+            let pre = if pairs.is_empty() { pre } else { pre.substitute(&pairs) }.simplify();
+            let source = cube_of(abs, edge.from, &concrete[j]);
+            if smt.valid(std::slice::from_ref(&source), &pre)? {
+                continue;
+            }
+            let guard = if pairs.is_empty() { s.guard.clone() } else { s.guard.substitute(&pairs) };
+            let mut candidates = crate::smt::atoms(&guard.simplify());
+            candidates.push(pre);
+            for p in candidates {
+                let p = p.simplify();
+                if over_vocab(&p, &vocab)
+                    && !crate::smt::constants(&Dynamic::from_ast(&p)).is_empty()
+                    && abs.precision.add(edge.from, p)
+                {
+                    added += 1;
+                }
+            }
+        }
+        if added == before {
+            break;
+        }
+    }
+    Ok(added)
+}
+
+/// The cube of the predicates at `loc` as the concrete state `values` makes them.
+fn cube_of(abs: &Abstractor, loc: crate::ir::LocId, values: &[Sym]) -> Bool {
+    let literals: Vec<Bool> = abs
+        .precision
+        .at(loc)
+        .iter()
+        .map(|&p| {
+            let f = abs.precision.formula(p);
+            let holds = crate::smt::substitute(f, &abs.vocab, values).simplify().as_bool().unwrap_or(false);
+            if holds { f.clone() } else { f.not() }
+        })
+        .collect();
+    Bool::and(&literals)
+}
+
+/// The fresh constants of a step paired with the values the run read for them (scalars only;
+/// an array's fresh contents stay free, and atoms over them are not kept).
+fn fixed_inputs(
+    comp: &crate::ir::Component,
+    edge: &crate::ir::Edge,
+    step: &WitnessStep,
+    fresh: &[Dynamic],
+) -> Vec<(Dynamic, Dynamic)> {
+    let ty = match &edge.stmt {
+        Stmt::Havoc(lv) => match (lv, comp.var(lv.var()).ty) {
+            (Lvalue::Var(_), VarTy::Array(..)) => return Vec::new(),
+            _ => comp.var(lv.var()).ty.elem(),
+        },
+        Stmt::Event(Event::Recv(name, _)) => comp.family(name).map_or(crate::ir::IntTy::I32, |f| f.ty),
+        _ => return Vec::new(),
+    };
+    match (fresh.first(), step.inputs.first()) {
+        (Some(d), Some(&v)) if d.as_bv().is_some() => {
+            vec![(d.clone(), Dynamic::from_ast(&crate::smt::const_bv(v, ty)))]
+        }
+        _ => Vec::new(),
+    }
+}

@@ -128,6 +128,34 @@ impl Dla {
         if e == TAU { TAU_NAME } else { &self.alphabet[e as usize] }
     }
 
+    /// The union of automata: their disjoint copies side by side, every initial state kept.
+    /// Its language is the union of theirs; its alphabet the union of theirs.
+    pub fn union(parts: &[&Dla]) -> Dla {
+        let mut b = Builder::new();
+        for d in parts {
+            for e in d.alphabet() {
+                b.add_event(e);
+            }
+            let base = b.n_states() as u32;
+            for s in d.states() {
+                let names: Vec<&str> = s.label.iter().map(|&p| d.props[p as usize].as_str()).collect();
+                match s.kind {
+                    Kind::Error => b.add_error_state(),
+                    Kind::Normal { accepting } => b.add_state(&names, accepting),
+                };
+            }
+            for (i, s) in d.states().iter().enumerate() {
+                for t in &s.out {
+                    b.add_transition(StateId(base + i as u32), d.event_name(t.event), StateId(base + t.to.0));
+                }
+            }
+            for &s in d.initial() {
+                b.set_initial(StateId(base + s.0));
+            }
+        }
+        b.build()
+    }
+
     /// Whether a state is the error state.
     pub fn is_error(&self, s: StateId) -> bool {
         self.states[s.index()].kind == Kind::Error

@@ -7,6 +7,8 @@
 pub mod ag;
 pub mod bmc;
 pub mod cegar;
+pub mod contain;
+pub mod substitution;
 pub mod upgrade;
 pub mod verify;
 

@@ -134,6 +134,17 @@ pub enum Format {
     Dot,
 }
 
+/// The `--format` values of `check`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// For a terminal, with source excerpts.
+    Text,
+    /// The report as JSON (schema in `docs/report.md`).
+    Json,
+    /// SARIF 2.1.0, for code-scanning services.
+    Sarif,
+}
+
 /// The `--data-model` values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Model {
@@ -159,16 +170,37 @@ impl COptions {
 /// The commands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Check that NEW can replace OLD. On FSP models (`.lts`): compatibility by DynamicCheck,
-    /// re-using what the check of OLD learned. Containment on C comes in a later stage.
+    /// Check that NEW can replace OLD. On C: containment of every changed component (the new
+    /// version keeps every behaviour of the old one). On FSP models (`.lts`): compatibility by
+    /// DynamicCheck, re-using what the check of OLD learned.
     Check {
         /// The old version: an FSP spec, or a C file or folder.
         old: PathBuf,
         /// The new version.
         new: PathBuf,
+        /// The spec with event ranges and processes (default: `STEM.lts` beside the new file,
+        /// then in its parent folder, then `specs/STEM.lts`).
+        #[arg(long)]
+        spec: Option<PathBuf>,
+        /// A process of the spec whose behaviours the upgrade removes on purpose (a bug fix):
+        /// they are not required of the new version.
+        #[arg(long, value_name = "PROCESS")]
+        removed: Option<String>,
+        /// Missing behaviours to report per component.
+        #[arg(long, default_value_t = 5, value_name = "K")]
+        max_missing: usize,
+        /// Report format.
+        #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+        format: ReportFormat,
         /// Options of the compositional check.
         #[command(flatten)]
         ag: AgArgs,
+        /// Options of predicate abstraction on C.
+        #[command(flatten)]
+        cegar: CegarArgs,
+        /// C options.
+        #[command(flatten)]
+        c: COptions,
     },
     /// Verify one assembly: an FSP model (`.lts`), or a C program against the SV-COMP
     /// `unreach-call` property (no call of `reach_error()`, no undefined behaviour).
@@ -280,10 +312,18 @@ fn report(d: &Diagnostic) -> Exit {
 /// Runs a command and returns its exit code; output goes to stdout, diagnostics to stderr.
 pub fn run(args: Args) -> Exit {
     match args.command {
-        Command::Check { old, new, ag } => match check(&old, &new, &ag) {
-            Ok(code) => code,
-            Err(d) => report(&d),
-        },
+        Command::Check { old, new, spec, removed, max_missing, format, ag, cegar, c } => {
+            let result = if is_lts(&old) && is_lts(&new) {
+                check(&old, &new, &ag)
+            } else {
+                let args = CheckC { spec, removed, max_missing, format, stats: ag.stats, cegar, c };
+                check_c(&old, &new, &args)
+            };
+            match result {
+                Ok(code) => code,
+                Err(d) => report(&d),
+            }
+        }
         Command::Verify { src, spec, engine, ag, cegar, c } => {
             let engine = match engine {
                 EngineArg::Mono => crate::check::verify::Engine::Mono,
@@ -392,6 +432,81 @@ fn verify(src: &std::path::Path, engine: crate::check::verify::Engine, ag: &AgAr
     let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
     let result = crate::check::verify::verify(&spec, &name, &ag.prop, engine, &ag.order, ag.cex.mode())?;
     print!("{}", crate::report::verification_text(&result, ag.stats));
+    Ok(exit_of(&result.verdict()))
+}
+
+struct CheckC {
+    spec: Option<PathBuf>,
+    removed: Option<String>,
+    max_missing: usize,
+    format: ReportFormat,
+    stats: bool,
+    cegar: CegarArgs,
+    c: COptions,
+}
+
+/// The spec of `subst check` on C: the one given, else `STEM.lts` beside the new file, in its
+/// parent folder, or in `specs/`.
+fn find_check_spec(new: &std::path::Path, given: Option<&std::path::Path>) -> Option<PathBuf> {
+    if let Some(g) = given {
+        return Some(g.to_path_buf());
+    }
+    let stem = new.file_stem()?;
+    let dir = new.parent()?;
+    let mut candidates = vec![dir.join(stem).with_extension("lts")];
+    if let Some(up) = dir.parent() {
+        candidates.push(up.join(stem).with_extension("lts"));
+    }
+    candidates.push(PathBuf::from("specs").join(stem).with_extension("lts"));
+    candidates.into_iter().find(|c| c.is_file())
+}
+
+fn check_c(old: &std::path::Path, new: &std::path::Path, args: &CheckC) -> Result<Exit, Diagnostic> {
+    for p in [old, new] {
+        if is_lts(p) {
+            return Err(Diagnostic::global(format!(
+                "{}: give two FSP specs or two C versions, not one of each",
+                p.display()
+            )));
+        }
+    }
+    let spec = match find_check_spec(new, args.spec.as_deref()) {
+        Some(path) => Some(crate::spec::load(&path)?),
+        None => None,
+    };
+    let mut options = args.c.front();
+    if let Some(spec) = &spec {
+        options.families = spec
+            .families()
+            .iter()
+            .filter_map(|f| f.range.map(|(lo, hi)| (f.name.clone(), (i128::from(lo), i128::from(hi)))))
+            .collect();
+    }
+    let removed = match (&args.removed, &spec) {
+        (None, _) => None,
+        (Some(b), None) => {
+            return Err(Diagnostic::global(format!(
+                "--removed {b} names a process of the spec, but no spec was found; give one with --spec"
+            )));
+        }
+        (Some(b), Some(spec)) => Some(spec.process(b)?),
+    };
+    let old_program = front::load(&[old.to_path_buf()], &options)?;
+    let new_program = front::load(&[new.to_path_buf()], &options)?;
+    let contain =
+        crate::check::contain::ContainOptions { limits: args.cegar.options(), max_missing: args.max_missing.max(1) };
+    let result = crate::check::substitution::check(&old_program, &new_program, removed.as_ref(), &contain)?;
+    let names = crate::report::check::Inputs {
+        old: old.display().to_string(),
+        new: new.display().to_string(),
+        removed: args.removed.clone(),
+    };
+    let report = crate::report::check::CheckReport::new(&result, &names);
+    match args.format {
+        ReportFormat::Text => print!("{}", report.text(std::io::stdout().is_terminal(), args.stats)),
+        ReportFormat::Json => println!("{}", report.json()),
+        ReportFormat::Sarif => println!("{}", report.sarif()),
+    }
     Ok(exit_of(&result.verdict()))
 }
 

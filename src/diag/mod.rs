@@ -49,15 +49,15 @@ impl Diagnostic {
             return out;
         };
         let source = std::fs::read_to_string(&span.file).ok();
-        let Some(source) = source.filter(|s| offset_of(s, span.line, span.col).is_some()) else {
+        let Some(source) = source.filter(|s| char_offset(s, span.line, span.col).is_some()) else {
             let mut out = format!("error: {}: {}\n", span, self.message);
             for n in &self.notes {
                 out.push_str(&format!("  note: {n}\n"));
             }
             return out;
         };
-        let start = offset_of(&source, span.line, span.col).unwrap_or(0);
-        let end = offset_of(&source, span.end_line, span.end_col).unwrap_or(start).max(start + 1);
+        let start = char_offset(&source, span.line, span.col).unwrap_or(0);
+        let end = char_offset(&source, span.end_line, span.end_col).unwrap_or(start).max(start + 1);
         let id = span.file.as_str();
         let mut report = Report::build(ReportKind::Error, (id, start..end))
             .with_config(Config::default().with_color(color))
@@ -87,7 +87,7 @@ impl fmt::Display for Diagnostic {
 impl std::error::Error for Diagnostic {}
 
 /// The character offset of 1-based `line` and `col` in `source` (ariadne counts characters).
-fn offset_of(source: &str, line: u32, col: u32) -> Option<usize> {
+pub fn char_offset(source: &str, line: u32, col: u32) -> Option<usize> {
     let mut offset = 0;
     for (i, text) in source.split_inclusive('\n').enumerate() {
         let n = text.chars().count();

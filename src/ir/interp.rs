@@ -244,93 +244,197 @@ fn holds(e: &Expr, state: &State) -> bool {
 
 /// Runs `comp` from its entry until it exits, blocks, faults, runs out of input or hits a limit.
 pub fn run(comp: &Component, env: &mut dyn Environment, limits: Limits) -> Run {
+    run_to(comp, env, limits).0
+}
+
+/// [`run`], also returning where the run stopped: the location and the state there (the state
+/// before the failing edge for a fault or a block). `None` when the initial state was not made.
+pub fn run_to(comp: &Component, env: &mut dyn Environment, limits: Limits) -> (Run, Option<(LocId, State)>) {
     let succ = comp.successors();
     let mut events = Vec::new();
     let mut steps = 0u64;
     let mut last: Option<Origin> = None;
-    let finish = |events, outcome, last, steps| Run { events, outcome, last, steps };
     let Some(mut state) = State::initial(comp, env) else {
-        return finish(events, Outcome::InputExhausted, last, steps);
+        return (Run { events, outcome: Outcome::InputExhausted, last, steps }, None);
     };
     let mut at: LocId = comp.entry;
-    loop {
+    let outcome = loop {
         if at == comp.exit {
-            return finish(events, Outcome::Exited, last, steps);
+            break Outcome::Exited;
         }
         if steps >= limits.max_steps {
-            return finish(events, Outcome::StepLimit, last, steps);
+            break Outcome::StepLimit;
         }
         let out = succ.get(at.index()).map(Vec::as_slice).unwrap_or(&[]);
-        // Edges whose guard fails are disabled; a check is always enabled (its failure is a
-        // fault, not a block).
-        let enabled: Vec<usize> = out
-            .iter()
-            .copied()
-            .filter(|&i| !matches!(&comp.edges[i].stmt, Stmt::Assume(c) if !holds(c, &state)))
-            .collect();
+        let enabled = enabled(comp, out, &state);
         let chosen = match enabled.len() {
             0 => {
                 let origin = out.first().and_then(|&i| comp.edges[i].origin.clone());
-                return finish(events, Outcome::Blocked, origin.or(last), steps);
+                last = origin.or(last);
+                break Outcome::Blocked;
             }
             1 => enabled[0],
             n => enabled[env.choose(n).min(n - 1)],
         };
         let edge = &comp.edges[chosen];
         steps += 1;
-        match &edge.stmt {
-            Stmt::Skip | Stmt::Assume(_) => {}
-            Stmt::Check(c, fault) => {
-                if !holds(c, &state) {
-                    return finish(events, Outcome::Fault(*fault), edge.origin.clone(), steps);
-                }
-            }
-            Stmt::Assign(lv, e) => {
-                let v = eval::eval(e, &state);
-                store(&mut state, lv, v);
-            }
-            Stmt::Havoc(lv) => {
-                let ty = elem_ty(comp, lv.var());
-                match (lv, comp.var(lv.var()).ty) {
-                    (Lvalue::Var(v), VarTy::Array(_, n)) => {
-                        for i in 0..n {
-                            let Some(x) = env.nondet(ty) else {
-                                return finish(events, Outcome::InputExhausted, edge.origin.clone(), steps);
-                            };
-                            state.set(*v, i as i128, x);
-                        }
-                    }
-                    _ => {
-                        let Some(x) = env.nondet(ty) else {
-                            return finish(events, Outcome::InputExhausted, edge.origin.clone(), steps);
-                        };
-                        store(&mut state, lv, x);
+        match exec(comp, edge, &mut state, env) {
+            Ok(event) => {
+                if let Some(ev) = event {
+                    events.push(ev);
+                    if events.len() >= limits.max_events {
+                        last = edge.origin.clone();
+                        at = edge.to;
+                        break Outcome::EventLimit;
                     }
                 }
             }
-            Stmt::Event(ev) => {
-                let (name, value) = match ev {
-                    Event::Plain(n) => (n, None),
-                    Event::Send(n, e) => (n, Some(eval::eval(e, &state))),
-                    Event::Recv(n, lv) => {
-                        let fam = comp.family(n);
-                        let ty = fam.map_or(IntTy::I32, |f| f.ty);
-                        let Some(v) = env.receive(n, ty, fam.and_then(|f| f.range)) else {
-                            return finish(events, Outcome::InputExhausted, edge.origin.clone(), steps);
-                        };
-                        if let Some(lv) = lv {
-                            store(&mut state, lv, v);
-                        }
-                        (n, Some(v))
-                    }
-                };
-                events.push(TraceEvent { name: name.clone(), value });
-                if events.len() >= limits.max_events {
-                    return finish(events, Outcome::EventLimit, edge.origin.clone(), steps);
-                }
+            Err(outcome) => {
+                last = edge.origin.clone();
+                break outcome;
             }
         }
         last = edge.origin.clone();
         at = edge.to;
+    };
+    (Run { events, outcome, last, steps }, Some((at, state)))
+}
+
+/// The edges of `out` enabled in `state`: an assume whose condition fails is disabled; a check is
+/// always enabled (its failure is a fault, not a block).
+fn enabled(comp: &Component, out: &[usize], state: &State) -> Vec<usize> {
+    out.iter().copied().filter(|&i| !matches!(&comp.edges[i].stmt, Stmt::Assume(c) if !holds(c, state))).collect()
+}
+
+/// Takes one enabled edge: the event it performs, or how the run ends on it.
+fn exec(
+    comp: &Component,
+    edge: &super::Edge,
+    state: &mut State,
+    env: &mut dyn Environment,
+) -> Result<Option<TraceEvent>, Outcome> {
+    match &edge.stmt {
+        Stmt::Skip | Stmt::Assume(_) => {}
+        Stmt::Check(c, fault) => {
+            if !holds(c, state) {
+                return Err(Outcome::Fault(*fault));
+            }
+        }
+        Stmt::Assign(lv, e) => {
+            let v = eval::eval(e, state);
+            store(state, lv, v);
+        }
+        Stmt::Havoc(lv) => {
+            let ty = elem_ty(comp, lv.var());
+            match (lv, comp.var(lv.var()).ty) {
+                (Lvalue::Var(v), VarTy::Array(_, n)) => {
+                    for i in 0..n {
+                        let x = env.nondet(ty).ok_or(Outcome::InputExhausted)?;
+                        state.set(*v, i as i128, x);
+                    }
+                }
+                _ => {
+                    let x = env.nondet(ty).ok_or(Outcome::InputExhausted)?;
+                    store(state, lv, x);
+                }
+            }
+        }
+        Stmt::Event(ev) => {
+            let (name, value) = match ev {
+                Event::Plain(n) => (n, None),
+                Event::Send(n, e) => (n, Some(eval::eval(e, state))),
+                Event::Recv(n, lv) => {
+                    let fam = comp.family(n);
+                    let ty = fam.map_or(IntTy::I32, |f| f.ty);
+                    let v = env.receive(n, ty, fam.and_then(|f| f.range)).ok_or(Outcome::InputExhausted)?;
+                    if let Some(lv) = lv {
+                        store(state, lv, v);
+                    }
+                    (n, Some(v))
+                }
+            };
+            return Ok(Some(TraceEvent { name: name.clone(), value }));
+        }
     }
+    Ok(None)
+}
+
+/// How a silent continuation ([`continue_silently`]) stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SilentStop {
+    /// The next edge performs an event (its index).
+    Event(usize),
+    /// The next edge reads an input (its index): what follows depends on the value.
+    Input(usize),
+    /// The component reached its exit.
+    Exited,
+    /// No edge is enabled.
+    Blocked,
+    /// A check failed on this edge.
+    Fault(usize),
+    /// The step limit was reached.
+    StepLimit,
+}
+
+/// The internal steps a component takes from `(at, state)` before its next event or input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Silent {
+    /// The edges taken, in order.
+    pub taken: Vec<usize>,
+    /// Per edge taken, the assume edges that were disabled beside it (branches not taken).
+    pub not_taken: Vec<Vec<usize>>,
+    /// Why it stopped.
+    pub stop: SilentStop,
+}
+
+/// Follows `comp` from `(at, state)` through internal steps (assignments, branches, checks) until
+/// the next event or input, the exit, a block, a fault or `max_steps`.
+pub fn continue_silently(comp: &Component, at: LocId, state: &State, max_steps: usize) -> Silent {
+    let succ = comp.successors();
+    let mut state = state.clone();
+    let mut at = at;
+    let (mut taken, mut not_taken) = (Vec::new(), Vec::new());
+    let mut no_input = Scripted::new([]);
+    let stop = loop {
+        if at == comp.exit {
+            break SilentStop::Exited;
+        }
+        if taken.len() >= max_steps {
+            break SilentStop::StepLimit;
+        }
+        let out = succ.get(at.index()).map(Vec::as_slice).unwrap_or(&[]);
+        let enabled = enabled(comp, out, &state);
+        let Some(&chosen) = enabled.first() else { break SilentStop::Blocked };
+        match &comp.edges[chosen].stmt {
+            Stmt::Event(_) => break SilentStop::Event(chosen),
+            Stmt::Havoc(_) => break SilentStop::Input(chosen),
+            _ => {}
+        }
+        if exec(comp, &comp.edges[chosen], &mut state, &mut no_input).is_err() {
+            break SilentStop::Fault(chosen);
+        }
+        taken.push(chosen);
+        not_taken.push(out.iter().copied().filter(|e| !enabled.contains(e)).collect());
+        at = comp.edges[chosen].to;
+    };
+    Silent { taken, not_taken, stop }
+}
+
+/// Runs exactly the edges `path` from the initial state, reading inputs from `env`: the state
+/// before the first edge and after each one. `None` when an edge is not enabled, a check fails
+/// or the input runs out.
+pub fn follow(comp: &Component, path: &[usize], env: &mut dyn Environment) -> Option<Vec<State>> {
+    let mut state = State::initial(comp, env)?;
+    let mut at = comp.entry;
+    let mut states = vec![state.clone()];
+    for &e in path {
+        let edge = comp.edges.get(e)?;
+        if edge.from != at || enabled(comp, &[e], &state).is_empty() {
+            return None;
+        }
+        exec(comp, edge, &mut state, env).ok()?;
+        at = edge.to;
+        states.push(state.clone());
+    }
+    Some(states)
 }

@@ -1,6 +1,8 @@
 //! Rendering of results. Results are data first ([`crate::check`]); this module turns them into
 //! text for a terminal (JSON and SARIF follow with the containment report).
 
+pub mod check;
+
 use std::fmt::Write;
 
 use crate::check::Verdict;

@@ -146,6 +146,31 @@ impl<'a> Encoder<'a> {
         Bool::and(&parts)
     }
 
+    /// The state `values` (from the interpreter) as constant terms, in [`Encoder::state`]'s
+    /// order: substituted for a state, it makes a formula over the state true or false.
+    pub fn concrete(&self, values: &crate::ir::interp::State) -> Vec<Sym> {
+        self.comp
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, decl)| {
+                let t = decl.ty.elem();
+                let var = crate::ir::VarId(i as u32);
+                match decl.ty {
+                    crate::ir::VarTy::Array(_, n) => {
+                        let mut a = Array::const_array(&Sort::bitvector(INDEX_BITS), &const_bv(0, t));
+                        for k in 0..n {
+                            let v = values.get(var, i128::from(k)).unwrap_or(0);
+                            a = a.store(&BV::from_u64(u64::from(k), INDEX_BITS), &const_bv(v, t));
+                        }
+                        Sym::Arr(a, n)
+                    }
+                    _ => Sym::Bv(const_bv(values.get(var, 0).unwrap_or(0), t)),
+                }
+            })
+            .collect()
+    }
+
     fn fresh_bv(&self, tag: &str, t: IntTy) -> BV {
         let n = self.counter.get();
         self.counter.set(n + 1);

@@ -1,0 +1,491 @@
+//! Containment: does the new version of a component still have every behaviour of the old one?
+//! (paper 003 Section 4, Fig. 1, and the feedback of Section 6).
+//!
+//! `M` is the may-abstraction of the old version (it has every behaviour of the old code, and
+//! maybe more); `M'` is the must-abstraction of the new one (every behaviour it has, the new
+//! code has). Behaviours are traces of visible events, error events included (`comp!kind`: a
+//! component that could go wrong and no longer can has lost a behaviour). The loop:
+//!
+//! 1. **Verification**: `L(M) ⊆ L(M') ∪ L(B) ∪ X`, where `B` is the process of behaviours the
+//!    upgrade removes on purpose (`--removed`) and `X` the missing behaviours found so far with
+//!    all their extensions. Included: the old component is contained in the new one.
+//! 2. **Validation 1**: the counterexample `CE` is simulated on the old code along its path in
+//!    `M`. Infeasible: `M` is refined ([`refine`]) and the loop restarts.
+//! 3. **Validation 2**: is `CE` impossible for the new code? This is itself a safety question,
+//!    answered by CEGAR on a may-abstraction of the new code: no path for `CE` in it means no
+//!    run of the new code performs `CE`, so `CE` is a *missing behaviour*; a path that
+//!    simulates concretely is a run of the new code, and `M'` is refined so that it gains the
+//!    run ([`refine_must`]); a spurious path refines that may-abstraction.
+//!
+//! Up to `max_missing` distinct missing behaviours are collected: each one found joins `X`,
+//! so the next counterexample is not one of its extensions. For each one the feedback is the
+//! old run of the whole trace, the longest prefix the new code can follow and its run, and the
+//! divergence point: where the new code, continued from the end of that prefix, turns away
+//! from the event the old one performs next.
+//!
+//! Soundness: "contained" rests on `M ⊇ old` and `M' ⊆ new` (both checked against the
+//! interpreter by `tests/abstraction.rs`); a missing behaviour rests on a replayed old run and
+//! on the may-abstraction of the new code having no path for it. Limits and solver `unknown`s
+//! end the loop with Unknown; when missing behaviours were already found the verdict is "not
+//! contained" all the same.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use super::cegar::CegarOptions;
+use crate::abs::refine::{Replay, Witness, refine, refine_must, simulate};
+use crate::abs::{AbsError, Abstractor, Arg, ErrorKind, EventView, Mode};
+use crate::automata::Dla;
+use crate::automata::dla::Builder;
+use crate::automata::inclusion::{self, Inclusion};
+use crate::front::ERROR_EVENT;
+use crate::ir::interp::{self, Silent, SilentStop};
+use crate::ir::{Component, Event, Stmt};
+use crate::smt::{Smt, SmtStats, Take};
+
+/// How many backward passes one refinement of the must-model makes at most.
+const MUST_PASSES: usize = 8;
+/// Internal steps the divergence search follows the new code for.
+const SILENT_STEPS: usize = 100_000;
+
+/// Limits of the containment loop.
+#[derive(Clone, Copy, Debug)]
+pub struct ContainOptions {
+    /// Refinements (of any of the three models), time and solver limits.
+    pub limits: CegarOptions,
+    /// Missing behaviours to collect before stopping.
+    pub max_missing: usize,
+}
+
+impl Default for ContainOptions {
+    fn default() -> ContainOptions {
+        ContainOptions { limits: CegarOptions::default(), max_missing: 5 }
+    }
+}
+
+/// Where the new code turns away from a missing behaviour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// The event the old code performs next and the new one cannot.
+    pub expected: String,
+    /// The old code's edge that performs it.
+    pub old_edge: usize,
+    /// The new code's internal steps from the end of the prefix it follows.
+    pub silent: Option<Silent>,
+    /// The branch of the new code, on those steps, that was not taken and from which the
+    /// expected event is reachable without another event: where the behaviour is cut off.
+    pub cut: Option<usize>,
+}
+
+/// A behaviour of the old version that the new one does not have.
+#[derive(Clone, Debug)]
+pub struct Missing {
+    /// Its events.
+    pub trace: Vec<String>,
+    /// The old code's run of the whole trace.
+    pub old_run: Witness,
+    /// How many events of the trace the new code can perform (at least this many).
+    pub followed: usize,
+    /// The new code's run of those events.
+    pub new_run: Witness,
+    /// Where it diverges.
+    pub divergence: Divergence,
+}
+
+/// How the check ended.
+#[derive(Clone, Debug)]
+pub enum ContainOutcome {
+    /// Every behaviour of the old version is one of the new version (or removed on purpose).
+    Contained,
+    /// Some are missing; `incomplete` says why the search for more stopped early, if it did.
+    NotContained {
+        /// The missing behaviours found.
+        missing: Vec<Missing>,
+        /// Why fewer than all were looked for, when a limit stopped the search.
+        incomplete: Option<String>,
+    },
+    /// Undecided, and why.
+    Unknown(String),
+}
+
+/// Counts for `--stats`.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct ContainStats {
+    /// Inclusion checks `L(M) ⊆ L(M')`.
+    pub rounds: usize,
+    /// Refinements of the old version's may-model (Validation 1).
+    pub refinements_old: usize,
+    /// Refinements of the new version's must-model (Validation 2 found a real run).
+    pub refinements_must: usize,
+    /// Refinements of the new version's may-model (Validation 2 found a spurious path).
+    pub refinements_new: usize,
+    /// Predicates of the old version.
+    pub predicates_old: usize,
+    /// Predicates of the new version's must-model.
+    pub predicates_must: usize,
+    /// Predicates of the new version's may-model.
+    pub predicates_new: usize,
+    /// States of the last abstract models (old may, new must).
+    pub abstract_states: (usize, usize),
+    /// Solver work.
+    pub smt: SmtStats,
+    /// Wall time.
+    pub time: Duration,
+}
+
+impl ContainStats {
+    /// All refinements.
+    pub fn refinements(&self) -> usize {
+        self.refinements_old + self.refinements_must + self.refinements_new
+    }
+}
+
+/// The containment check of one component.
+#[derive(Clone, Debug)]
+pub struct Containment {
+    /// The component.
+    pub component: String,
+    /// Its outcome.
+    pub outcome: ContainOutcome,
+    /// Counts.
+    pub stats: ContainStats,
+}
+
+/// Checks that every behaviour of `old` is one of `new` or of `removed`. Both must be versions of
+/// the same component with ranges for every valued family (see [`crate::abs::EventView`]).
+pub fn check(old: &Component, new: &Component, removed: Option<&Dla>, options: &ContainOptions) -> Containment {
+    let start = Instant::now();
+    let mut run = Loop {
+        old,
+        new,
+        options,
+        start,
+        smt: Smt::new(options.limits.query_timeout_ms),
+        m: Abstractor::new(old, EventView::Visible),
+        must: Abstractor::new(new, EventView::Visible),
+        may_new: Abstractor::new(new, EventView::Visible),
+        stats: ContainStats::default(),
+        missing: Vec::new(),
+    };
+    let outcome = match run.run(removed) {
+        Ok(()) if run.missing.is_empty() => ContainOutcome::Contained,
+        Ok(()) => ContainOutcome::NotContained { missing: std::mem::take(&mut run.missing), incomplete: None },
+        Err(why) if run.missing.is_empty() => ContainOutcome::Unknown(why),
+        Err(why) => ContainOutcome::NotContained { missing: std::mem::take(&mut run.missing), incomplete: Some(why) },
+    };
+    let mut stats = run.stats;
+    stats.smt = run.smt.stats;
+    stats.predicates_old = run.m.precision.len();
+    stats.predicates_must = run.must.precision.len();
+    stats.predicates_new = run.may_new.precision.len();
+    stats.time = start.elapsed();
+    Containment { component: old.name.clone(), outcome, stats }
+}
+
+struct Loop<'a> {
+    old: &'a Component,
+    new: &'a Component,
+    options: &'a ContainOptions,
+    start: Instant,
+    smt: Smt,
+    /// The may-model of the old version, `M`.
+    m: Abstractor<'a>,
+    /// The must-model of the new version, `M'`.
+    must: Abstractor<'a>,
+    /// The may-model of the new version, for Validation 2.
+    may_new: Abstractor<'a>,
+    stats: ContainStats,
+    missing: Vec<Missing>,
+}
+
+/// What Validation 2 decided.
+enum Absent {
+    /// No run of the new code performs the trace.
+    Yes,
+    /// One does; the must-model was refined to show it.
+    No,
+}
+
+impl<'a> Loop<'a> {
+    /// Runs until included, `max_missing` behaviours are found, or a limit (the error).
+    fn run(&mut self, removed: Option<&Dla>) -> Result<(), String> {
+        let name = self.old.name.clone();
+        loop {
+            self.limits()?;
+            let arg_old = build(&mut self.m, &mut self.smt, Mode::May)?;
+            let arg_must = build(&mut self.must, &mut self.smt, Mode::Must)?;
+            self.stats.abstract_states = (arg_old.states.len(), arg_must.states.len());
+            let m = arg_old.to_behaviours(&name);
+            let m2 = arg_must.to_behaviours(&name);
+            let x = excluded(&self.missing, m.alphabet());
+            let mut allowed: Vec<&Dla> = vec![&m2, &x];
+            allowed.extend(removed);
+            self.stats.rounds += 1;
+            let trace = match inclusion::check(&m, &Dla::union(&allowed)) {
+                Inclusion::Included { .. } => return Ok(()),
+                Inclusion::NotIncluded { trace, .. } => trace,
+            };
+            let events: Vec<String> = trace.events().iter().map(|e| e.to_string()).collect();
+            tracing::debug!(?events, rounds = self.stats.rounds, "containment counterexample");
+            // Validation 1: a real behaviour of the old version?
+            let path = path_of(&arg_old, &name, &events)?;
+            let old_run = match simulate(&self.m.enc, &mut self.smt, &path)
+                .map_err(|e| format!("simulating the old version: {e}"))?
+            {
+                Replay::Feasible(w) => w,
+                Replay::Infeasible { prefix } => {
+                    let added = refine(&mut self.m, &mut self.smt, &path, prefix)
+                        .map_err(|e| format!("refining the old version: {e}"))?;
+                    self.stats.refinements_old += 1;
+                    if added == 0 {
+                        return Err(format!(
+                            "refining the old version found no new predicate to rule out the spurious trace {}",
+                            events.join(" ")
+                        ));
+                    }
+                    continue;
+                }
+            };
+            // Validation 2: impossible for the new version?
+            match self.absent(&events)? {
+                Absent::No => continue,
+                Absent::Yes => {
+                    let missing = self.feedback(events, old_run, &arg_must)?;
+                    self.missing.push(missing);
+                    if self.missing.len() >= self.options.max_missing {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    fn limits(&self) -> Result<(), String> {
+        let limits = &self.options.limits;
+        if limits.timeout.is_some_and(|t| self.start.elapsed() > t) {
+            return Err(format!(
+                "the time limit of {} s was reached after {} refinements",
+                limits.timeout.map_or(0, |t| t.as_secs()),
+                self.stats.refinements()
+            ));
+        }
+        if self.stats.refinements() >= limits.max_refinements {
+            return Err(format!("the limit of {} refinements was reached", limits.max_refinements));
+        }
+        Ok(())
+    }
+
+    /// Validation 2: CEGAR on the new version's may-model for the single trace `events`.
+    fn absent(&mut self, events: &[String]) -> Result<Absent, String> {
+        let name = self.new.name.clone();
+        loop {
+            self.limits()?;
+            let arg = build(&mut self.may_new, &mut self.smt, Mode::May)?;
+            let Some(path) = find(&arg, &name, events) else { return Ok(Absent::Yes) };
+            match simulate(&self.may_new.enc, &mut self.smt, &path)
+                .map_err(|e| format!("simulating the new version: {e}"))?
+            {
+                Replay::Feasible(w) => {
+                    let added = refine_must(&mut self.must, &mut self.smt, &w, MUST_PASSES)
+                        .map_err(|e| format!("refining the new version's must-model: {e}"))?;
+                    self.stats.refinements_must += 1;
+                    tracing::debug!(added, ?events, "must-model gains a run of the new version");
+                    if added == 0 {
+                        return Err(format!(
+                            "the new version can perform {}, but refining its must-abstraction found no new predicate to show it",
+                            events.join(" ")
+                        ));
+                    }
+                    return Ok(Absent::No);
+                }
+                Replay::Infeasible { prefix } => {
+                    let added = refine(&mut self.may_new, &mut self.smt, &path, prefix)
+                        .map_err(|e| format!("refining the new version: {e}"))?;
+                    self.stats.refinements_new += 1;
+                    if added == 0 {
+                        return Err(format!(
+                            "refining the new version found no new predicate to decide whether it can perform {}",
+                            events.join(" ")
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The feedback of paper 003 Section 6 for a missing behaviour.
+    fn feedback(&mut self, trace: Vec<String>, old_run: Witness, arg_must: &Arg) -> Result<Missing, String> {
+        let name = self.new.name.clone();
+        // The longest proper prefix the must-model shows: each is a run of the new code.
+        let mut followed = trace.len() - 1;
+        let new_run = loop {
+            if let Some(path) = find(arg_must, &name, &trace[..followed]) {
+                match simulate(&self.must.enc, &mut self.smt, &path) {
+                    Ok(Replay::Feasible(w)) => break w,
+                    Ok(Replay::Infeasible { .. }) => {
+                        return Err("internal error: a path of the must-abstraction is not a run".into());
+                    }
+                    Err(e) => return Err(format!("simulating the new version: {e}")),
+                }
+            }
+            if followed == 0 {
+                break Witness { steps: Vec::new() };
+            }
+            followed -= 1;
+        };
+        let expected = trace[followed].clone();
+        let old_edge = old_run_edge(&old_run, followed, self.old, &expected);
+        let silent = continue_new(self.new, &new_run, followed);
+        let cut = silent.as_ref().and_then(|s| cut_off(self.new, s, &expected));
+        let divergence = Divergence { expected, old_edge, silent, cut };
+        Ok(Missing { trace, old_run, followed, new_run, divergence })
+    }
+}
+
+fn build(abs: &mut Abstractor, smt: &mut Smt, mode: Mode) -> Result<Arg, String> {
+    let name = abs.component().name.clone();
+    let which = if mode == Mode::May { "may" } else { "must" };
+    abs.build(smt, mode).map_err(|e| match e {
+        AbsError::Smt(e) => format!("abstracting `{name}` ({which}): {e}"),
+        AbsError::TooManyStates(n) => format!("the {which}-abstraction of `{name}` exceeds {n} states"),
+    })
+}
+
+/// A path of `arg` performing `events`, as IR edges and how each is taken.
+fn find(arg: &Arg, name: &str, events: &[String]) -> Option<Vec<(usize, Take)>> {
+    let wanted: Vec<Vec<String>> = events.iter().map(|e| vec![e.clone()]).collect();
+    let path = arg.find_path(name, &wanted)?;
+    Some(
+        path.iter()
+            .map(|&(s, k)| {
+                let a = &arg.out[s][k];
+                (a.edge, a.take)
+            })
+            .collect(),
+    )
+}
+
+fn path_of(arg: &Arg, name: &str, events: &[String]) -> Result<Vec<(usize, Take)>, String> {
+    find(arg, name, events)
+        .ok_or_else(|| format!("internal error: the old version's model has no path for {}", events.join(" ")))
+}
+
+/// The missing traces and all their extensions, over `alphabet`: no later counterexample is
+/// one of them.
+fn excluded(missing: &[Missing], alphabet: &[String]) -> Dla {
+    let mut b = Builder::new();
+    for e in alphabet {
+        b.add_event(e);
+    }
+    let root = b.add_state(&[], true);
+    b.set_initial(root);
+    for m in missing {
+        let mut at = root;
+        for e in &m.trace {
+            let next = b.add_state(&[], true);
+            b.add_transition(at, e, next);
+            at = next;
+        }
+        for e in alphabet {
+            b.add_transition(at, e, at);
+        }
+    }
+    b.build()
+}
+
+/// Whether edge `e` of `comp` performs the visible event `label` (as [`Arg::to_behaviours`]
+/// names it).
+fn performs(comp: &Component, e: usize, label: &str) -> bool {
+    let family = |name: &str| {
+        label == name
+            || label.strip_prefix(name).and_then(|r| r.strip_prefix('.')).is_some_and(|v| v.parse::<i128>().is_ok())
+    };
+    match &comp.edges[e].stmt {
+        Stmt::Event(Event::Plain(n)) if n == ERROR_EVENT => label == ErrorKind::Reach.event(&comp.name),
+        Stmt::Event(ev) => family(ev.name()),
+        Stmt::Check(_, f) => label == ErrorKind::Fault(*f).event(&comp.name),
+        _ => false,
+    }
+}
+
+/// The old run's edge that performs event number `index` (from 0) of its trace.
+fn old_run_edge(run: &Witness, index: usize, comp: &Component, label: &str) -> usize {
+    let mut seen = 0;
+    for s in &run.steps {
+        let visible = match &comp.edges[s.edge].stmt {
+            Stmt::Event(_) => true,
+            Stmt::Check(..) => s.take == Take::Fault,
+            _ => false,
+        };
+        if visible {
+            if seen == index && performs(comp, s.edge, label) {
+                return s.edge;
+            }
+            seen += 1;
+        }
+    }
+    run.steps.last().map_or(0, |s| s.edge)
+}
+
+/// Replays the new code's run of its first `followed` events in the interpreter and follows it
+/// further through internal steps. `None` when the replay does not end where expected.
+fn continue_new(comp: &Component, run: &Witness, followed: usize) -> Option<Silent> {
+    let (at, state) = if followed == 0 {
+        (comp.entry, interp::State::initial(comp, &mut interp::Scripted::new([]))?)
+    } else {
+        let limits = interp::Limits { max_steps: 10_000_000, max_events: followed };
+        let (replay, end) = interp::run_to(comp, &mut interp::Scripted::new(run.inputs()), limits);
+        if replay.outcome != interp::Outcome::EventLimit {
+            return None;
+        }
+        end?
+    };
+    Some(interp::continue_silently(comp, at, &state, SILENT_STEPS))
+}
+
+/// On the internal steps `silent`, the first branch not taken from which an edge performing
+/// `label` is reachable without another event, while the branch taken cannot reach one.
+fn cut_off(comp: &Component, silent: &Silent, label: &str) -> Option<usize> {
+    let reach = reaches(comp, label);
+    silent.taken.iter().zip(&silent.not_taken).find_map(|(&taken, others)| {
+        if reach[comp.edges[taken].to.index()] {
+            return None;
+        }
+        others.iter().copied().find(|&d| reach[comp.edges[d].to.index()])
+    })
+}
+
+/// Per location, whether an edge performing `label` can be taken from it after internal steps
+/// only.
+fn reaches(comp: &Component, label: &str) -> Vec<bool> {
+    let n = comp.n_locs as usize;
+    let mut reach = vec![false; n];
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut queue = VecDeque::new();
+    for (i, e) in comp.edges.iter().enumerate() {
+        if performs(comp, i, label) && !reach[e.from.index()] {
+            reach[e.from.index()] = true;
+            queue.push_back(e.from.index());
+        }
+        if !matches!(e.stmt, Stmt::Event(_)) {
+            preds[e.to.index()].push(e.from.index());
+        }
+    }
+    while let Some(l) = queue.pop_front() {
+        for &p in &preds[l] {
+            if !reach[p] {
+                reach[p] = true;
+                queue.push_back(p);
+            }
+        }
+    }
+    reach
+}
+
+/// The edge a silent continuation stopped at (the next event, input or fault), if any.
+pub fn stop_edge(silent: &Silent) -> Option<usize> {
+    match silent.stop {
+        SilentStop::Event(e) | SilentStop::Input(e) | SilentStop::Fault(e) => Some(e),
+        _ => None,
+    }
+}

@@ -1,0 +1,137 @@
+//! `subst check OLD NEW` on C: components are matched by name between the two versions, and
+//! every component whose code changed is checked for containment ([`super::contain`]).
+//! Compatibility of the upgraded assembly joins in a later stage.
+
+use super::contain::{self, ContainOptions, ContainOutcome, Containment};
+use super::{Reason, Verdict};
+use crate::automata::Dla;
+use crate::diag::Diagnostic;
+use crate::front::Program;
+use crate::ir::{Component, Event, Stmt};
+
+/// What happened to one component between the versions.
+#[derive(Clone, Debug)]
+pub enum Change {
+    /// Its code is the same (source positions aside).
+    Unchanged,
+    /// Its code changed; the containment check.
+    Changed(Box<Containment>),
+    /// Only the old version has it: none of its behaviours remain.
+    Removed,
+    /// Only the new version has it.
+    Added,
+}
+
+/// One component of the check.
+#[derive(Clone, Debug)]
+pub struct ComponentCheck {
+    /// Its name.
+    pub name: String,
+    /// The old version's code, when there is one.
+    pub old: Option<Component>,
+    /// The new version's code, when there is one.
+    pub new: Option<Component>,
+    /// What changed, and the result.
+    pub change: Change,
+}
+
+impl ComponentCheck {
+    /// The containment verdict of this component: a removed component loses its behaviours.
+    pub fn verdict(&self) -> Verdict {
+        match &self.change {
+            Change::Unchanged | Change::Added => Verdict::Holds,
+            Change::Removed => Verdict::Fails(Vec::new()),
+            Change::Changed(c) => match &c.outcome {
+                ContainOutcome::Contained => Verdict::Holds,
+                ContainOutcome::NotContained { missing, .. } => {
+                    Verdict::Fails(missing.first().map(|m| m.trace.clone()).unwrap_or_default())
+                }
+                ContainOutcome::Unknown(r) => Verdict::Unknown(Reason::Other(r.clone())),
+            },
+        }
+    }
+}
+
+/// The result of `subst check` on C.
+#[derive(Clone, Debug)]
+pub struct Substitution {
+    /// One entry per component of either version, in the old version's order, then the added.
+    pub components: Vec<ComponentCheck>,
+}
+
+impl Substitution {
+    /// Substitutable when every component is contained.
+    pub fn verdict(&self) -> Verdict {
+        Verdict::all(self.components.iter().map(ComponentCheck::verdict))
+    }
+}
+
+/// Whether two components have the same code: the IR with source positions left out.
+pub fn same_code(a: &Component, b: &Component) -> bool {
+    let strip = |c: &Component| {
+        let mut c = c.clone();
+        for e in &mut c.edges {
+            e.origin = None;
+        }
+        c
+    };
+    strip(a) == strip(b)
+}
+
+/// Rejects a component with a valued event family that has no range: its values would be
+/// unobserved, and containment would compare traces without them.
+pub fn require_ranges(comp: &Component) -> Result<(), Diagnostic> {
+    if let Some(f) = comp.families.iter().find(|f| f.range.is_none()) {
+        let message = format!(
+            "the event family `{}` of `{}` carries values but has no range; containment compares values, so declare one in the spec (`event {}[LO..HI]`)",
+            f.name, comp.name, f.name
+        );
+        let site = comp
+            .edges
+            .iter()
+            .find(|e| matches!(&e.stmt, Stmt::Event(ev) if ev.name() == f.name && !matches!(ev, Event::Plain(_))));
+        return Err(match site.and_then(|e| e.origin.as_ref()) {
+            Some(o) => Diagnostic::at(o.span.clone(), message, "a value of the family"),
+            None => Diagnostic::global(message),
+        });
+    }
+    Ok(())
+}
+
+/// Checks containment for every component of `old` that `new` changes. `removed`, from the
+/// spec, holds behaviours the upgrade drops on purpose.
+pub fn check(
+    old: &Program,
+    new: &Program,
+    removed: Option<&Dla>,
+    options: &ContainOptions,
+) -> Result<Substitution, Diagnostic> {
+    let old_names = old.default_components();
+    let new_names = new.default_components();
+    if old_names.is_empty() && new_names.is_empty() {
+        return Err(Diagnostic::global("no component found in either version: define `main` or component functions"));
+    }
+    let mut components = Vec::new();
+    for name in &old_names {
+        let o = old.lower(name)?;
+        if !new_names.contains(name) {
+            components.push(ComponentCheck { name: name.clone(), old: Some(o), new: None, change: Change::Removed });
+            continue;
+        }
+        let n = new.lower(name)?;
+        let change = if same_code(&o, &n) {
+            Change::Unchanged
+        } else {
+            require_ranges(&o)?;
+            require_ranges(&n)?;
+            tracing::info!(component = %name, "containment");
+            Change::Changed(Box::new(contain::check(&o, &n, removed, options)))
+        };
+        components.push(ComponentCheck { name: name.clone(), old: Some(o), new: Some(n), change });
+    }
+    for name in new_names.iter().filter(|n| !old_names.contains(n)) {
+        let n = new.lower(name)?;
+        components.push(ComponentCheck { name: name.clone(), old: None, new: Some(n), change: Change::Added });
+    }
+    Ok(Substitution { components })
+}

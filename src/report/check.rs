@@ -1,0 +1,618 @@
+//! The report of `subst check` on C: one data type ([`CheckReport`]), three renderings (text
+//! with source excerpts, JSON, SARIF 2.1.0). The JSON form is the serialisation of the type and
+//! is documented in `docs/report.md`; its `schema` field names its version.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::abs::ErrorKind;
+use crate::abs::refine::Witness;
+use crate::check::contain::{ContainOutcome, Missing};
+use crate::check::substitution::{Change, ComponentCheck, Substitution};
+use crate::check::{Reason, Verdict};
+use crate::ir::interp::SilentStop;
+use crate::ir::{Component, Event, Origin, Stmt};
+use crate::smt::Take;
+
+/// The version of the JSON schema.
+pub const SCHEMA: &str = "subst-check/1";
+
+/// What the report was asked about.
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    /// The old version as given.
+    pub old: String,
+    /// The new version as given.
+    pub new: String,
+    /// The `--removed` process.
+    pub removed: Option<String>,
+}
+
+/// A source range.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Location {
+    /// The file as given to subst.
+    pub file: String,
+    /// First line (from 1).
+    pub line: u32,
+    /// First column (from 1, in characters).
+    pub column: u32,
+    /// Last line.
+    pub end_line: u32,
+    /// Column just past the end.
+    pub end_column: u32,
+}
+
+impl Location {
+    fn of(o: &Origin) -> Location {
+        let s = &o.span;
+        Location { file: s.file.clone(), line: s.line, column: s.col, end_line: s.end_line, end_column: s.end_col }
+    }
+}
+
+/// One source statement of a run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// Where.
+    pub location: Location,
+    /// The C text.
+    pub text: String,
+    /// The visible event performed here, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// For a branch: the condition that held, in the IR's terms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    /// Input values read here (nondet calls, received values).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<i128>,
+}
+
+/// Where the new version turns away from a missing behaviour.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DivergenceReport {
+    /// The event the old version performs next and the new one cannot.
+    pub expected: String,
+    /// The old statement that performs it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old: Option<Location>,
+    /// The new version's statement where the behaviour is cut off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new: Option<Location>,
+    /// Its C text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_text: Option<String>,
+    /// What happens there: `branch_not_taken` (a branch towards the event whose condition is
+    /// false), `other_event` (the new version's next event is another one), `input` (it reads
+    /// an input next), `exit`, `blocked`, `fault`, `step_limit`, or `unknown`.
+    pub kind: String,
+    /// One sentence.
+    pub message: String,
+}
+
+/// A behaviour of the old version that the new one lacks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MissingReport {
+    /// Its events.
+    pub trace: Vec<String>,
+    /// How many of them the new version can perform.
+    pub followed: usize,
+    /// The old version's run of the whole trace.
+    pub old_path: Vec<Step>,
+    /// The new version's run of the events it follows.
+    pub new_path: Vec<Step>,
+    /// The divergence point.
+    pub divergence: DivergenceReport,
+}
+
+/// Work done for one component.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StatsReport {
+    /// Inclusion checks.
+    pub rounds: usize,
+    /// Refinements of the old may-model, the new must-model and the new may-model.
+    pub refinements: [usize; 3],
+    /// Predicates of the same three models.
+    pub predicates: [usize; 3],
+    /// States of the last old may-model and new must-model.
+    pub abstract_states: [usize; 2],
+    /// Solver checks.
+    pub smt_calls: u64,
+    /// Checks answered from the cache.
+    pub smt_cache_hits: u64,
+    /// Wall time in milliseconds.
+    pub time_ms: f64,
+}
+
+/// The result for one component.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ComponentReport {
+    /// The component (C function).
+    pub name: String,
+    /// `unchanged`, `changed`, `removed` or `added`.
+    pub change: String,
+    /// `contained`, `not_contained` or `unknown`.
+    pub containment: String,
+    /// Why it is unknown, or why the search for missing behaviours stopped early.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Missing behaviours, shortest first.
+    pub missing: Vec<MissingReport>,
+    /// Work done (changed components only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stats: Option<StatsReport>,
+}
+
+/// The report of `subst check` on C.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CheckReport {
+    /// [`SCHEMA`].
+    pub schema: String,
+    /// subst's version.
+    pub tool_version: String,
+    /// The old version as given.
+    pub old: String,
+    /// The new version as given.
+    pub new: String,
+    /// The `--removed` process.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed: Option<String>,
+    /// `substitutable`, `not_substitutable` or `unknown`.
+    pub verdict: String,
+    /// One entry per component of either version.
+    pub components: Vec<ComponentReport>,
+}
+
+fn containment_word(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Holds => "contained",
+        Verdict::Fails(_) => "not_contained",
+        Verdict::Unknown(_) => "unknown",
+    }
+}
+
+impl CheckReport {
+    /// The report of a check.
+    pub fn new(result: &Substitution, inputs: &Inputs) -> CheckReport {
+        let verdict = match result.verdict() {
+            Verdict::Holds => "substitutable",
+            Verdict::Fails(_) => "not_substitutable",
+            Verdict::Unknown(_) => "unknown",
+        };
+        CheckReport {
+            schema: SCHEMA.to_string(),
+            tool_version: env!("CARGO_PKG_VERSION").to_string(),
+            old: inputs.old.clone(),
+            new: inputs.new.clone(),
+            removed: inputs.removed.clone(),
+            verdict: verdict.to_string(),
+            components: result.components.iter().map(component_report).collect(),
+        }
+    }
+
+    /// The JSON rendering.
+    pub fn json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+}
+
+fn component_report(c: &ComponentCheck) -> ComponentReport {
+    let verdict = c.verdict();
+    let change = match &c.change {
+        Change::Unchanged => "unchanged",
+        Change::Changed(_) => "changed",
+        Change::Removed => "removed",
+        Change::Added => "added",
+    };
+    let mut reason = match &verdict {
+        Verdict::Unknown(Reason::Other(r)) => Some(r.clone()),
+        Verdict::Unknown(r) => Some(r.to_string()),
+        _ => None,
+    };
+    if let Change::Removed = c.change {
+        reason = Some("the new version has no component of this name".into());
+    }
+    let (missing, stats) = match (&c.change, &c.old, &c.new) {
+        (Change::Changed(ct), Some(old), Some(new)) => {
+            let missing = match &ct.outcome {
+                ContainOutcome::NotContained { missing, incomplete } => {
+                    if let Some(why) = incomplete {
+                        reason = Some(format!("the search for more missing behaviours stopped: {why}"));
+                    }
+                    missing.iter().map(|m| missing_report(old, new, m)).collect()
+                }
+                _ => Vec::new(),
+            };
+            let s = &ct.stats;
+            let stats = StatsReport {
+                rounds: s.rounds,
+                refinements: [s.refinements_old, s.refinements_must, s.refinements_new],
+                predicates: [s.predicates_old, s.predicates_must, s.predicates_new],
+                abstract_states: [s.abstract_states.0, s.abstract_states.1],
+                smt_calls: s.smt.calls,
+                smt_cache_hits: s.smt.cache_hits,
+                time_ms: (s.time.as_secs_f64() * 1e4).round() / 10.0,
+            };
+            (missing, Some(stats))
+        }
+        _ => (Vec::new(), None),
+    };
+    ComponentReport {
+        name: c.name.clone(),
+        change: change.to_string(),
+        containment: containment_word(&verdict).to_string(),
+        reason,
+        missing,
+        stats,
+    }
+}
+
+/// The visible label of a witness step, as traces name it.
+fn step_event(comp: &Component, edge: usize, take: Take) -> Option<String> {
+    match (&comp.edges[edge].stmt, take) {
+        (Stmt::Event(Event::Plain(n)), _) if n == crate::front::ERROR_EVENT => Some(ErrorKind::Reach.event(&comp.name)),
+        (Stmt::Event(ev), Take::Value(v)) => Some(format!("{}.{v}", ev.name())),
+        (Stmt::Event(ev), _) => Some(ev.name().to_string()),
+        (Stmt::Check(_, f), Take::Fault) => Some(ErrorKind::Fault(*f).event(&comp.name)),
+        _ => None,
+    }
+}
+
+/// The steps of a run that have a source statement; consecutive steps of one statement are
+/// merged.
+fn steps(comp: &Component, run: &Witness) -> Vec<Step> {
+    let mut out: Vec<Step> = Vec::new();
+    for s in &run.steps {
+        let edge = &comp.edges[s.edge];
+        let Some(o) = &edge.origin else { continue };
+        let event = step_event(comp, s.edge, s.take);
+        let condition = match &edge.stmt {
+            Stmt::Assume(c) => Some(crate::ir::text::expr(comp, c).to_string()),
+            _ => None,
+        };
+        let location = Location::of(o);
+        if let Some(last) = out.last_mut()
+            && last.location == location
+            && (last.event.is_none() || event.is_none())
+            && (last.condition.is_none() || condition.is_none())
+        {
+            last.event = last.event.take().or(event);
+            last.condition = last.condition.take().or(condition);
+            last.inputs.extend(s.inputs.iter().copied());
+            continue;
+        }
+        out.push(Step { location, text: o.text.clone(), event, condition, inputs: s.inputs.clone() });
+    }
+    out
+}
+
+fn missing_report(old: &Component, new: &Component, m: &Missing) -> MissingReport {
+    let d = &m.divergence;
+    let old_loc = old.edges.get(d.old_edge).and_then(|e| e.origin.as_ref());
+    let at = |e: usize| new.edges.get(e).and_then(|e| e.origin.as_ref());
+    let (kind, origin, message) = match (&d.cut, &d.silent) {
+        (Some(cut), _) => {
+            let cond = match &new.edges[*cut].stmt {
+                Stmt::Assume(c) => format!(" (`{}` is false)", crate::ir::text::expr(new, c)),
+                _ => String::new(),
+            };
+            ("branch_not_taken", at(*cut), format!("the branch towards `{}` is not taken here{cond}", d.expected))
+        }
+        (None, Some(s)) => match s.stop {
+            SilentStop::Event(e) => {
+                let what = match &new.edges[e].stmt {
+                    Stmt::Event(ev) => format!("`{}`", ev.name()),
+                    _ => "another event".into(),
+                };
+                ("other_event", at(e), format!("the next event here is {what}, not `{}`", d.expected))
+            }
+            SilentStop::Input(e) => {
+                ("input", at(e), format!("an input is read here before `{}` could happen", d.expected))
+            }
+            SilentStop::Exited => (
+                "exit",
+                s.taken.last().and_then(|&e| at(e)),
+                format!("the component ends instead of performing `{}`", d.expected),
+            ),
+            SilentStop::Blocked => ("blocked", s.taken.last().and_then(|&e| at(e)), "the run cannot go on here".into()),
+            SilentStop::Fault(e) => ("fault", at(e), "the run has undefined behaviour here".into()),
+            SilentStop::StepLimit => ("step_limit", None, "the new version runs on without an event".into()),
+        },
+        (None, None) => ("unknown", None, format!("the new version cannot perform `{}` next", d.expected)),
+    };
+    // A divergence at the start of the program has no statement behind it; point at the last
+    // statement of the followed prefix instead, when there is one.
+    let origin = origin.or_else(|| m.new_run.steps.last().and_then(|s| at(s.edge)));
+    MissingReport {
+        trace: m.trace.clone(),
+        followed: m.followed,
+        old_path: steps(old, &m.old_run),
+        new_path: steps(new, &m.new_run),
+        divergence: DivergenceReport {
+            expected: d.expected.clone(),
+            old: old_loc.map(Location::of),
+            new: origin.map(Location::of),
+            new_text: origin.map(|o| o.text.clone()),
+            kind: kind.to_string(),
+            message,
+        },
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+fn step_line(s: &Step) -> String {
+    let mut notes = Vec::new();
+    if let Some(e) = &s.event {
+        notes.push(format!("event {e}"));
+    }
+    if let Some(c) = &s.condition {
+        notes.push(format!("holds: {c}"));
+    }
+    if !s.inputs.is_empty() {
+        let v: Vec<String> = s.inputs.iter().map(i128::to_string).collect();
+        notes.push(format!("input {}", v.join(", ")));
+    }
+    let notes = if notes.is_empty() { String::new() } else { format!("    [{}]", notes.join("; ")) };
+    format!("{}:{}: {}{}", s.location.file, s.location.line, s.text, notes)
+}
+
+fn path_lines(out: &mut String, steps: &[Step], indent: &str) {
+    const SHOWN: usize = 40;
+    let mut lines: Vec<String> = steps.iter().map(step_line).collect();
+    if lines.len() > SHOWN {
+        let omitted = lines.len() - SHOWN;
+        lines.drain(SHOWN / 2..SHOWN / 2 + omitted);
+        lines.insert(SHOWN / 2, format!("... {omitted} more statements ..."));
+    }
+    if lines.is_empty() {
+        let _ = writeln!(out, "{indent}(no statement)");
+    }
+    for l in lines {
+        let _ = writeln!(out, "{indent}{l}");
+    }
+}
+
+/// The source excerpt of a divergence: the old statement and the new one, labelled, rendered by
+/// ariadne from the files; `None` when a file cannot be read.
+fn excerpt(d: &DivergenceReport, color: bool) -> Option<String> {
+    use ariadne::{Config, Label, Report, ReportKind};
+    let old = d.old.as_ref()?;
+    let new = d.new.as_ref()?;
+    let read = |l: &Location| -> Option<(String, std::ops::Range<usize>)> {
+        let src = std::fs::read_to_string(&l.file).ok()?;
+        let start = crate::diag::char_offset(&src, l.line, l.column)?;
+        let end = crate::diag::char_offset(&src, l.end_line, l.end_column).unwrap_or(start).max(start + 1);
+        Some((src, start..end))
+    };
+    let (old_src, old_range) = read(old)?;
+    let (new_src, new_range) = read(new)?;
+    let (old_id, new_id) = (old.file.clone(), new.file.clone());
+    let report =
+        Report::build(ReportKind::Custom("divergence", ariadne::Color::Yellow), (new_id.clone(), new_range.clone()))
+            .with_config(Config::default().with_color(color))
+            .with_message(format!("where `{}` is lost", d.expected))
+            .with_label(
+                Label::new((old_id.clone(), old_range)).with_message(format!("old: `{}` happens here", d.expected)),
+            )
+            .with_label(Label::new((new_id.clone(), new_range)).with_message(format!("new: {}", d.message)))
+            .finish();
+    let mut out = Vec::new();
+    let sources = if old_id == new_id {
+        ariadne::sources(vec![(old_id, new_src)])
+    } else {
+        ariadne::sources(vec![(old_id, old_src), (new_id, new_src)])
+    };
+    report.write(sources, &mut out).ok()?;
+    let text = String::from_utf8_lossy(&out).into_owned();
+    // ariadne colours a custom report kind even with colours off.
+    Some(if color { text } else { strip_ansi(&text) })
+}
+
+/// `text` without ANSI escape sequences (`ESC [ ... letter`).
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' && chars.peek() == Some(&'[') {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl CheckReport {
+    /// The text rendering: per component its verdict, and per missing behaviour the old run,
+    /// the prefix the new version follows and the divergence with source excerpts.
+    pub fn text(&self, color: bool, stats: bool) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "subst check {} -> {}", self.old, self.new);
+        if let Some(b) = &self.removed {
+            let _ = writeln!(out, "behaviours removed on purpose: {b}");
+        }
+        for c in &self.components {
+            let word = match (c.change.as_str(), c.containment.as_str()) {
+                ("unchanged", _) => "unchanged".to_string(),
+                ("added", _) => "added (nothing to contain)".to_string(),
+                ("removed", _) => "removed: NOT CONTAINED".to_string(),
+                (_, "contained") => "changed, contained".to_string(),
+                (_, "not_contained") => format!(
+                    "changed, NOT CONTAINED ({} missing behaviour{})",
+                    c.missing.len(),
+                    if c.missing.len() == 1 { "" } else { "s" }
+                ),
+                _ => "changed, UNKNOWN".to_string(),
+            };
+            let _ = writeln!(out, "component {}: {word}", c.name);
+            if let Some(r) = &c.reason {
+                let _ = writeln!(out, "  note: {r}");
+            }
+            for (i, m) in c.missing.iter().enumerate() {
+                let _ = writeln!(out, "  missing behaviour {}: {}", i + 1, m.trace.join(" "));
+                let followed = if m.followed == 0 {
+                    "none of it".to_string()
+                } else {
+                    format!("`{}`", m.trace[..m.followed].join(" "))
+                };
+                let _ =
+                    writeln!(out, "    the new version can perform {followed}, then not `{}`", m.divergence.expected);
+                let _ = writeln!(out, "    old run:");
+                path_lines(&mut out, &m.old_path, "      ");
+                let _ = writeln!(out, "    new run:");
+                path_lines(&mut out, &m.new_path, "      ");
+                let at = m.divergence.new.as_ref().map(|l| format!(" at {}:{}", l.file, l.line)).unwrap_or_default();
+                let _ = writeln!(out, "    divergence{at}: {}", m.divergence.message);
+                if let Some(x) = excerpt(&m.divergence, color) {
+                    for l in x.lines() {
+                        let _ = writeln!(out, "    {l}");
+                    }
+                }
+            }
+            if stats && let Some(s) = &c.stats {
+                let _ = writeln!(
+                    out,
+                    "  stats: {} rounds, refinements old/must/new {:?}, predicates {:?}, abstract states {:?}, smt calls {} ({} cached), time {:.1} ms",
+                    s.rounds, s.refinements, s.predicates, s.abstract_states, s.smt_calls, s.smt_cache_hits, s.time_ms
+                );
+            }
+        }
+        let verdict = match self.verdict.as_str() {
+            "substitutable" => "every old behaviour is kept (contained)",
+            "not_substitutable" => "NOT CONTAINED: the new version lacks behaviours of the old one",
+            _ => "UNKNOWN: a limit was reached before a decision",
+        };
+        let _ = writeln!(out, "verdict: {verdict}");
+        out
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SARIF
+
+fn sarif_location(l: &Location, message: Option<&str>) -> Value {
+    let mut v = json!({
+        "physicalLocation": {
+            "artifactLocation": { "uri": l.file },
+            "region": {
+                "startLine": l.line,
+                "startColumn": l.column,
+                "endLine": l.end_line,
+                "endColumn": l.end_column.max(1),
+            }
+        }
+    });
+    if let Some(m) = message {
+        v["message"] = json!({ "text": m });
+    }
+    v
+}
+
+fn file_location(file: &str) -> Value {
+    json!({ "physicalLocation": { "artifactLocation": { "uri": file } } })
+}
+
+const RULES: [(&str, &str); 3] = [
+    ("subst/missing-behaviour", "The new version of a component lacks a behaviour of the old version."),
+    ("subst/component-removed", "A component of the old version is missing from the new version."),
+    ("subst/containment-unknown", "Containment of a changed component could not be decided."),
+];
+
+impl CheckReport {
+    /// The SARIF 2.1.0 rendering: one result per missing behaviour, with the old run as a code
+    /// flow and the new version's divergence as the location and a related location.
+    pub fn sarif(&self) -> String {
+        let mut results = Vec::new();
+        let rule = |i: usize| json!({ "ruleId": RULES[i].0, "ruleIndex": i });
+        for c in &self.components {
+            if c.change == "removed" {
+                let mut r = rule(1);
+                r["level"] = json!("error");
+                r["message"] = json!({ "text": format!("component `{}` is missing from the new version", c.name) });
+                r["locations"] = json!([file_location(&self.new)]);
+                results.push(r);
+                continue;
+            }
+            if c.containment == "unknown" {
+                let mut r = rule(2);
+                r["level"] = json!("warning");
+                let why = c.reason.clone().unwrap_or_default();
+                r["message"] = json!({ "text": format!("containment of `{}` is unknown: {why}", c.name) });
+                r["locations"] = json!([file_location(&self.new)]);
+                results.push(r);
+            }
+            for m in &c.missing {
+                let mut r = rule(0);
+                r["level"] = json!("error");
+                r["message"] = json!({ "text": format!(
+                    "`{}` of the old version is missing in the new one: after `{}` it cannot perform `{}`; {}",
+                    c.name,
+                    m.trace[..m.followed].join(" "),
+                    m.divergence.expected,
+                    m.divergence.message
+                )});
+                let primary = match &m.divergence.new {
+                    Some(l) => sarif_location(l, Some(&m.divergence.message)),
+                    None => file_location(&self.new),
+                };
+                r["locations"] = json!([primary]);
+                let flow: Vec<Value> = m
+                    .old_path
+                    .iter()
+                    .map(|s| {
+                        let text = match &s.event {
+                            Some(e) => format!("old: {} (event {e})", s.text),
+                            None => format!("old: {}", s.text),
+                        };
+                        json!({ "location": sarif_location(&s.location, Some(&text)) })
+                    })
+                    .collect();
+                if !flow.is_empty() {
+                    r["codeFlows"] = json!([{
+                        "message": { "text": format!("the old version's run of {}", m.trace.join(" ")) },
+                        "threadFlows": [{ "locations": flow }]
+                    }]);
+                }
+                let mut related = Vec::new();
+                if let Some(l) = &m.divergence.new {
+                    let mut loc = sarif_location(l, Some(&format!("new: {}", m.divergence.message)));
+                    loc["id"] = json!(0);
+                    related.push(loc);
+                }
+                if let Some(l) = &m.divergence.old {
+                    let mut loc = sarif_location(l, Some(&format!("old: `{}` happens here", m.divergence.expected)));
+                    loc["id"] = json!(1);
+                    related.push(loc);
+                }
+                if !related.is_empty() {
+                    r["relatedLocations"] = json!(related);
+                }
+                r["properties"] = json!({ "component": c.name, "trace": m.trace });
+                results.push(r);
+            }
+        }
+        let rules: Vec<Value> =
+            RULES.iter().map(|(id, text)| json!({ "id": id, "shortDescription": { "text": text } })).collect();
+        let doc = json!({
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [{
+                "tool": { "driver": {
+                    "name": "subst",
+                    "version": self.tool_version,
+                    "rules": rules,
+                }},
+                "results": results,
+            }]
+        });
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    }
+}
