@@ -85,8 +85,9 @@ pub struct DivergenceReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new_text: Option<String>,
     /// What happens there: `branch_not_taken` (a branch towards the event whose condition is
-    /// false), `other_event` (the new version's next event is another one), `input` (it reads
-    /// an input next), `exit`, `blocked`, `fault`, `step_limit`, or `unknown`.
+    /// false), `other_event` (the new version's next event is another one; the location is its
+    /// last branch on the way there, or the event when there is none), `input` (it reads an
+    /// input next), `exit`, `blocked`, `fault`, `step_limit`, or `unknown`.
     pub kind: String,
     /// One sentence.
     pub message: String,
@@ -306,7 +307,21 @@ fn missing_report(old: &Component, new: &Component, m: &Missing) -> MissingRepor
                     Stmt::Event(ev) => format!("`{}`", ev.name()),
                     _ => "another event".into(),
                 };
-                ("other_event", at(e), format!("the next event here is {what}, not `{}`", d.expected))
+                let line = at(e).map(|o| format!(" (line {})", o.span.line)).unwrap_or_default();
+                // The last decision on the way there is where the new version chose that event.
+                let decision = s.taken.iter().zip(&s.not_taken).rev().find(|(_, others)| !others.is_empty());
+                match decision {
+                    Some((&b, _)) => {
+                        let cond = match &new.edges[b].stmt {
+                            Stmt::Assume(c) => format!(" (`{}` holds)", crate::ir::text::expr(new, c)),
+                            _ => String::new(),
+                        };
+                        let message =
+                            format!("the new version branches here{cond} towards {what}{line}, not `{}`", d.expected);
+                        ("other_event", at(b), message)
+                    }
+                    None => ("other_event", at(e), format!("the next event here is {what}, not `{}`", d.expected)),
+                }
             }
             SilentStop::Input(e) => {
                 ("input", at(e), format!("an input is read here before `{}` could happen", d.expected))

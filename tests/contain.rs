@@ -1,0 +1,340 @@
+//! `subst check` on C (containment): the verdicts of the old/new pairs of `examples-c/contain/`
+//! and `benches/contain/` against the answers in their headers, an independent check of every
+//! missing behaviour reported, snapshots of the reports, and the SARIF report against the SARIF
+//! 2.1.0 schema.
+//!
+//! A pair's new file opens with
+//!
+//! ```c
+//! // check: contained | not contained
+//! // removed: PROCESS        (optional: the --removed process)
+//! // missing: e1 e2 ...      (not contained: a shortest missing trace, which must be reported)
+//! // divergence: LINE        (not contained: the line of the new file where it is cut off)
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use subst::abs::refine::{Replay, simulate};
+use subst::check::cegar::{CegarOptions, run_labels};
+use subst::check::contain::{ContainOptions, ContainOutcome};
+use subst::check::substitution::{self, Change};
+use subst::front::{self, FrontOptions};
+use subst::ir::interp;
+use subst::ir::{Component, Event, Stmt};
+use subst::smt::{Encoder, Smt, Take};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A pair: its folder, the old and new C files and the spec.
+struct Pair {
+    name: String,
+    old: PathBuf,
+    new: PathBuf,
+    spec: PathBuf,
+    contained: bool,
+    removed: Option<String>,
+    missing: Option<Vec<String>>,
+    divergence: Option<u32>,
+}
+
+fn only_file(dir: &Path, ext: &str) -> PathBuf {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("a folder")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    assert_eq!(found.len(), 1, "one .{ext} file in {}", dir.display());
+    found.pop().expect("one")
+}
+
+fn pairs(under: &str) -> Vec<Pair> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root().join(under))
+        .expect("a folder")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs.into_iter()
+        .map(|dir| {
+            let new = only_file(&dir.join("new"), "c");
+            let text = std::fs::read_to_string(&new).expect("readable");
+            let header = |key: &str| {
+                text.lines().take(8).find_map(|l| l.strip_prefix(&format!("// {key}:")).map(|v| v.trim().to_string()))
+            };
+            let check = header("check").unwrap_or_else(|| panic!("{}: no `// check:` line", new.display()));
+            Pair {
+                name: dir.file_name().expect("a name").to_string_lossy().into_owned(),
+                old: only_file(&dir.join("old"), "c"),
+                spec: only_file(&dir, "lts"),
+                new,
+                contained: check == "contained",
+                removed: header("removed"),
+                missing: header("missing").map(|m| m.split_whitespace().map(String::from).collect()),
+                divergence: header("divergence").map(|d| d.parse().expect("a line number")),
+            }
+        })
+        .collect()
+}
+
+fn load(path: &Path, spec: &subst::spec::Spec) -> front::Program {
+    let options = FrontOptions {
+        families: spec
+            .families()
+            .iter()
+            .filter_map(|f| f.range.map(|(lo, hi)| (f.name.clone(), (i128::from(lo), i128::from(hi)))))
+            .collect(),
+        ..FrontOptions::default()
+    };
+    front::load(&[path.to_path_buf()], &options).expect("loads")
+}
+
+/// Whether some run of `comp` performs `trace`, decided by symbolic simulation of every path of
+/// the IR that could perform it (up to `max_edges` edges): `Ok(false)` when each one is
+/// infeasible, `Err` when a path was cut by the bound.
+fn can_perform(comp: &Component, trace: &[String], max_edges: usize) -> Result<bool, String> {
+    let enc = Encoder::new(comp);
+    let mut smt = Smt::new(10_000);
+    let succ = comp.successors();
+    let mut stack: Vec<(Vec<(usize, Take)>, usize)> = vec![(Vec::new(), 0)];
+    while let Some((path, pos)) = stack.pop() {
+        if pos == trace.len() {
+            return Ok(true);
+        }
+        if path.len() >= max_edges {
+            return Err(format!("a path of {max_edges} edges still follows {}", trace[..pos].join(" ")));
+        }
+        let at = path.last().map_or(comp.entry, |&(e, _)| comp.edges[e].to);
+        for &e in succ.get(at.index()).map(Vec::as_slice).unwrap_or(&[]) {
+            let label = &trace[pos];
+            let value =
+                |name: &str| label.strip_prefix(name).and_then(|r| r.strip_prefix('.')).and_then(|v| v.parse().ok());
+            let mut steps: Vec<(Take, usize)> = Vec::new();
+            match &comp.edges[e].stmt {
+                Stmt::Event(Event::Plain(n)) if n == subst::front::ERROR_EVENT => {
+                    if *label == format!("{}!{n}", comp.name) {
+                        steps.push((Take::Normal, pos + 1));
+                    }
+                }
+                Stmt::Event(Event::Plain(n)) => {
+                    if label == n {
+                        steps.push((Take::Normal, pos + 1));
+                    }
+                }
+                Stmt::Event(ev) => {
+                    if let Some(v) = value(ev.name()) {
+                        steps.push((Take::Value(v), pos + 1));
+                    }
+                }
+                Stmt::Check(_, f) => {
+                    steps.push((Take::Normal, pos));
+                    if *label == format!("{}!{}", comp.name, f.keyword()) {
+                        steps.push((Take::Fault, pos + 1));
+                    }
+                }
+                _ => steps.push((Take::Normal, pos)),
+            }
+            for (take, next) in steps {
+                let mut p = path.clone();
+                p.push((e, take));
+                match simulate(&enc, &mut smt, &p).map_err(|e| e.to_string())? {
+                    Replay::Feasible(_) => stack.push((p, next)),
+                    Replay::Infeasible { .. } => {}
+                }
+            }
+        }
+    }
+    Ok(false)
+}
+
+/// Runs containment on a pair through the library and checks its verdict and, independently,
+/// every missing behaviour: the interpreter replays it on the old version, and symbolic
+/// simulation of the new version finds no run that performs it.
+fn check_pair(pair: &Pair, removed: Option<&str>, contained: bool) -> Vec<String> {
+    let spec = subst::spec::load(&pair.spec).expect("the spec loads");
+    let (old, new) = (load(&pair.old, &spec), load(&pair.new, &spec));
+    let b = removed.map(|r| spec.process(r).expect("the removed process"));
+    let options = ContainOptions {
+        limits: CegarOptions { timeout: Some(std::time::Duration::from_secs(120)), ..CegarOptions::default() },
+        max_missing: 5,
+    };
+    let result = substitution::check(&old, &new, b.as_ref(), &options).expect("checks");
+    let mut problems = Vec::new();
+    let verdict = result.verdict();
+    if matches!(verdict, subst::check::Verdict::Unknown(_)) || (verdict == subst::check::Verdict::Holds) != contained {
+        problems
+            .push(format!("{} (removed {removed:?}): expected contained = {contained}, got {verdict:?}", pair.name));
+    }
+    for c in &result.components {
+        let Change::Changed(ct) = &c.change else { continue };
+        let ContainOutcome::NotContained { missing, .. } = &ct.outcome else { continue };
+        let (o, n) = (c.old.as_ref().expect("old"), c.new.as_ref().expect("new"));
+        if !contained
+            && removed.is_none()
+            && let Some(expected) = &pair.missing
+        {
+            if !missing.iter().any(|m| &m.trace == expected) {
+                let got: Vec<String> = missing.iter().map(|m| m.trace.join(" ")).collect();
+                problems.push(format!("{}: `{}` not among the missing {got:?}", pair.name, expected.join(" ")));
+            }
+        }
+        for m in missing {
+            let limits = interp::Limits { max_steps: 1_000_000, max_events: m.trace.len() };
+            let run = interp::run(o, &mut interp::Scripted::new(m.old_run.inputs()), limits);
+            let labels = run_labels(o, &run);
+            if labels != m.trace {
+                problems.push(format!("{}: the old version replays {labels:?}, not {:?}", pair.name, m.trace));
+            }
+            match can_perform(n, &m.trace, 400) {
+                Ok(false) => {}
+                Ok(true) => problems.push(format!("{}: the new version can perform {:?}", pair.name, m.trace)),
+                Err(e) => problems.push(format!("{}: undecided for {:?}: {e}", pair.name, m.trace)),
+            }
+            if let Some(b) = &b {
+                let t = subst::automata::dla::Trace::of_events(&m.trace.iter().map(String::as_str).collect::<Vec<_>>());
+                if b.accepts(&t) {
+                    problems.push(format!("{}: {:?} is a removed behaviour", pair.name, m.trace));
+                }
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn example_pairs_get_their_answers_and_every_missing_behaviour_is_real() {
+    let mut problems = Vec::new();
+    for pair in pairs("examples-c/contain") {
+        problems.extend(check_pair(&pair, pair.removed.as_deref(), pair.contained));
+        if pair.removed.is_some() {
+            // Without the removed behaviours, the fix is not contained.
+            problems.extend(check_pair(&pair, None, false));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn benchmark_pairs_get_their_answers_and_every_missing_behaviour_is_real() {
+    let mut problems = Vec::new();
+    for pair in pairs("benches/contain") {
+        problems.extend(check_pair(&pair, pair.removed.as_deref(), pair.contained));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// `subst check` on a pair, from the repository root: (stdout, exit code).
+fn cli(pair: &Pair, extra: &[&str]) -> (String, i32) {
+    let rel = |p: &Path| p.strip_prefix(root()).expect("inside the repository").to_string_lossy().into_owned();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_subst"));
+    cmd.current_dir(root()).arg("check").arg(rel(&pair.old)).arg(rel(&pair.new)).args(extra);
+    if let Some(r) = &pair.removed {
+        cmd.args(["--removed", r]);
+    }
+    let out = cmd.output().expect("subst runs");
+    (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
+}
+
+#[test]
+fn reports_of_the_example_pairs() {
+    for pair in pairs("examples-c/contain") {
+        let (text, code) = cli(&pair, &[]);
+        assert_eq!(code, if pair.contained { 0 } else { 1 }, "{}: {text}", pair.name);
+        insta::assert_snapshot!(format!("text_{}", pair.name), text);
+        let (json, _) = cli(&pair, &["--format", "json"]);
+        let mut v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+        assert_eq!(v["schema"], "subst-check/1");
+        for c in v["components"].as_array_mut().expect("components") {
+            // Times and counts vary with the machine and the solver; the snapshot keeps the rest.
+            c.as_object_mut().expect("an object").remove("stats");
+        }
+        v.as_object_mut().expect("an object").remove("tool_version");
+        insta::assert_snapshot!(format!("json_{}", pair.name), serde_json::to_string_pretty(&v).expect("prints"));
+        if let Some(line) = pair.divergence {
+            let d = &v["components"][0]["missing"][0]["divergence"];
+            assert_eq!(d["new"]["line"].as_u64(), Some(u64::from(line)), "{}: divergence {d}", pair.name);
+        }
+    }
+}
+
+/// The SARIF 2.1.0 schema, from the copy the crate `serde-sarif` ships (see Cargo.toml).
+fn sarif_schema() -> serde_json::Value {
+    let out = Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--manifest-path"])
+        .arg(root().join("Cargo.toml"))
+        .output()
+        .expect("cargo metadata runs");
+    assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata JSON");
+    let package = meta["packages"]
+        .as_array()
+        .expect("packages")
+        .iter()
+        .find(|p| p["name"] == "serde-sarif")
+        .expect("serde-sarif is in the dependency graph");
+    let manifest = PathBuf::from(package["manifest_path"].as_str().expect("a path"));
+    let text = std::fs::read_to_string(manifest.with_file_name("src/schema.json")).expect("the schema is there");
+    serde_json::from_str(&text).expect("the schema is JSON")
+}
+
+#[test]
+fn sarif_reports_validate_against_the_sarif_schema() {
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler.add_resource("urn:sarif-2.1.0", sarif_schema()).expect("the schema loads");
+    let schema = compiler.compile("urn:sarif-2.1.0", &mut schemas).expect("the schema compiles");
+    // The validator rejects what the schema forbids.
+    let bad = serde_json::json!({ "version": "9.9", "runs": [] });
+    assert!(schemas.validate(&bad, schema).is_err());
+    let mut results = 0;
+    for pair in pairs("examples-c/contain") {
+        let (sarif, _) = cli(&pair, &["--format", "sarif"]);
+        let doc: serde_json::Value = serde_json::from_str(&sarif).expect("JSON");
+        if let Err(e) = schemas.validate(&doc, schema) {
+            panic!("{}: the SARIF report is not valid: {e:#}\n{sarif}", pair.name);
+        }
+        let found = doc["runs"][0]["results"].as_array().expect("results");
+        if pair.contained {
+            assert!(found.is_empty(), "{}: {sarif}", pair.name);
+        } else {
+            assert!(!found.is_empty(), "{}: no result", pair.name);
+            for r in found {
+                assert!(r["codeFlows"][0]["threadFlows"][0]["locations"].as_array().is_some_and(|l| !l.is_empty()));
+                assert!(r["relatedLocations"].as_array().is_some_and(|l| !l.is_empty()));
+            }
+        }
+        results += found.len();
+    }
+    assert!(results > 0);
+}
+
+#[test]
+fn a_family_without_a_range_is_rejected_with_its_location() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    for (v, body) in [("old", "out(x);"), ("new", "out(x + 0);")] {
+        std::fs::create_dir(dir.path().join(v)).expect("mkdir");
+        let src = format!(
+            "// Components: f\nvoid out(int v);\nint nondet_int(void);\nvoid f(void) {{\n    int x = nondet_int();\n    {body}\n}}\n"
+        );
+        std::fs::write(dir.path().join(v).join("f.c"), src).expect("write");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_subst"))
+        .arg("check")
+        .arg(dir.path().join("old/f.c"))
+        .arg(dir.path().join("new/f.c"))
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("f.c:6:") && err.contains("no range"), "{err}");
+}
+
+#[test]
+fn a_limit_gives_unknown_and_exit_code_3() {
+    let pair = pairs("examples-c/contain").into_iter().find(|p| p.name == "rewritten").expect("the pair");
+    let (text, code) = cli(&pair, &["--max-refinements", "1"]);
+    assert_eq!(code, 3, "{text}");
+    assert!(text.contains("UNKNOWN") && text.contains("the limit of 1 refinements was reached"), "{text}");
+}
