@@ -13,10 +13,10 @@
 //! | [`learn`] | L* with Rivest–Schapire (and two other) counterexample processing, serialisable tables, re-validation | done |
 //! | [`smt`] | the only user of `z3`: IR expressions as bit-vector formulas, edge steps, query cache, all-SAT | done |
 //! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by weakest preconditions | done |
-//! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]) | FSP models; C programs and C assemblies (monolithic) |
-//! | [`report`] | rendering of results | text |
+//! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]); containment of changed C components ([`check::contain`], paper 003 Section 4) per matched component ([`check::substitution`]) | FSP models; C programs and C assemblies (monolithic); containment on C |
+//! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]) | done for what exists |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
-//! | [`cli`] | command-line arguments to library calls and exit codes | `show`; `verify` on FSP and C; `check` on FSP |
+//! | [`cli`] | command-line arguments to library calls and exit codes | `show`; `verify` on FSP and C; `check` on FSP and (containment) on C |
 //! | `cache` | later issues | — |
 //!
 //! # Architecture invariants
@@ -43,6 +43,11 @@
 //!   (`tests/abstraction.rs` checks this against the interpreter), or from a bounded search
 //!   ([`check::bmc`]) whose unrolling is complete (no run can iterate further). "Fails" on C
 //!   comes only with concrete runs that the interpreter has replayed.
+//! - "Contained" rests on `L(M) ⊆ L(M')` with `M` a may-model of the old version and `M'` a
+//!   must-model of the new one (a must-transition needs every state of its source to have a
+//!   successor in its target; a solver `unknown` drops it). A missing behaviour is reported only
+//!   after the interpreter-checked old run exists and the may-model of the new version has no path
+//!   for it; `tests/contain.rs` re-checks each one by symbolic simulation of the new version.
 //! - Exit codes: 0 holds, 1 does not hold, 2 bad input or usage, 3 unknown.
 
 #![warn(missing_docs)]

@@ -174,11 +174,10 @@ fn check_pair(pair: &Pair, removed: Option<&str>, contained: bool) -> Vec<String
         if !contained
             && removed.is_none()
             && let Some(expected) = &pair.missing
+            && !missing.iter().any(|m| &m.trace == expected)
         {
-            if !missing.iter().any(|m| &m.trace == expected) {
-                let got: Vec<String> = missing.iter().map(|m| m.trace.join(" ")).collect();
-                problems.push(format!("{}: `{}` not among the missing {got:?}", pair.name, expected.join(" ")));
-            }
+            let got: Vec<String> = missing.iter().map(|m| m.trace.join(" ")).collect();
+            problems.push(format!("{}: `{}` not among the missing {got:?}", pair.name, expected.join(" ")));
         }
         for m in missing {
             let limits = interp::Limits { max_steps: 1_000_000, max_events: m.trace.len() };

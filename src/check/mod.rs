@@ -1,5 +1,6 @@
-//! The checks subst answers: verification of one assembly now; containment and compatibility
-//! (paper 003 Sections 4 and 5) in later stages.
+//! The checks subst answers: verification of one assembly, containment of changed components
+//! (paper 003 Section 4) and compatibility of an upgraded assembly (Section 5; FSP models now, C
+//! assemblies in a later stage).
 //!
 //! Every check ends in a [`Verdict`]: it holds, it fails with evidence, or it is unknown for a
 //! stated reason. A limit is never turned into "holds".

@@ -78,7 +78,7 @@ pub fn check_upgrade(
         let c = spec.c_components(name)?;
         if !c.is_empty() {
             return Err(Diagnostic::global(format!(
-                "the {which} assembly `{name}` has C components ({}); checking C needs predicate abstraction, which is not implemented yet",
+                "the {which} assembly `{name}` has C components ({}); compatibility of C assemblies is not implemented yet (containment is: `subst check OLD.c NEW.c`)",
                 c.join(", ")
             )));
         }

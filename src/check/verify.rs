@@ -90,7 +90,7 @@ pub fn verify(
     let c_components = spec.c_components(name)?;
     if !c_components.is_empty() {
         return Err(Diagnostic::global(format!(
-            "assembly `{name}` has C components ({}); verifying C needs predicate abstraction, which is not implemented yet",
+            "assembly `{name}` has C components ({}); give the C sources with the spec: `subst verify FILES.c --spec SPEC.lts`",
             c_components.join(", ")
         )));
     }

@@ -409,16 +409,6 @@ fn verify_c(
     Ok(exit_of(&result.verdict()))
 }
 
-fn require_lts(path: &std::path::Path) -> Result<(), Diagnostic> {
-    if !is_lts(path) {
-        return Err(Diagnostic::global(format!(
-            "{}: checking C needs predicate abstraction, which is not implemented yet; give an FSP model (.lts)",
-            path.display()
-        )));
-    }
-    Ok(())
-}
-
 fn exit_of(v: &crate::check::Verdict) -> Exit {
     match v {
         crate::check::Verdict::Holds => Exit::Holds,
@@ -511,8 +501,6 @@ fn check_c(old: &std::path::Path, new: &std::path::Path, args: &CheckC) -> Resul
 }
 
 fn check(old: &std::path::Path, new: &std::path::Path, ag: &AgArgs) -> Result<Exit, Diagnostic> {
-    require_lts(old)?;
-    require_lts(new)?;
     let old_spec = crate::spec::load(old)?;
     let new_spec = crate::spec::load(new)?;
     let name = crate::check::verify::choose_assembly(&new_spec, ag.assembly.as_deref())?;

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::abs::ErrorKind;
-use crate::abs::refine::Witness;
+use crate::abs::refine::{Witness, WitnessStep};
 use crate::check::contain::{ContainOutcome, Missing};
 use crate::check::substitution::{Change, ComponentCheck, Substitution};
 use crate::check::{Reason, Verdict};
@@ -102,7 +102,8 @@ pub struct MissingReport {
     pub followed: usize,
     /// The old version's run of the whole trace.
     pub old_path: Vec<Step>,
-    /// The new version's run of the events it follows.
+    /// The new version's run of the events it follows, and the internal steps it takes after
+    /// them up to the divergence.
     pub new_path: Vec<Step>,
     /// The divergence point.
     pub divergence: DivergenceReport,
@@ -344,7 +345,18 @@ fn missing_report(old: &Component, new: &Component, m: &Missing) -> MissingRepor
         trace: m.trace.clone(),
         followed: m.followed,
         old_path: steps(old, &m.old_run),
-        new_path: steps(new, &m.new_run),
+        new_path: {
+            // The prefix, then the internal steps the new version takes from there.
+            let mut run = m.new_run.clone();
+            if let Some(s) = &d.silent {
+                run.steps.extend(s.taken.iter().map(|&edge| WitnessStep {
+                    edge,
+                    take: Take::Normal,
+                    inputs: Vec::new(),
+                }));
+            }
+            steps(new, &run)
+        },
         divergence: DivergenceReport {
             expected: d.expected.clone(),
             old: old_loc.map(Location::of),
