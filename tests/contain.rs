@@ -80,14 +80,7 @@ fn pairs(under: &str) -> Vec<Pair> {
 }
 
 fn load(path: &Path, spec: &subst::spec::Spec) -> front::Program {
-    let options = FrontOptions {
-        families: spec
-            .families()
-            .iter()
-            .filter_map(|f| f.range.map(|(lo, hi)| (f.name.clone(), (i128::from(lo), i128::from(hi)))))
-            .collect(),
-        ..FrontOptions::default()
-    };
+    let options = FrontOptions { families: spec.family_ranges(), ..FrontOptions::default() };
     front::load(&[path.to_path_buf()], &options).expect("loads")
 }
 

@@ -119,14 +119,7 @@ fn report_of_a_program_that_holds() {
 
 fn assembly_report(files: &[&str], prop: &str) -> (String, u8) {
     let spec = subst::spec::load(&root().join("specs/lock.lts")).expect("the spec loads");
-    let options = FrontOptions {
-        families: spec
-            .families()
-            .iter()
-            .filter_map(|f| f.range.map(|(lo, hi)| (f.name.clone(), (i128::from(lo), i128::from(hi)))))
-            .collect(),
-        ..FrontOptions::default()
-    };
+    let options = FrontOptions { families: spec.family_ranges(), ..FrontOptions::default() };
     let paths: Vec<PathBuf> = files.iter().map(|f| root().join(f)).collect();
     let program = front::load(&paths, &options).expect("loads");
     let r = verify_assembly(&spec, "LOCK", &program, &[prop.to_string()], CegarOptions::default()).expect("verifies");

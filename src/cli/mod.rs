@@ -384,11 +384,7 @@ fn verify_c(
         }
         let spec = crate::spec::load(&spec_path)?;
         let mut options = c.front();
-        options.families = spec
-            .families()
-            .iter()
-            .filter_map(|f| f.range.map(|(lo, hi)| (f.name.clone(), (i128::from(lo), i128::from(hi)))))
-            .collect();
+        options.families = spec.family_ranges();
         let program = front::load(src, &options)?;
         let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
         let result = crate::check::cegar::verify_assembly(&spec, &name, &program, &ag.prop, cegar.options())?;
@@ -466,11 +462,7 @@ fn check_c(old: &std::path::Path, new: &std::path::Path, args: &CheckC) -> Resul
     };
     let mut options = args.c.front();
     if let Some(spec) = &spec {
-        options.families = spec
-            .families()
-            .iter()
-            .filter_map(|f| f.range.map(|(lo, hi)| (f.name.clone(), (i128::from(lo), i128::from(hi)))))
-            .collect();
+        options.families = spec.family_ranges();
     }
     let removed = match (&args.removed, &spec) {
         (None, _) => None,

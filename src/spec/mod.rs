@@ -206,6 +206,15 @@ impl Spec {
         &self.families
     }
 
+    /// The ranges of the event families that declare one, as the front end takes them
+    /// ([`crate::front::FrontOptions::families`]).
+    pub fn family_ranges(&self) -> std::collections::BTreeMap<String, (i128, i128)> {
+        self.families
+            .iter()
+            .filter_map(|f| f.range.map(|(lo, hi)| (f.name.clone(), (i128::from(lo), i128::from(hi)))))
+            .collect()
+    }
+
     /// The state propositions of the C binding.
     pub fn props(&self) -> &[PropDecl] {
         &self.props
