@@ -39,7 +39,7 @@ use crate::automata::Dla;
 use crate::automata::dla::Builder;
 use crate::automata::inclusion::{self, Inclusion};
 use crate::front::ERROR_EVENT;
-use crate::ir::interp::{self, Silent, SilentStop};
+use crate::ir::interp::{self, Silent};
 use crate::ir::{Component, Event, Stmt};
 use crate::smt::{Smt, SmtStats, Take};
 
@@ -480,12 +480,4 @@ fn reaches(comp: &Component, label: &str) -> Vec<bool> {
         }
     }
     reach
-}
-
-/// The edge a silent continuation stopped at (the next event, input or fault), if any.
-pub fn stop_edge(silent: &Silent) -> Option<usize> {
-    match silent.stop {
-        SilentStop::Event(e) | SilentStop::Input(e) | SilentStop::Fault(e) => Some(e),
-        _ => None,
-    }
 }
