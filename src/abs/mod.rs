@@ -62,6 +62,20 @@ impl Precision {
         }
     }
 
+    /// Adds every predicate of `other`, a precision of a component with the same locations, at
+    /// the same locations; how many are new.
+    pub fn absorb(&mut self, other: &Precision) -> usize {
+        let mut added = 0;
+        for (loc, ids) in other.at.iter().enumerate() {
+            for &id in ids {
+                if self.add(LocId(loc as u32), other.table[id as usize].clone()) {
+                    added += 1;
+                }
+            }
+        }
+        added
+    }
+
     /// Adds `p` at `loc`; whether it is new there.
     pub fn add(&mut self, loc: LocId, p: Bool) -> bool {
         let id = match self.index.get(&p) {

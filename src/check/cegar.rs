@@ -103,6 +103,29 @@ pub enum CegarOutcome {
     Unknown(String),
 }
 
+/// How the loop model checks the abstract assembly.
+pub enum ModelCheck<'c> {
+    /// The monolithic product of every part.
+    Mono,
+    /// DynamicCheck (paper 003 Fig. 3) over the parts in `order`; `checker` keeps its tables
+    /// from one round (and one version of the assembly) to the next.
+    Dynamic {
+        /// The compositional checker.
+        checker: &'c mut super::ag::DynamicChecker,
+        /// The parts in the order of the assume-guarantee levels.
+        order: &'c [Slot],
+    },
+}
+
+/// A part of the assembly in the compositional order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// The FSP part with this index.
+    Fsp(usize),
+    /// The C part with this index.
+    C(usize),
+}
+
 /// Counts for `--stats`.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct CegarStats {
@@ -123,6 +146,10 @@ pub struct CegarStats {
     /// Whether that search unrolled every loop completely (no run iterates further), which
     /// makes it a proof when it found no error.
     pub bmc_complete: bool,
+    /// With [`ModelCheck::Dynamic`]: membership queries of L* over all rounds.
+    pub membership: usize,
+    /// With [`ModelCheck::Dynamic`]: candidate assumptions over all rounds.
+    pub candidates: usize,
 }
 
 /// Loop iterations the bounded search reaches before the first round of CEGAR; later it
@@ -160,21 +187,35 @@ pub fn run_with(
     options: CegarOptions,
     between: &mut dyn FnMut() -> Option<CegarOutcome>,
 ) -> (CegarOutcome, CegarStats) {
+    run_checked(fsp, c, property, options, &mut ModelCheck::Mono, between)
+}
+
+/// [`run_with`], model checking each round's abstract assembly as `check` says.
+pub fn run_checked(
+    fsp: &[Dla],
+    c: &mut [CPart],
+    property: Option<&Dla>,
+    options: CegarOptions,
+    check: &mut ModelCheck,
+    between: &mut dyn FnMut() -> Option<CegarOutcome>,
+) -> (CegarOutcome, CegarStats) {
     let start = Instant::now();
     let mut smt = Smt::new(options.query_timeout_ms);
     let mut stats = CegarStats::default();
-    let outcome = loop_(fsp, c, property, options, &mut smt, &mut stats, between);
+    let outcome = loop_(fsp, c, property, options, check, &mut smt, &mut stats, between);
     stats.smt = smt.stats;
     stats.predicates = c.iter().map(|p| p.abs.precision.len()).sum();
     stats.time = start.elapsed();
     (outcome, stats)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn loop_(
     fsp: &[Dla],
     c: &mut [CPart],
     property: Option<&Dla>,
     options: CegarOptions,
+    check: &mut ModelCheck,
     smt: &mut Smt,
     stats: &mut CegarStats,
     between: &mut dyn FnMut() -> Option<CegarOutcome>,
@@ -205,18 +246,43 @@ fn loop_(
             models.push(part.rename(arg.to_dla(part.name())));
             part.arg = Some(arg);
         }
-        let mut parts: Vec<&Dla> = fsp.iter().collect();
-        parts.extend(models.iter());
-        let trace = match safety::check(&parts, &|_| false, property) {
-            Ok(Safety::Holds { states }) => {
-                stats.product_states = states;
-                return CegarOutcome::Holds;
+        let trace = match check {
+            ModelCheck::Mono => {
+                let mut parts: Vec<&Dla> = fsp.iter().collect();
+                parts.extend(models.iter());
+                match safety::check(&parts, &|_| false, property) {
+                    Ok(Safety::Holds { states }) => {
+                        stats.product_states = states;
+                        return CegarOutcome::Holds;
+                    }
+                    Ok(Safety::Violated { trace, states }) => {
+                        stats.product_states = states;
+                        trace
+                    }
+                    Err(e) => return CegarOutcome::Unknown(format!("the property cannot be checked: {e}")),
+                }
             }
-            Ok(Safety::Violated { trace, states }) => {
-                stats.product_states = states;
-                trace
+            ModelCheck::Dynamic { checker, order } => {
+                if let Some(p) = property
+                    && let Err(e) = safety::error_automaton(p)
+                {
+                    return CegarOutcome::Unknown(format!("the property cannot be checked: {e}"));
+                }
+                let parts: Vec<Dla> = order
+                    .iter()
+                    .map(|s| match *s {
+                        Slot::Fsp(i) => fsp[i].clone(),
+                        Slot::C(j) => models[j].clone(),
+                    })
+                    .collect();
+                let (outcome, ag) = checker.run(&parts, property);
+                stats.membership += ag.membership;
+                stats.candidates += ag.candidates;
+                match outcome {
+                    super::ag::Outcome::Holds => return CegarOutcome::Holds,
+                    super::ag::Outcome::Violated(trace) => trace,
+                }
             }
-            Err(e) => return CegarOutcome::Unknown(format!("the property cannot be checked: {e}")),
         };
         tracing::debug!(
             ?trace,
@@ -543,7 +609,11 @@ pub fn verify_assembly(
 
 /// Replays each component's run in the interpreter and checks that it performs the labels of
 /// its path.
-fn replay_runs(components: &[crate::ir::Component], parts: &[CPart], runs: &[ComponentRun]) -> Result<(), String> {
+pub(crate) fn replay_runs(
+    components: &[crate::ir::Component],
+    parts: &[CPart],
+    runs: &[ComponentRun],
+) -> Result<(), String> {
     use crate::ir::interp;
     for (part, run) in parts.iter().zip(runs) {
         let comp = components.iter().find(|c| c.name == part.name()).ok_or("a run of an unknown component")?;

@@ -8,6 +8,7 @@
 pub mod ag;
 pub mod bmc;
 pub mod cegar;
+pub mod compat;
 pub mod contain;
 pub mod substitution;
 pub mod upgrade;

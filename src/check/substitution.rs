@@ -57,12 +57,16 @@ impl ComponentCheck {
 pub struct Substitution {
     /// One entry per component of either version, in the old version's order, then the added.
     pub components: Vec<ComponentCheck>,
+    /// Compatibility of the assembly, when the spec has one.
+    pub compat: Option<super::compat::Compatibility>,
 }
 
 impl Substitution {
-    /// Substitutable when every component is contained.
+    /// Substitutable when every component is contained and the new assembly satisfies every
+    /// property checked.
     pub fn verdict(&self) -> Verdict {
-        Verdict::all(self.components.iter().map(ComponentCheck::verdict))
+        let properties = self.compat.iter().flat_map(|c| &c.results).map(|r| r.upgrade.verdict());
+        Verdict::all(self.components.iter().map(ComponentCheck::verdict).chain(properties))
     }
 }
 
@@ -133,5 +137,5 @@ pub fn check(
         let n = new.lower(name)?;
         components.push(ComponentCheck { name: name.clone(), old: None, new: Some(n), change: Change::Added });
     }
-    Ok(Substitution { components })
+    Ok(Substitution { components, compat: None })
 }

@@ -316,7 +316,7 @@ pub fn run(args: Args) -> Exit {
             let result = if is_lts(&old) && is_lts(&new) {
                 check(&old, &new, &ag)
             } else {
-                let args = CheckC { spec, removed, max_missing, format, stats: ag.stats, cegar, c };
+                let args = CheckC { spec, removed, max_missing, format, ag, cegar, c };
                 check_c(&old, &new, &args)
             };
             match result {
@@ -426,7 +426,7 @@ struct CheckC {
     removed: Option<String>,
     max_missing: usize,
     format: ReportFormat,
-    stats: bool,
+    ag: AgArgs,
     cegar: CegarArgs,
     c: COptions,
 }
@@ -477,7 +477,24 @@ fn check_c(old: &std::path::Path, new: &std::path::Path, args: &CheckC) -> Resul
     let new_program = front::load(&[new.to_path_buf()], &options)?;
     let contain =
         crate::check::contain::ContainOptions { limits: args.cegar.options(), max_missing: args.max_missing.max(1) };
-    let result = crate::check::substitution::check(&old_program, &new_program, removed.as_ref(), &contain)?;
+    let mut result = crate::check::substitution::check(&old_program, &new_program, removed.as_ref(), &contain)?;
+    // Compatibility, when the spec has an assembly (or one is asked for).
+    if let Some(spec) = &spec
+        && (!spec.compositions().is_empty() || args.ag.assembly.is_some() || !args.ag.prop.is_empty())
+    {
+        let name = crate::check::verify::choose_assembly(spec, args.ag.assembly.as_deref())?;
+        let options = crate::check::compat::CompatOptions {
+            properties: args.ag.prop.clone(),
+            order: args.ag.order.clone(),
+            cex: args.ag.cex.mode(),
+            limits: args.cegar.options(),
+        };
+        result.compat = Some(crate::check::compat::check(spec, &name, &old_program, &new_program, &options)?);
+    } else if !args.ag.prop.is_empty() {
+        return Err(Diagnostic::global(
+            "--prop needs a spec with the assembly and its properties; give one with --spec",
+        ));
+    }
     let names = crate::report::check::Inputs {
         old: old.display().to_string(),
         new: new.display().to_string(),
@@ -485,7 +502,7 @@ fn check_c(old: &std::path::Path, new: &std::path::Path, args: &CheckC) -> Resul
     };
     let report = crate::report::check::CheckReport::new(&result, &names);
     match args.format {
-        ReportFormat::Text => print!("{}", report.text(std::io::stdout().is_terminal(), args.stats)),
+        ReportFormat::Text => print!("{}", report.text(std::io::stdout().is_terminal(), args.ag.stats)),
         ReportFormat::Json => println!("{}", report.json()),
         ReportFormat::Sarif => println!("{}", report.sarif()),
     }

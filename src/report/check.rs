@@ -9,6 +9,8 @@ use serde_json::{Value, json};
 
 use crate::abs::ErrorKind;
 use crate::abs::refine::{Witness, WitnessStep};
+use crate::check::cegar::CegarOutcome;
+use crate::check::compat::{CompatRun, Compatibility, PropertyCompat};
 use crate::check::contain::{ContainOutcome, Missing};
 use crate::check::substitution::{Change, ComponentCheck, Substitution};
 use crate::check::{Reason, Verdict};
@@ -147,6 +149,52 @@ pub struct ComponentReport {
     pub stats: Option<StatsReport>,
 }
 
+/// One check of one version of the assembly.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunReport {
+    /// `holds`, `fails` or `unknown`.
+    pub verdict: String,
+    /// Why it is unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Membership queries of L* (paper 003 Table 1).
+    pub membership_queries: usize,
+    /// Candidate assumptions.
+    pub candidates: usize,
+    /// CEGAR refinements.
+    pub refinements: usize,
+    /// Wall time in milliseconds.
+    pub time_ms: f64,
+}
+
+/// One C component's run along a violation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ComponentRunReport {
+    /// The component.
+    pub component: String,
+    /// Its statements.
+    pub path: Vec<Step>,
+}
+
+/// Compatibility for one property.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PropertyReport {
+    /// The property.
+    pub property: String,
+    /// The verdict on the new assembly: `holds`, `fails` or `unknown`.
+    pub verdict: String,
+    /// A violating trace of the new assembly (visible events).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<Vec<String>>,
+    /// Each C component's run along it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<ComponentRunReport>,
+    /// The check of the old assembly from nothing learned (`T_orig`).
+    pub original: RunReport,
+    /// The check of the new assembly from what the old check learned (`T_ug`).
+    pub upgrade: RunReport,
+}
+
 /// The report of `subst check` on C.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CheckReport {
@@ -165,6 +213,12 @@ pub struct CheckReport {
     pub verdict: String,
     /// One entry per component of either version.
     pub components: Vec<ComponentReport>,
+    /// The assembly whose properties were checked, when the spec has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assembly: Option<String>,
+    /// Compatibility, one entry per property.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub properties: Vec<PropertyReport>,
 }
 
 fn containment_word(v: &Verdict) -> &'static str {
@@ -191,6 +245,8 @@ impl CheckReport {
             removed: inputs.removed.clone(),
             verdict: verdict.to_string(),
             components: result.components.iter().map(component_report).collect(),
+            assembly: result.compat.as_ref().map(|c| c.assembly.clone()),
+            properties: result.compat.iter().flat_map(|c| c.results.iter().map(|r| property_report(c, r))).collect(),
         }
     }
 
@@ -248,6 +304,47 @@ fn component_report(c: &ComponentCheck) -> ComponentReport {
         reason,
         missing,
         stats,
+    }
+}
+
+fn run_report(r: &CompatRun) -> RunReport {
+    let (verdict, reason) = match &r.outcome {
+        CegarOutcome::Holds => ("holds", None),
+        CegarOutcome::Fails { .. } => ("fails", None),
+        CegarOutcome::Unknown(why) => ("unknown", Some(why.clone())),
+    };
+    RunReport {
+        verdict: verdict.to_string(),
+        reason,
+        membership_queries: r.stats.membership,
+        candidates: r.stats.candidates,
+        refinements: r.stats.refinements,
+        time_ms: (r.time.as_secs_f64() * 1e4).round() / 10.0,
+    }
+}
+
+fn property_report(c: &Compatibility, r: &PropertyCompat) -> PropertyReport {
+    let (trace, runs) = match &r.upgrade.outcome {
+        CegarOutcome::Fails { trace, runs } => {
+            let runs = runs
+                .iter()
+                .filter_map(|run| {
+                    let comp = c.components.iter().find(|k| k.name == run.component)?;
+                    Some(ComponentRunReport { component: run.component.clone(), path: steps(comp, &run.witness) })
+                })
+                .collect();
+            (Some(trace.clone()), runs)
+        }
+        _ => (None, Vec::new()),
+    };
+    let upgrade = run_report(&r.upgrade);
+    PropertyReport {
+        property: r.property.clone(),
+        verdict: upgrade.verdict.clone(),
+        trace,
+        runs,
+        original: run_report(&r.original),
+        upgrade,
     }
 }
 
@@ -512,10 +609,62 @@ impl CheckReport {
                 );
             }
         }
+        if let Some(a) = &self.assembly {
+            let _ = writeln!(out, "assembly {a}");
+        }
+        for p in &self.properties {
+            let (o, u) = (&p.original, &p.upgrade);
+            let ratio = if o.time_ms > 0.0 {
+                format!(", T_ug/T_orig {:.1}%", 100.0 * u.time_ms / o.time_ms)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "property {}: old {}, new {}",
+                p.property,
+                o.verdict.to_uppercase(),
+                u.verdict.to_uppercase()
+            );
+            if stats {
+                let _ = writeln!(
+                    out,
+                    "  stats: old {} membership queries, {} refinements, T_orig {:.1} ms; new {} membership queries, {} refinements, T_ug {:.1} ms{ratio}",
+                    o.membership_queries, o.refinements, o.time_ms, u.membership_queries, u.refinements, u.time_ms
+                );
+            }
+            for r in [o, u] {
+                if let Some(why) = &r.reason {
+                    let _ = writeln!(out, "  note: {why}");
+                }
+            }
+            if let Some(t) = &p.trace {
+                let _ = writeln!(out, "  trace: {}", if t.is_empty() { "<empty>".into() } else { t.join(" ") });
+                for run in &p.runs {
+                    let _ = writeln!(out, "  component {}:", run.component);
+                    path_lines(&mut out, &run.path, "    ");
+                }
+            }
+        }
+        let contained = self.components.iter().all(|c| c.containment == "contained");
+        let properties_hold = self.properties.iter().all(|p| p.verdict == "holds");
         let verdict = match self.verdict.as_str() {
-            "substitutable" => "every old behaviour is kept (contained)",
-            "not_substitutable" => "NOT CONTAINED: the new version lacks behaviours of the old one",
-            _ => "UNKNOWN: a limit was reached before a decision",
+            "substitutable" if self.properties.is_empty() => "every old behaviour is kept (contained)".to_string(),
+            "substitutable" => "substitutable: every old behaviour is kept and every property holds".to_string(),
+            "not_substitutable" if self.properties.is_empty() => {
+                "NOT CONTAINED: the new version lacks behaviours of the old one".to_string()
+            }
+            "not_substitutable" => {
+                let mut why = Vec::new();
+                if !contained {
+                    why.push("the new version lacks behaviours of the old one");
+                }
+                if !properties_hold && self.properties.iter().any(|p| p.verdict == "fails") {
+                    why.push("a property fails on the upgraded assembly");
+                }
+                format!("NOT SUBSTITUTABLE: {}", why.join("; "))
+            }
+            _ => "UNKNOWN: a limit was reached before a decision".to_string(),
         };
         let _ = writeln!(out, "verdict: {verdict}");
         out
@@ -547,10 +696,12 @@ fn file_location(file: &str) -> Value {
     json!({ "physicalLocation": { "artifactLocation": { "uri": file } } })
 }
 
-const RULES: [(&str, &str); 3] = [
+const RULES: [(&str, &str); 5] = [
     ("subst/missing-behaviour", "The new version of a component lacks a behaviour of the old version."),
     ("subst/component-removed", "A component of the old version is missing from the new version."),
     ("subst/containment-unknown", "Containment of a changed component could not be decided."),
+    ("subst/property-violated", "The upgraded assembly violates a safety property."),
+    ("subst/property-unknown", "A property of the upgraded assembly could not be decided."),
 ];
 
 impl CheckReport {
@@ -626,6 +777,11 @@ impl CheckReport {
                 results.push(r);
             }
         }
+        for p in &self.properties {
+            if let Some(r) = property_result(p, &self.new) {
+                results.push(r);
+            }
+        }
         let rules: Vec<Value> =
             RULES.iter().map(|(id, text)| json!({ "id": id, "shortDescription": { "text": text } })).collect();
         let doc = json!({
@@ -641,5 +797,58 @@ impl CheckReport {
             }]
         });
         serde_json::to_string_pretty(&doc).unwrap_or_default()
+    }
+}
+
+/// The SARIF result of a property that fails or is unknown on the new assembly.
+fn property_result(p: &PropertyReport, new: &str) -> Option<Value> {
+    let rule = |i: usize| json!({ "ruleId": RULES[i].0, "ruleIndex": i });
+    match p.verdict.as_str() {
+        "fails" => {
+            let mut r = rule(3);
+            r["level"] = json!("error");
+            let trace = p.trace.clone().unwrap_or_default();
+            let shown = if trace.is_empty() { "<empty trace>".to_string() } else { trace.join(" ") };
+            r["message"] =
+                json!({ "text": format!("property `{}` fails on the upgraded assembly: {shown}", p.property) });
+            let last = p.runs.iter().find_map(|run| run.path.last());
+            r["locations"] = json!([match last {
+                Some(s) => sarif_location(&s.location, None),
+                None => file_location(new),
+            }]);
+            let flows: Vec<Value> = p
+                .runs
+                .iter()
+                .filter(|run| !run.path.is_empty())
+                .map(|run| {
+                    let locations: Vec<Value> = run
+                        .path
+                        .iter()
+                        .map(|s| {
+                            let text = match &s.event {
+                                Some(e) => format!("{}: {} (event {e})", run.component, s.text),
+                                None => format!("{}: {}", run.component, s.text),
+                            };
+                            json!({ "location": sarif_location(&s.location, Some(&text)) })
+                        })
+                        .collect();
+                    json!({ "message": { "text": format!("component {}", run.component) }, "locations": locations })
+                })
+                .collect();
+            if !flows.is_empty() {
+                r["codeFlows"] = json!([{ "threadFlows": flows }]);
+            }
+            r["properties"] = json!({ "property": p.property, "trace": trace });
+            Some(r)
+        }
+        "unknown" => {
+            let mut r = rule(4);
+            r["level"] = json!("warning");
+            let why = p.upgrade.reason.clone().unwrap_or_default();
+            r["message"] = json!({ "text": format!("property `{}` is unknown: {why}", p.property) });
+            r["locations"] = json!([file_location(new)]);
+            Some(r)
+        }
+        _ => None,
     }
 }

@@ -1,0 +1,216 @@
+//! Compatibility of an upgraded assembly with C components (paper 003 Section 5.3, Fig. 2).
+//!
+//! Every C component of the assembly is abstracted to its may-model; the models and the FSP
+//! parts are checked against the property by DynamicCheck ([`super::ag::DynamicChecker`]). A
+//! violation is validated component by component on the C code, as in [`super::cegar`]; a
+//! spurious one refines the component that made it so, and the check repeats on the refined
+//! models. The same checker serves every round and both versions: the old assembly is checked
+//! first (`T_orig`), then the new one (`T_ug`), and DynamicCheck re-uses the tables of every
+//! level whose component did not change and re-validates the others (Theorem 2, Lemma 1).
+//!
+//! Components whose code is the same in both versions also keep their predicates, so their
+//! models, and the levels that hold them, are the same as at the end of the old check.
+//!
+//! "Holds" rests on may-models (over-approximations) and the assume-guarantee rule; "fails"
+//! comes with one run per C component, replayed by the interpreter.
+
+use std::time::{Duration, Instant};
+
+use super::ag::DynamicChecker;
+use super::cegar::{CPart, CegarOptions, CegarOutcome, CegarStats, ModelCheck, Slot, model_alphabet, replay_runs};
+use super::substitution::same_code;
+use crate::abs::{Abstractor, EventView};
+use crate::automata::Dla;
+use crate::diag::Diagnostic;
+use crate::front::Program;
+use crate::ir::Component;
+use crate::learn::CexMode;
+use crate::spec::{Assembly, PartKind, Spec};
+
+/// One check of one version.
+#[derive(Clone, Debug)]
+pub struct CompatRun {
+    /// How it ended; a failure's trace has the hidden events removed.
+    pub outcome: CegarOutcome,
+    /// Counts, membership queries included.
+    pub stats: CegarStats,
+    /// Wall time.
+    pub time: Duration,
+}
+
+impl CompatRun {
+    /// The verdict of this run.
+    pub fn verdict(&self) -> super::Verdict {
+        match &self.outcome {
+            CegarOutcome::Holds => super::Verdict::Holds,
+            CegarOutcome::Fails { trace, .. } => super::Verdict::Fails(trace.clone()),
+            CegarOutcome::Unknown(r) => super::Verdict::Unknown(super::Reason::Other(r.clone())),
+        }
+    }
+}
+
+/// Compatibility for one property.
+#[derive(Clone, Debug)]
+pub struct PropertyCompat {
+    /// The property (or "no ERROR state").
+    pub property: String,
+    /// The check of the old assembly, from nothing learned (`T_orig`).
+    pub original: CompatRun,
+    /// The check of the new assembly, from what the old check learned (`T_ug`).
+    pub upgrade: CompatRun,
+}
+
+/// The result of compatibility on an assembly.
+#[derive(Clone, Debug)]
+pub struct Compatibility {
+    /// The composition, as the spec writes it.
+    pub assembly: String,
+    /// The new version's C components, lowered (for the report's source lines).
+    pub components: Vec<Component>,
+    /// One result per property.
+    pub results: Vec<PropertyCompat>,
+}
+
+/// Lowers the C components that `name` in `spec` names; every valued family needs a range.
+pub fn lower_parts(spec: &Spec, name: &str, program: &Program) -> Result<Vec<Component>, Diagnostic> {
+    let mut components = Vec::new();
+    for n in spec.c_components(name)? {
+        let comp = program.lower(&n)?;
+        for e in &comp.edges {
+            if let crate::ir::Stmt::Event(crate::ir::Event::Send(f, _) | crate::ir::Event::Recv(f, Some(_))) = &e.stmt
+                && comp.family(f).and_then(|x| x.range).is_none()
+            {
+                let msg = format!("event family `{f}` carries values but {} declares no range for it", spec.file());
+                let label = format!("declare it in the spec, e.g. `event {f}[0..3]`");
+                return Err(match &e.origin {
+                    Some(o) => Diagnostic::at(o.span.clone(), msg, label),
+                    None => Diagnostic::global(msg),
+                });
+            }
+        }
+        components.push(comp);
+    }
+    Ok(components)
+}
+
+/// The assembly elaborated with the alphabets of `components`.
+fn elaborate(spec: &Spec, name: &str, components: &[Component]) -> Result<Assembly, Diagnostic> {
+    let alphabets: Vec<(String, Vec<String>)> =
+        components.iter().map(|c| (c.name.clone(), model_alphabet(c))).collect();
+    let provider = |n: &str| alphabets.iter().find(|(c, _)| c == n).map(|(_, a)| a.clone());
+    spec.assembly_with_c(name, Some(&provider))
+}
+
+/// One version of the assembly ready for the loop: its FSP parts, its C parts and their order.
+struct Version<'a> {
+    assembly: Assembly,
+    fsp: Vec<Dla>,
+    parts: Vec<CPart<'a>>,
+    order: Vec<Slot>,
+}
+
+impl<'a> Version<'a> {
+    fn new(spec: &Spec, name: &str, components: &'a [Component], indices: &[usize]) -> Result<Version<'a>, Diagnostic> {
+        let assembly = elaborate(spec, name, components)?;
+        let mut fsp = Vec::new();
+        let mut parts = Vec::new();
+        let mut slot_of = Vec::new();
+        for p in &assembly.parts {
+            if p.kind == PartKind::C {
+                let comp = components.iter().find(|c| c.name == p.name).expect("lowered by lower_parts");
+                let mut part = CPart::new(Abstractor::new(comp, EventView::Visible));
+                part.renaming = Some(p.renaming().into_iter().collect());
+                parts.push(part);
+                slot_of.push(Slot::C(parts.len() - 1));
+            } else {
+                fsp.push(p.automaton.clone());
+                slot_of.push(Slot::Fsp(fsp.len() - 1));
+            }
+        }
+        let order = indices.iter().map(|&i| slot_of[i]).collect();
+        Ok(Version { assembly, fsp, parts, order })
+    }
+
+    /// Checks `property` with `checker`, and replays a failure in the interpreter.
+    fn check(
+        &mut self,
+        components: &[Component],
+        property: Option<&Dla>,
+        checker: &mut DynamicChecker,
+        options: CegarOptions,
+    ) -> CompatRun {
+        let start = Instant::now();
+        let hidden = |e: &str| self.assembly.is_hidden(e);
+        let property = property.map(|p| p.relabel(&|e| if hidden(e) { vec![] } else { vec![e.to_string()] }));
+        let mut mc = ModelCheck::Dynamic { checker, order: &self.order };
+        let (mut outcome, stats) =
+            super::cegar::run_checked(&self.fsp, &mut self.parts, property.as_ref(), options, &mut mc, &mut || None);
+        if let CegarOutcome::Fails { trace, runs } = &outcome {
+            outcome = match replay_runs(components, &self.parts, runs) {
+                Ok(()) => CegarOutcome::Fails {
+                    trace: trace.iter().filter(|e| !self.assembly.is_hidden(e)).cloned().collect(),
+                    runs: runs.clone(),
+                },
+                Err(why) => CegarOutcome::Unknown(format!("internal error: {why}")),
+            };
+        }
+        CompatRun { outcome, stats, time: start.elapsed() }
+    }
+}
+
+/// How to check compatibility.
+#[derive(Clone, Debug)]
+pub struct CompatOptions {
+    /// Properties to check (all the spec's properties that are not parts when empty).
+    pub properties: Vec<String>,
+    /// Part names that come first in the compositional order; the rest follow by shared events.
+    pub order: Vec<String>,
+    /// How L* turns counterexamples into table entries.
+    pub cex: CexMode,
+    /// Limits of each CEGAR loop.
+    pub limits: CegarOptions,
+}
+
+/// Checks that the assembly `name` of `spec` satisfies its properties with the components of
+/// `new`, re-using the check of the same assembly with the components of `old`.
+pub fn check(
+    spec: &Spec,
+    name: &str,
+    old: &Program,
+    new: &Program,
+    options: &CompatOptions,
+) -> Result<Compatibility, Diagnostic> {
+    let (properties, order, cex) = (&options.properties, &options.order, options.cex);
+    let old_components = lower_parts(spec, name, old)?;
+    let new_components = lower_parts(spec, name, new)?;
+    let probe = elaborate(spec, name, &new_components)?;
+    let indices = super::verify::part_order(&probe, order)?;
+    let mut old_version = Version::new(spec, name, &old_components, &indices)?;
+    let mut new_version = Version::new(spec, name, &new_components, &indices)?;
+    let (inside, chosen) = super::verify::properties_to_check(spec, &new_version.assembly, properties);
+    let mut labels: Vec<(String, Option<Dla>)> = Vec::new();
+    if !inside.is_empty() || chosen.is_empty() {
+        labels.push((if inside.is_empty() { "no ERROR state".to_string() } else { inside.join(", ") }, None));
+    }
+    for p in &chosen {
+        if !spec.is_property(p) {
+            return Err(Diagnostic::global(format!("`{p}` is not a property of {}", spec.file()))
+                .with_note(format!("properties: {}", spec.properties().join(", "))));
+        }
+        labels.push((p.clone(), Some(spec.process(p)?)));
+    }
+    let mut results = Vec::new();
+    for (label, property) in labels {
+        let mut checker = DynamicChecker::new(cex);
+        let original = old_version.check(&old_components, property.as_ref(), &mut checker, options.limits);
+        // Components with the same code keep what refinement found for them.
+        for (np, op) in new_version.parts.iter_mut().zip(&old_version.parts) {
+            if same_code(np.abs.component(), op.abs.component()) {
+                np.abs.precision.absorb(&op.abs.precision);
+            }
+        }
+        let upgrade = new_version.check(&new_components, property.as_ref(), &mut checker, options.limits);
+        results.push(PropertyCompat { property: label, original, upgrade });
+    }
+    Ok(Compatibility { assembly: new_version.assembly.to_string(), components: new_components, results })
+}
