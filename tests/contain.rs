@@ -330,3 +330,46 @@ fn a_limit_gives_unknown_and_exit_code_3() {
     assert_eq!(code, 3, "{text}");
     assert!(text.contains("UNKNOWN") && text.contains("the limit of 1 refinements was reached"), "{text}");
 }
+
+#[test]
+fn git_base_takes_the_old_version_from_a_revision() {
+    let repo = tempfile::tempdir().expect("a temp dir");
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(["-c", "user.name=subst", "-c", "user.email=subst@localhost"])
+            .args(args)
+            .current_dir(repo.path())
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    let pair = root().join("examples-c/contain/off_by_one");
+    std::fs::create_dir(repo.path().join("src")).expect("mkdir");
+    std::fs::copy(pair.join("old/blinker.c"), repo.path().join("src/blinker.c")).expect("copy");
+    std::fs::copy(pair.join("blinker.lts"), repo.path().join("src/blinker.lts")).expect("copy");
+    git(&["init", "-q"]);
+    git(&["add", "."]);
+    git(&["commit", "-qm", "old"]);
+    std::fs::copy(pair.join("new/blinker.c"), repo.path().join("src/blinker.c")).expect("copy");
+    let run = |rev: &str| {
+        Command::new(env!("CARGO_BIN_EXE_subst"))
+            .current_dir(repo.path())
+            .args(["check", "--git-base", rev, "src/blinker.c", "--format", "json", "--max-missing", "1"])
+            .output()
+            .expect("subst runs")
+    };
+    let out = run("HEAD");
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["git_base"], "HEAD");
+    let m = &v["components"][0]["missing"][0];
+    assert_eq!(m["trace"], serde_json::json!(["count.1", "blink.1"]));
+    assert_eq!(m["divergence"]["old"]["file"], "HEAD:src/blinker.c");
+    assert_eq!(m["divergence"]["new"]["file"], "src/blinker.c");
+    assert_eq!(m["divergence"]["new"]["line"], 19);
+    // The working tree against itself: unchanged.
+    git(&["commit", "-qam", "new"]);
+    assert_eq!(run("HEAD").status.code(), Some(0));
+    // A revision that does not exist is bad input.
+    assert_eq!(run("no-such-revision").status.code(), Some(2));
+}

@@ -12,6 +12,8 @@ use crate::diag::Diagnostic;
 use crate::front::{self, DataModel, FrontOptions};
 use crate::ir::{self, interp};
 
+mod git;
+
 /// The exit codes of PRODUCT.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
@@ -174,10 +176,14 @@ pub enum Command {
     /// version keeps every behaviour of the old one). On FSP models (`.lts`): compatibility by
     /// DynamicCheck, re-using what the check of OLD learned.
     Check {
-        /// The old version: an FSP spec, or a C file or folder.
-        old: PathBuf,
-        /// The new version.
-        new: PathBuf,
+        /// OLD and NEW: two FSP specs, or two C files or folders. With --git-base: the new
+        /// versions (C files or folders), whose old versions are taken from git.
+        #[arg(required = true, value_name = "PATHS")]
+        paths: Vec<PathBuf>,
+        /// Take the old versions of PATHS from this git revision (`git archive REV`), so a CI
+        /// job on a branch needs no second checkout.
+        #[arg(long, value_name = "REV")]
+        git_base: Option<String>,
         /// The spec with event ranges and processes (default: `STEM.lts` beside the new file,
         /// then in its parent folder, then `specs/STEM.lts`).
         #[arg(long)]
@@ -312,12 +318,13 @@ fn report(d: &Diagnostic) -> Exit {
 /// Runs a command and returns its exit code; output goes to stdout, diagnostics to stderr.
 pub fn run(args: Args) -> Exit {
     match args.command {
-        Command::Check { old, new, spec, removed, max_missing, format, ag, cegar, c } => {
-            let result = if is_lts(&old) && is_lts(&new) {
-                check(&old, &new, &ag)
-            } else {
-                let args = CheckC { spec, removed, max_missing, format, ag, cegar, c };
-                check_c(&old, &new, &args)
+        Command::Check { paths, git_base, spec, removed, max_missing, format, ag, cegar, c } => {
+            let args = CheckC { spec, removed, max_missing, format, ag, cegar, c };
+            let result = match (git_base, paths.as_slice()) {
+                (Some(rev), _) => check_git(&rev, &paths, &args),
+                (None, [old, new]) if is_lts(old) && is_lts(new) => check(old, new, &args.ag),
+                (None, [old, new]) => check_c(&Versions::given(old, new), &args),
+                (None, _) => Err(Diagnostic::global("give OLD and NEW, or the new versions with --git-base REV")),
             };
             match result {
                 Ok(code) => code,
@@ -447,8 +454,60 @@ fn find_check_spec(new: &std::path::Path, given: Option<&std::path::Path>) -> Op
     candidates.into_iter().find(|c| c.is_file())
 }
 
-fn check_c(old: &std::path::Path, new: &std::path::Path, args: &CheckC) -> Result<Exit, Diagnostic> {
-    for p in [old, new] {
+/// The two versions `subst check` compares on C.
+struct Versions {
+    /// Paths of the old version (empty: it has no C files).
+    old: Vec<PathBuf>,
+    /// Paths of the new version.
+    new: Vec<PathBuf>,
+    /// How the report names them.
+    old_name: String,
+    new_name: String,
+    /// With `--git-base`: where the old versions were extracted, and from which revision.
+    extracted: Option<(PathBuf, String)>,
+}
+
+impl Versions {
+    fn given(old: &std::path::Path, new: &std::path::Path) -> Versions {
+        Versions {
+            old: vec![old.to_path_buf()],
+            new: vec![new.to_path_buf()],
+            old_name: old.display().to_string(),
+            new_name: new.display().to_string(),
+            extracted: None,
+        }
+    }
+}
+
+/// `subst check --git-base REV PATHS`: the old versions of PATHS from git, extracted to a
+/// temporary folder (with their folders, so that local headers come along).
+fn check_git(rev: &str, paths: &[PathBuf], args: &CheckC) -> Result<Exit, Diagnostic> {
+    let dir = tempfile::Builder::new()
+        .prefix("subst-base-")
+        .tempdir()
+        .map_err(|e| Diagnostic::global(format!("cannot make a temporary folder: {e}")))?;
+    let mut old = Vec::new();
+    for p in paths {
+        if is_lts(p) {
+            return Err(Diagnostic::global(format!("{}: --git-base takes C files or folders", p.display())));
+        }
+        if let Some(o) = git::old_version(rev, p, dir.path())? {
+            old.push(o);
+        }
+    }
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let versions = Versions {
+        old,
+        new: paths.to_vec(),
+        old_name: format!("{rev}:{}", shown.join(" ")),
+        new_name: shown.join(" "),
+        extracted: Some((dir.path().to_path_buf(), rev.to_string())),
+    };
+    check_c(&versions, args)
+}
+
+fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
+    for p in v.old.iter().chain(&v.new) {
         if is_lts(p) {
             return Err(Diagnostic::global(format!(
                 "{}: give two FSP specs or two C versions, not one of each",
@@ -456,7 +515,8 @@ fn check_c(old: &std::path::Path, new: &std::path::Path, args: &CheckC) -> Resul
             )));
         }
     }
-    let spec = match find_check_spec(new, args.spec.as_deref()) {
+    let first_new = v.new.first().ok_or_else(|| Diagnostic::global("no new version given"))?;
+    let spec = match find_check_spec(first_new, args.spec.as_deref()) {
         Some(path) => Some(crate::spec::load(&path)?),
         None => None,
     };
@@ -473,8 +533,8 @@ fn check_c(old: &std::path::Path, new: &std::path::Path, args: &CheckC) -> Resul
         }
         (Some(b), Some(spec)) => Some(spec.process(b)?),
     };
-    let old_program = front::load(&[old.to_path_buf()], &options)?;
-    let new_program = front::load(&[new.to_path_buf()], &options)?;
+    let old_program = front::load(&v.old, &options)?;
+    let new_program = front::load(&v.new, &options)?;
     let contain =
         crate::check::contain::ContainOptions { limits: args.cegar.options(), max_missing: args.max_missing.max(1) };
     let mut result = crate::check::substitution::check(&old_program, &new_program, removed.as_ref(), &contain)?;
@@ -496,11 +556,14 @@ fn check_c(old: &std::path::Path, new: &std::path::Path, args: &CheckC) -> Resul
         ));
     }
     let names = crate::report::check::Inputs {
-        old: old.display().to_string(),
-        new: new.display().to_string(),
+        old: v.old_name.clone(),
+        new: v.new_name.clone(),
         removed: args.removed.clone(),
     };
-    let report = crate::report::check::CheckReport::new(&result, &names);
+    let mut report = crate::report::check::CheckReport::new(&result, &names);
+    if let Some((dir, rev)) = &v.extracted {
+        report.relocate(dir, rev);
+    }
     match args.format {
         ReportFormat::Text => print!("{}", report.text(std::io::stdout().is_terminal(), args.ag.stats)),
         ReportFormat::Json => println!("{}", report.json()),

@@ -219,6 +219,13 @@ pub struct CheckReport {
     /// Compatibility, one entry per property.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub properties: Vec<PropertyReport>,
+    /// With `--git-base REV`: the revision the old versions come from; their files are named
+    /// `REV:path`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub git_base: Option<String>,
+    /// Where the files of renamed locations can be read (see [`CheckReport::relocate`]).
+    #[serde(skip)]
+    pub sources: std::collections::BTreeMap<String, std::path::PathBuf>,
 }
 
 fn containment_word(v: &Verdict) -> &'static str {
@@ -247,7 +254,38 @@ impl CheckReport {
             components: result.components.iter().map(component_report).collect(),
             assembly: result.compat.as_ref().map(|c| c.assembly.clone()),
             properties: result.compat.iter().flat_map(|c| c.results.iter().map(|r| property_report(c, r))).collect(),
+            git_base: None,
+            sources: Default::default(),
         }
+    }
+
+    /// Names the files under `dir` (where the old versions were extracted from revision `rev`)
+    /// `rev:path`, remembering where they are for the source excerpts.
+    pub fn relocate(&mut self, dir: &std::path::Path, rev: &str) {
+        let prefix = format!("{}/", dir.display());
+        let mut sources = std::mem::take(&mut self.sources);
+        let mut fix = |l: &mut Location| {
+            if let Some(rest) = l.file.strip_prefix(&prefix) {
+                let name = format!("{rev}:{rest}");
+                sources.insert(name.clone(), std::path::PathBuf::from(&l.file));
+                l.file = name;
+            }
+        };
+        for c in &mut self.components {
+            for m in &mut c.missing {
+                m.old_path.iter_mut().for_each(|s| fix(&mut s.location));
+                m.new_path.iter_mut().for_each(|s| fix(&mut s.location));
+                m.divergence.old.iter_mut().for_each(&mut fix);
+                m.divergence.new.iter_mut().for_each(&mut fix);
+            }
+        }
+        for p in &mut self.properties {
+            for r in &mut p.runs {
+                r.path.iter_mut().for_each(|s| fix(&mut s.location));
+            }
+        }
+        self.sources = sources;
+        self.git_base = Some(rev.to_string());
     }
 
     /// The JSON rendering.
@@ -502,12 +540,17 @@ fn path_lines(out: &mut String, steps: &[Step], indent: &str) {
 
 /// The source excerpt of a divergence: the old statement and the new one, labelled, rendered by
 /// ariadne from the files; `None` when a file cannot be read.
-fn excerpt(d: &DivergenceReport, color: bool) -> Option<String> {
+fn excerpt(
+    d: &DivergenceReport,
+    color: bool,
+    sources: &std::collections::BTreeMap<String, std::path::PathBuf>,
+) -> Option<String> {
     use ariadne::{Config, Label, Report, ReportKind};
     let old = d.old.as_ref()?;
     let new = d.new.as_ref()?;
     let read = |l: &Location| -> Option<(String, std::ops::Range<usize>)> {
-        let src = std::fs::read_to_string(&l.file).ok()?;
+        let src = std::fs::read_to_string(sources.get(&l.file).map_or(std::path::Path::new(&l.file), |p| p.as_path()))
+            .ok()?;
         let start = crate::diag::char_offset(&src, l.line, l.column)?;
         let end = crate::diag::char_offset(&src, l.end_line, l.end_column).unwrap_or(start).max(start + 1);
         Some((src, start..end))
@@ -595,7 +638,7 @@ impl CheckReport {
                 path_lines(&mut out, &m.new_path, "      ");
                 let at = m.divergence.new.as_ref().map(|l| format!(" at {}:{}", l.file, l.line)).unwrap_or_default();
                 let _ = writeln!(out, "    divergence{at}: {}", m.divergence.message);
-                if let Some(x) = excerpt(&m.divergence, color) {
+                if let Some(x) = excerpt(&m.divergence, color, &self.sources) {
                     for l in x.lines() {
                         let _ = writeln!(out, "    {l}");
                     }
@@ -674,10 +717,19 @@ impl CheckReport {
 // ---------------------------------------------------------------------------------------------
 // SARIF
 
+/// The SARIF URI of a file: a file of an old version from git (`REV:path`) is named by its path,
+/// since a URI cannot carry the revision (the message says "old").
+fn sarif_uri(file: &str) -> &str {
+    match file.split_once(':') {
+        Some((rev, path)) if !rev.is_empty() && !path.starts_with('/') && !path.starts_with('\\') => path,
+        _ => file,
+    }
+}
+
 fn sarif_location(l: &Location, message: Option<&str>) -> Value {
     let mut v = json!({
         "physicalLocation": {
-            "artifactLocation": { "uri": l.file },
+            "artifactLocation": { "uri": sarif_uri(&l.file) },
             "region": {
                 "startLine": l.line,
                 "startColumn": l.column,
