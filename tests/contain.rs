@@ -373,3 +373,38 @@ fn git_base_takes_the_old_version_from_a_revision() {
     // A revision that does not exist is bad input.
     assert_eq!(run("no-such-revision").status.code(), Some(2));
 }
+
+#[test]
+fn a_sarif_report_with_a_property_violation_validates() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    for (v, client, server) in [
+        ("old", "examples-c/lock_client.c", "examples-c/lock_server.c"),
+        ("new", "examples-c/assembly/greedy_client.c", "examples-c/assembly/greedy_server.c"),
+    ] {
+        std::fs::create_dir(dir.path().join(v)).expect("mkdir");
+        std::fs::copy(root().join(client), dir.path().join(v).join("client.c")).expect("copy");
+        std::fs::copy(root().join(server), dir.path().join(v).join("server.c")).expect("copy");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_subst"))
+        .current_dir(dir.path())
+        .args(["check", "old", "new", "--spec"])
+        .arg(root().join("specs/lock.lts"))
+        .args(["--assembly", "LOCK", "--prop", "GRANTED", "--format", "sarif", "--max-missing", "1"])
+        .output()
+        .expect("subst runs");
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler.add_resource("urn:sarif-2.1.0", sarif_schema()).expect("the schema loads");
+    let schema = compiler.compile("urn:sarif-2.1.0", &mut schemas).expect("the schema compiles");
+    if let Err(e) = schemas.validate(&doc, schema) {
+        panic!("not valid SARIF: {e:#}");
+    }
+    let results = doc["runs"][0]["results"].as_array().expect("results");
+    let violated: Vec<&serde_json::Value> =
+        results.iter().filter(|r| r["ruleId"] == "subst/property-violated").collect();
+    assert_eq!(violated.len(), 1);
+    assert_eq!(violated[0]["properties"]["trace"], serde_json::json!(["request", "grant.1", "request", "grant.1"]));
+    assert_eq!(violated[0]["codeFlows"][0]["threadFlows"].as_array().map(Vec::len), Some(2));
+}
