@@ -17,7 +17,7 @@
 //! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]) | done for what exists |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
 //! | [`cli`] | command-line arguments to library calls and exit codes | `show`; `verify` on FSP and C; `check` on FSP and (containment) on C |
-//! | `cache` | later issues | — |
+//! | [`cache`] | the persistent cache (`.subst/`): observation tables and verdicts, content-addressed, written atomically; an entry is a hint, never a premise | tables and verdicts of compatibility |
 //!
 //! # Architecture invariants
 //!
@@ -54,6 +54,7 @@
 
 pub mod abs;
 pub mod automata;
+pub mod cache;
 pub mod check;
 pub mod cli;
 pub mod diag;

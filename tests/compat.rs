@@ -33,6 +33,7 @@ fn check(new_client: &str, new_server: &str) -> compat::Compatibility {
         order: Vec::new(),
         cex: CexMode::RivestSchapire,
         limits: CegarOptions::default(),
+        cache: subst::cache::Cache::disabled(),
     };
     compat::check(&spec, "LOCK", &old, &new, &options).expect("checks")
 }
@@ -71,4 +72,74 @@ fn a_greedy_upgrade_of_both_components_breaks_granted_with_replayed_runs() {
     let mut names: Vec<&str> = runs.iter().map(|r| r.component.as_str()).collect();
     names.sort();
     assert_eq!(names, ["client", "lock_server"]);
+}
+
+/// `subst check` on the lock assembly upgraded to the greedy components, with `cache` options:
+/// (exit code, the property's verdict and trace, whether the old check came from the cache).
+fn check_cli(dir: &Path, cache: &[&str]) -> (i32, String, serde_json::Value, bool) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_subst"))
+        .current_dir(dir)
+        .args(["check", "old", "new", "--spec"])
+        .arg(root().join("specs/lock.lts"))
+        .args(["--assembly", "LOCK", "--prop", "GRANTED", "--format", "json", "--max-missing", "1"])
+        .args(cache)
+        .output()
+        .expect("subst runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let p = &v["properties"][0];
+    (
+        out.status.code().unwrap_or(-1),
+        p["verdict"].as_str().unwrap_or_default().to_string(),
+        p["trace"].clone(),
+        p["original"]["cached"].as_bool().expect("a flag"),
+    )
+}
+
+#[test]
+fn a_damaged_stale_foreign_or_missing_cache_gives_the_verdict_of_no_cache() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    version(&dir.path().join("old"), "examples-c/lock_client.c", "examples-c/lock_server.c");
+    version(&dir.path().join("new"), "examples-c/assembly/greedy_client.c", "examples-c/assembly/greedy_server.c");
+    let reference = check_cli(dir.path(), &["--no-cache"]);
+    assert_eq!((reference.0, reference.1.as_str()), (1, "fails"));
+    assert!(!reference.3);
+    let cache = dir.path().join("cache");
+    let with_cache = ["--cache", cache.to_str().expect("a UTF-8 path")];
+    // Missing: computed, then stored.
+    let first = check_cli(dir.path(), &with_cache);
+    assert_eq!((first.0, &first.1, &first.2, first.3), (reference.0, &reference.1, &reference.2, false));
+    let entries: Vec<PathBuf> = std::fs::read_dir(cache.join("compat"))
+        .expect("entries were written")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    assert_eq!(entries.len(), 2, "the old and the new assembly");
+    // Present and valid: the old check is read, the verdict is the same.
+    let second = check_cli(dir.path(), &with_cache);
+    assert_eq!((second.0, &second.1, &second.2, second.3), (reference.0, &reference.1, &reference.2, true));
+    let originals: Vec<String> = entries.iter().map(|p| std::fs::read_to_string(p).expect("readable")).collect();
+    type Damage<'a> = (&'a str, &'a dyn Fn(&str) -> String);
+    let damages: [Damage; 4] = [
+        ("truncated", &|t: &str| t[..t.len() / 2].to_string()),
+        ("garbage", &|_: &str| "\u{0}\u{1}not json at all {".to_string()),
+        ("another tool version", &|t: &str| t.replace(&subst::cache::tool(), "subst 0.0.0-other")),
+        ("tables of the wrong shape", &|t: &str| {
+            let mut v: serde_json::Value = serde_json::from_str(t).expect("JSON");
+            for table in v["payload"]["tables"].as_array_mut().expect("tables").iter_mut() {
+                if table.is_object() {
+                    table["s"] = serde_json::json!([[7, 7, 7]]);
+                }
+            }
+            v.to_string()
+        }),
+    ];
+    for (what, damage) in damages {
+        for (p, text) in entries.iter().zip(&originals) {
+            std::fs::write(p, damage(text)).expect("write");
+        }
+        let got = check_cli(dir.path(), &with_cache);
+        assert_eq!((got.0, &got.1, &got.2), (reference.0, &reference.1, &reference.2), "{what}");
+        for (p, text) in entries.iter().zip(&originals) {
+            std::fs::write(p, text).expect("restore");
+        }
+    }
 }

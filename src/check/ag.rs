@@ -323,6 +323,15 @@ impl DynamicChecker {
         DynamicChecker { mode, levels: Vec::new(), last: None }
     }
 
+    /// A checker that starts from `tables` (per level, e.g. from the cache). Nothing else of
+    /// the run that learned them is known, so each is re-validated against its level's
+    /// component before use (dynamic L*, paper 003 Theorem 2); malformed ones are dropped.
+    pub fn seeded(mode: CexMode, tables: Vec<Option<Table>>) -> DynamicChecker {
+        let levels =
+            tables.into_iter().map(|t| Level { table: t.filter(Table::well_formed), ..Level::default() }).collect();
+        DynamicChecker { mode, levels, last: None }
+    }
+
     /// The learned tables, per level (for inspection and the cache).
     pub fn tables(&self) -> Vec<Option<&Table>> {
         self.levels.iter().map(|l| l.table.as_ref()).collect()

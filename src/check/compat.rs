@@ -21,6 +21,7 @@ use super::cegar::{CPart, CegarOptions, CegarOutcome, CegarStats, ModelCheck, Sl
 use super::substitution::same_code;
 use crate::abs::{Abstractor, EventView};
 use crate::automata::Dla;
+use crate::cache::Cache;
 use crate::diag::Diagnostic;
 use crate::front::Program;
 use crate::ir::Component;
@@ -34,8 +35,64 @@ pub struct CompatRun {
     pub outcome: CegarOutcome,
     /// Counts, membership queries included.
     pub stats: CegarStats,
-    /// Wall time.
+    /// Wall time (of the run that computed it, when it comes from the cache).
     pub time: Duration,
+    /// Whether it comes from the cache instead of being computed now.
+    pub cached: bool,
+}
+
+/// What the cache keeps of a check of one version (kind `compat`).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CachedRun {
+    verdict: String,
+    trace: Vec<String>,
+    reason: Option<String>,
+    membership: usize,
+    candidates: usize,
+    refinements: usize,
+    time_ms: f64,
+    /// The observation tables per level at the end of the run.
+    tables: Vec<Option<crate::learn::Table>>,
+}
+
+impl CachedRun {
+    fn of(run: &CompatRun, checker: &DynamicChecker) -> CachedRun {
+        let (verdict, trace, reason) = match &run.outcome {
+            CegarOutcome::Holds => ("holds", Vec::new(), None),
+            CegarOutcome::Fails { trace, .. } => ("fails", trace.clone(), None),
+            CegarOutcome::Unknown(r) => ("unknown", Vec::new(), Some(r.clone())),
+        };
+        CachedRun {
+            verdict: verdict.to_string(),
+            trace,
+            reason,
+            membership: run.stats.membership,
+            candidates: run.stats.candidates,
+            refinements: run.stats.refinements,
+            time_ms: run.time.as_secs_f64() * 1e3,
+            tables: checker.tables().into_iter().map(|t| t.cloned()).collect(),
+        }
+    }
+
+    /// The run it records; `None` when its verdict is not one subst writes.
+    fn run(&self) -> Option<CompatRun> {
+        let outcome = match self.verdict.as_str() {
+            "holds" => CegarOutcome::Holds,
+            // The component runs are not kept; a cached failure of the old version is reported
+            // by its trace only.
+            "fails" => CegarOutcome::Fails { trace: self.trace.clone(), runs: Vec::new() },
+            "unknown" => CegarOutcome::Unknown(self.reason.clone().unwrap_or_default()),
+            _ => return None,
+        };
+        let stats = CegarStats {
+            membership: self.membership,
+            candidates: self.candidates,
+            refinements: self.refinements,
+            ..CegarStats::default()
+        };
+        let time = Duration::try_from_secs_f64(self.time_ms / 1e3).ok()?;
+        Some(CompatRun { outcome, stats, time, cached: true })
+    }
 }
 
 impl CompatRun {
@@ -154,7 +211,7 @@ impl<'a> Version<'a> {
                 Err(why) => CegarOutcome::Unknown(format!("internal error: {why}")),
             };
         }
-        CompatRun { outcome, stats, time: start.elapsed() }
+        CompatRun { outcome, stats, time: start.elapsed(), cached: false }
     }
 }
 
@@ -169,6 +226,18 @@ pub struct CompatOptions {
     pub cex: CexMode,
     /// Limits of each CEGAR loop.
     pub limits: CegarOptions,
+    /// Where to find and keep what the checks learned.
+    pub cache: Cache,
+}
+
+/// The cache key of checking `property` on `components` in the assembly `name` of `spec`.
+fn cache_key(spec: &Spec, name: &str, property: &str, components: &[Component], options: &CompatOptions) -> String {
+    let spec_text = std::fs::read_to_string(spec.file()).unwrap_or_else(|_| spec.file().to_string());
+    let codes: Vec<String> = components.iter().map(super::substitution::code_text).collect();
+    let settings = format!("{:?} {:?} {:?}", options.order, options.cex, options.limits);
+    let mut parts = vec!["compat", spec_text.as_str(), name, property, settings.as_str()];
+    parts.extend(codes.iter().map(String::as_str));
+    crate::cache::key(&parts)
 }
 
 /// Checks that the assembly `name` of `spec` satisfies its properties with the components of
@@ -201,8 +270,17 @@ pub fn check(
     }
     let mut results = Vec::new();
     for (label, property) in labels {
-        let mut checker = DynamicChecker::new(cex);
-        let original = old_version.check(&old_components, property.as_ref(), &mut checker, options.limits);
+        let old_key = cache_key(spec, name, &label, &old_components, options);
+        let cached = options.cache.load::<CachedRun>("compat", &old_key).and_then(|c| c.run().map(|r| (r, c.tables)));
+        let (original, mut checker) = match cached {
+            Some((run, tables)) => (run, DynamicChecker::seeded(cex, tables)),
+            None => {
+                let mut checker = DynamicChecker::new(cex);
+                let run = old_version.check(&old_components, property.as_ref(), &mut checker, options.limits);
+                options.cache.store("compat", &old_key, &CachedRun::of(&run, &checker));
+                (run, checker)
+            }
+        };
         // Components with the same code keep what refinement found for them.
         for (np, op) in new_version.parts.iter_mut().zip(&old_version.parts) {
             if same_code(np.abs.component(), op.abs.component()) {
@@ -210,6 +288,9 @@ pub fn check(
             }
         }
         let upgrade = new_version.check(&new_components, property.as_ref(), &mut checker, options.limits);
+        // The new version is the old one of the next upgrade.
+        let new_key = cache_key(spec, name, &label, &new_components, options);
+        options.cache.store("compat", &new_key, &CachedRun::of(&upgrade, &checker));
         results.push(PropertyCompat { property: label, original, upgrade });
     }
     Ok(Compatibility { assembly: new_version.assembly.to_string(), components: new_components, results })

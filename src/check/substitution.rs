@@ -70,16 +70,22 @@ impl Substitution {
     }
 }
 
+fn strip(c: &Component) -> Component {
+    let mut c = c.clone();
+    for e in &mut c.edges {
+        e.origin = None;
+    }
+    c
+}
+
 /// Whether two components have the same code: the IR with source positions left out.
 pub fn same_code(a: &Component, b: &Component) -> bool {
-    let strip = |c: &Component| {
-        let mut c = c.clone();
-        for e in &mut c.edges {
-            e.origin = None;
-        }
-        c
-    };
     strip(a) == strip(b)
+}
+
+/// The code of a component as text, source positions left out: what the cache keys on.
+pub fn code_text(c: &Component) -> String {
+    crate::ir::text::component(&strip(c))
 }
 
 /// Rejects a component with a valued event family that has no range: its values would be

@@ -72,6 +72,23 @@ pub struct AgArgs {
     pub cex: CexArg,
 }
 
+/// Where subst keeps what it learned.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CacheArgs {
+    /// The cache folder.
+    #[arg(long, value_name = "DIR", default_value = ".subst")]
+    pub cache: PathBuf,
+    /// Neither read nor write the cache.
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+impl CacheArgs {
+    fn cache(&self) -> crate::cache::Cache {
+        if self.no_cache { crate::cache::Cache::disabled() } else { crate::cache::Cache::at(&self.cache) }
+    }
+}
+
 /// Limits of predicate abstraction and refinement.
 #[derive(clap::Args, Debug, Clone)]
 pub struct CegarArgs {
@@ -204,6 +221,9 @@ pub enum Command {
         /// Options of predicate abstraction on C.
         #[command(flatten)]
         cegar: CegarArgs,
+        /// The cache.
+        #[command(flatten)]
+        cache: CacheArgs,
         /// C options.
         #[command(flatten)]
         c: COptions,
@@ -318,8 +338,8 @@ fn report(d: &Diagnostic) -> Exit {
 /// Runs a command and returns its exit code; output goes to stdout, diagnostics to stderr.
 pub fn run(args: Args) -> Exit {
     match args.command {
-        Command::Check { paths, git_base, spec, removed, max_missing, format, ag, cegar, c } => {
-            let args = CheckC { spec, removed, max_missing, format, ag, cegar, c };
+        Command::Check { paths, git_base, spec, removed, max_missing, format, ag, cegar, cache, c } => {
+            let args = CheckC { spec, removed, max_missing, format, ag, cegar, cache, c };
             let result = match (git_base, paths.as_slice()) {
                 (Some(rev), _) => check_git(&rev, &paths, &args),
                 (None, [old, new]) if is_lts(old) && is_lts(new) => check(old, new, &args.ag),
@@ -435,6 +455,7 @@ struct CheckC {
     format: ReportFormat,
     ag: AgArgs,
     cegar: CegarArgs,
+    cache: CacheArgs,
     c: COptions,
 }
 
@@ -548,6 +569,7 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
             order: args.ag.order.clone(),
             cex: args.ag.cex.mode(),
             limits: args.cegar.options(),
+            cache: args.cache.cache(),
         };
         result.compat = Some(crate::check::compat::check(spec, &name, &old_program, &new_program, &options)?);
     } else if !args.ag.prop.is_empty() {

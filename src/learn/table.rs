@@ -98,6 +98,23 @@ impl Table {
         out
     }
 
+    /// Whether the table has the shape the learner relies on: this format, a sorted alphabet
+    /// without repeats, letters within it, `S` prefix-closed and starting with λ, `E` starting
+    /// with λ. A table read from outside (the cache) is used only when it is well formed; its
+    /// answers are re-validated anyway.
+    pub fn well_formed(&self) -> bool {
+        let letters = self.alphabet.len() as u32;
+        let in_range = |w: &Word| w.iter().all(|&a| a < letters);
+        self.format == TABLE_FORMAT
+            && self.alphabet.windows(2).all(|w| w[0] < w[1])
+            && self.s.first().is_some_and(Vec::is_empty)
+            && self.e.first().is_some_and(Vec::is_empty)
+            && self.s.iter().all(in_range)
+            && self.e.iter().all(in_range)
+            && self.answers.keys().all(in_range)
+            && self.s.iter().all(|u| u.is_empty() || self.s.contains(&u[..u.len() - 1].to_vec()))
+    }
+
     /// The words as text, `λ` for the empty word.
     pub fn word_text(&self, w: &[u32]) -> String {
         if w.is_empty() {

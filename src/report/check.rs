@@ -163,8 +163,10 @@ pub struct RunReport {
     pub candidates: usize,
     /// CEGAR refinements.
     pub refinements: usize,
-    /// Wall time in milliseconds.
+    /// Wall time in milliseconds (of the run that computed it, when cached).
     pub time_ms: f64,
+    /// Whether it was read from the cache instead of computed now.
+    pub cached: bool,
 }
 
 /// One C component's run along a violation.
@@ -358,6 +360,7 @@ fn run_report(r: &CompatRun) -> RunReport {
         candidates: r.stats.candidates,
         refinements: r.stats.refinements,
         time_ms: (r.time.as_secs_f64() * 1e4).round() / 10.0,
+        cached: r.cached,
     }
 }
 
@@ -664,9 +667,10 @@ impl CheckReport {
             };
             let _ = writeln!(
                 out,
-                "property {}: old {}, new {}",
+                "property {}: old {}{}, new {}",
                 p.property,
                 o.verdict.to_uppercase(),
+                if o.cached { " (cached)" } else { "" },
                 u.verdict.to_uppercase()
             );
             if stats {
