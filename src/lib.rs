@@ -13,10 +13,10 @@
 //! | [`learn`] | L* with Rivest–Schapire (and two other) counterexample processing, serialisable tables, re-validation | done |
 //! | [`smt`] | the only user of `z3`: IR expressions as bit-vector formulas, edge steps, query cache, all-SAT | done |
 //! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by weakest preconditions | done |
-//! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]); containment of changed C components ([`check::contain`], paper 003 Section 4) per matched component ([`check::substitution`]) | FSP models; C programs and C assemblies (monolithic); containment on C |
+//! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]); containment of changed C components ([`check::contain`], paper 003 Section 4) per matched component ([`check::substitution`]) | FSP models; C programs and C assemblies (monolithic, or compositional with `--engine ag`); containment and compatibility on C ([`check::compat`]) |
 //! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]) | done for what exists |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
-//! | [`cli`] | command-line arguments to library calls and exit codes | `show`; `verify` on FSP and C; `check` on FSP and (containment) on C |
+//! | [`cli`] | command-line arguments to library calls and exit codes | `show`; `verify` on FSP and C; `check` on FSP and on C (containment, compatibility, `--git-base`) |
 //! | [`cache`] | the persistent cache (`.subst/`): observation tables and verdicts, content-addressed, written atomically; an entry is a hint, never a premise | tables and verdicts of compatibility |
 //!
 //! # Architecture invariants
@@ -48,6 +48,9 @@
 //!   successor in its target; a solver `unknown` drops it). A missing behaviour is reported only
 //!   after the interpreter-checked old run exists and the may-model of the new version has no path
 //!   for it; `tests/contain.rs` re-checks each one by symbolic simulation of the new version.
+//! - The cache ([`cache`]) holds hints, never premises: tables read from it are checked for
+//!   shape and re-validated by dynamic L* before use, and a cached verdict is only ever reported
+//!   for the *old* assembly. A damaged, stale or foreign entry is a logged miss.
 //! - Exit codes: 0 holds, 1 does not hold, 2 bad input or usage, 3 unknown.
 
 #![warn(missing_docs)]

@@ -143,3 +143,22 @@ fn a_damaged_stale_foreign_or_missing_cache_gives_the_verdict_of_no_cache() {
         }
     }
 }
+
+#[test]
+fn verify_with_the_compositional_engine_fills_the_cache_that_check_reads() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    version(&dir.path().join("old"), "examples-c/lock_client.c", "examples-c/lock_server.c");
+    version(&dir.path().join("new"), "examples-c/assembly/greedy_client.c", "examples-c/assembly/greedy_server.c");
+    let cache = dir.path().join("cache");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_subst"))
+        .current_dir(dir.path())
+        .args(["verify", "old/client.c", "old/server.c", "--engine", "ag", "--spec"])
+        .arg(root().join("specs/lock.lts"))
+        .args(["--assembly", "LOCK", "--prop", "GRANTED", "--cache"])
+        .arg(&cache)
+        .output()
+        .expect("subst runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let (code, verdict, _, cached) = check_cli(dir.path(), &["--cache", cache.to_str().expect("UTF-8")]);
+    assert_eq!((code, verdict.as_str(), cached), (1, "fails", true));
+}

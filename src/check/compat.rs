@@ -240,6 +240,57 @@ fn cache_key(spec: &Spec, name: &str, property: &str, components: &[Component], 
     crate::cache::key(&parts)
 }
 
+/// The properties to check, with their automata: "no ERROR state" first when the assembly
+/// contains properties (or none is chosen), then the chosen ones.
+fn property_list(
+    spec: &Spec,
+    assembly: &Assembly,
+    properties: &[String],
+) -> Result<Vec<(String, Option<Dla>)>, Diagnostic> {
+    let (inside, chosen) = super::verify::properties_to_check(spec, assembly, properties);
+    let mut labels: Vec<(String, Option<Dla>)> = Vec::new();
+    if !inside.is_empty() || chosen.is_empty() {
+        labels.push((if inside.is_empty() { "no ERROR state".to_string() } else { inside.join(", ") }, None));
+    }
+    for p in &chosen {
+        if !spec.is_property(p) {
+            return Err(Diagnostic::global(format!("`{p}` is not a property of {}", spec.file()))
+                .with_note(format!("properties: {}", spec.properties().join(", "))));
+        }
+        labels.push((p.clone(), Some(spec.process(p)?)));
+    }
+    Ok(labels)
+}
+
+/// `subst verify --engine ag` on C: the assembly `name` of `spec` with the components of
+/// `program`, checked compositionally; each property's tables go to the cache, where a later
+/// `subst check` with this version as OLD finds them.
+pub fn verify(
+    spec: &Spec,
+    name: &str,
+    program: &Program,
+    options: &CompatOptions,
+) -> Result<super::cegar::AssemblyResult, Diagnostic> {
+    let components = lower_parts(spec, name, program)?;
+    let probe = elaborate(spec, name, &components)?;
+    let indices = super::verify::part_order(&probe, &options.order)?;
+    let mut version = Version::new(spec, name, &components, &indices)?;
+    let mut results = Vec::new();
+    for (label, property) in property_list(spec, &version.assembly, &options.properties)? {
+        let mut checker = DynamicChecker::new(options.cex);
+        let run = version.check(&components, property.as_ref(), &mut checker, options.limits);
+        let key = cache_key(spec, name, &label, &components, options);
+        options.cache.store("compat", &key, &CachedRun::of(&run, &checker));
+        results.push(super::cegar::PropertyOutcome { property: label, outcome: run.outcome, stats: run.stats });
+    }
+    Ok(super::cegar::AssemblyResult {
+        file: spec.file().to_string(),
+        assembly: version.assembly.to_string(),
+        components,
+        results,
+    })
+}
+
 /// Checks that the assembly `name` of `spec` satisfies its properties with the components of
 /// `new`, re-using the check of the same assembly with the components of `old`.
 pub fn check(
@@ -256,20 +307,8 @@ pub fn check(
     let indices = super::verify::part_order(&probe, order)?;
     let mut old_version = Version::new(spec, name, &old_components, &indices)?;
     let mut new_version = Version::new(spec, name, &new_components, &indices)?;
-    let (inside, chosen) = super::verify::properties_to_check(spec, &new_version.assembly, properties);
-    let mut labels: Vec<(String, Option<Dla>)> = Vec::new();
-    if !inside.is_empty() || chosen.is_empty() {
-        labels.push((if inside.is_empty() { "no ERROR state".to_string() } else { inside.join(", ") }, None));
-    }
-    for p in &chosen {
-        if !spec.is_property(p) {
-            return Err(Diagnostic::global(format!("`{p}` is not a property of {}", spec.file()))
-                .with_note(format!("properties: {}", spec.properties().join(", "))));
-        }
-        labels.push((p.clone(), Some(spec.process(p)?)));
-    }
     let mut results = Vec::new();
-    for (label, property) in labels {
+    for (label, property) in property_list(spec, &new_version.assembly, properties)? {
         let old_key = cache_key(spec, name, &label, &old_components, options);
         let cached = options.cache.load::<CachedRun>("compat", &old_key).and_then(|c| c.run().map(|r| (r, c.tables)));
         let (original, mut checker) = match cached {

@@ -247,6 +247,9 @@ pub enum Command {
         /// Options of predicate abstraction on C.
         #[command(flatten)]
         cegar: CegarArgs,
+        /// The cache (written by `--engine ag` on C).
+        #[command(flatten)]
+        cache: CacheArgs,
         /// C options.
         #[command(flatten)]
         c: COptions,
@@ -351,7 +354,7 @@ pub fn run(args: Args) -> Exit {
                 Err(d) => report(&d),
             }
         }
-        Command::Verify { src, spec, engine, ag, cegar, c } => {
+        Command::Verify { src, spec, engine, ag, cegar, cache, c } => {
             let engine = match engine {
                 EngineArg::Mono => crate::check::verify::Engine::Mono,
                 EngineArg::Ag => crate::check::verify::Engine::Ag,
@@ -361,7 +364,7 @@ pub fn run(args: Args) -> Exit {
                 _ if src.iter().any(|p| is_lts(p)) => {
                     Err(Diagnostic::global("give either one FSP spec or C sources (with the spec as --spec), not both"))
                 }
-                _ => verify_c(&src, spec.as_deref(), engine, &ag, &cegar, &c),
+                _ => verify_c(&src, spec.as_deref(), engine, &ag, &cegar, &cache, &c),
             };
             match result {
                 Ok(code) => code,
@@ -401,20 +404,27 @@ fn verify_c(
     engine: crate::check::verify::Engine,
     ag: &AgArgs,
     cegar: &CegarArgs,
+    cache: &CacheArgs,
     c: &COptions,
 ) -> Result<Exit, Diagnostic> {
     if let Some(spec_path) = find_spec(src, spec) {
-        if engine == crate::check::verify::Engine::Ag {
-            return Err(Diagnostic::global(
-                "the compositional engine (--engine ag) does not take C components yet; use --engine mono",
-            ));
-        }
         let spec = crate::spec::load(&spec_path)?;
         let mut options = c.front();
         options.families = spec.family_ranges();
         let program = front::load(src, &options)?;
         let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
-        let result = crate::check::cegar::verify_assembly(&spec, &name, &program, &ag.prop, cegar.options())?;
+        let result = if engine == crate::check::verify::Engine::Ag {
+            let options = crate::check::compat::CompatOptions {
+                properties: ag.prop.clone(),
+                order: ag.order.clone(),
+                cex: ag.cex.mode(),
+                limits: cegar.options(),
+                cache: cache.cache(),
+            };
+            crate::check::compat::verify(&spec, &name, &program, &options)?
+        } else {
+            crate::check::cegar::verify_assembly(&spec, &name, &program, &ag.prop, cegar.options())?
+        };
         print!("{}", crate::report::assembly_text(&result, ag.stats));
         return Ok(exit_of(&result.verdict()));
     }

@@ -177,7 +177,12 @@ fn cegar_stats_lines(s: &crate::check::cegar::CegarStats) -> String {
     let _ = writeln!(out, "predicates: {}", s.predicates);
     let _ = writeln!(out, "refinements: {}", s.refinements);
     let _ = writeln!(out, "abstract states: {}", s.abstract_states);
-    let _ = writeln!(out, "product states: {}", s.product_states);
+    if s.membership > 0 || s.candidates > 0 {
+        let _ = writeln!(out, "membership queries: {}", s.membership);
+        let _ = writeln!(out, "candidate assumptions: {}", s.candidates);
+    } else {
+        let _ = writeln!(out, "product states: {}", s.product_states);
+    }
     let _ = writeln!(out, "bounded search depth: {}{}", s.bmc_depth, if s.bmc_complete { " (complete)" } else { "" });
     let _ = writeln!(out, "time: {:.1} ms", s.time.as_secs_f64() * 1e3);
     out
