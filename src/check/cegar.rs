@@ -545,25 +545,7 @@ pub fn verify_assembly(
     use crate::abs::EventView;
     use crate::diag::Diagnostic;
     use crate::spec::PartKind;
-    let c_names = spec.c_components(name)?;
-    let mut components = Vec::new();
-    for n in &c_names {
-        let comp = program.lower(n)?;
-        // A value-carrying event needs a range from the spec to become finitely many events.
-        for e in &comp.edges {
-            if let crate::ir::Stmt::Event(crate::ir::Event::Send(f, _) | crate::ir::Event::Recv(f, Some(_))) = &e.stmt
-                && comp.family(f).and_then(|x| x.range).is_none()
-            {
-                let msg = format!("event family `{f}` carries values but {} declares no range for it", spec.file());
-                let label = format!("declare it in the spec, e.g. `event {f}[0..3]`");
-                return Err(match &e.origin {
-                    Some(o) => Diagnostic::at(o.span.clone(), msg, label),
-                    None => Diagnostic::global(msg),
-                });
-            }
-        }
-        components.push(comp);
-    }
+    let components = super::compat::lower_parts(spec, name, program)?;
     let alphabets: Vec<(String, Vec<String>)> =
         components.iter().map(|c| (c.name.clone(), model_alphabet(c))).collect();
     let provider = |n: &str| alphabets.iter().find(|(c, _)| c == n).map(|(_, a)| a.clone());
