@@ -43,6 +43,7 @@ use crate::smt::{self, Encoder, Projected, Smt, SmtError, Sym, Take};
 pub type PredId = u32;
 
 /// Predicates per location.
+#[derive(Clone)]
 pub struct Precision {
     table: Vec<Bool>,
     index: HashMap<Bool, PredId>,
@@ -60,20 +61,6 @@ impl Precision {
             at: vec![Vec::new(); n_locs as usize],
             mentions: Vec::new(),
         }
-    }
-
-    /// Adds every predicate of `other`, a precision of a component with the same locations, at
-    /// the same locations; how many are new.
-    pub fn absorb(&mut self, other: &Precision) -> usize {
-        let mut added = 0;
-        for (loc, ids) in other.at.iter().enumerate() {
-            for &id in ids {
-                if self.add(LocId(loc as u32), other.table[id as usize].clone()) {
-                    added += 1;
-                }
-            }
-        }
-        added
     }
 
     /// Adds `p` at `loc`; whether it is new there.
@@ -278,6 +265,15 @@ impl<'a> Abstractor<'a> {
     /// The component.
     pub fn component(&self) -> &'a Component {
         self.enc.component()
+    }
+
+    /// Takes over the predicates and the edge cache of `other`, an abstractor of a component
+    /// with the same code (source positions aside): the graphs it builds are then those of
+    /// `other`, without asking the solver again. What this abstractor had is dropped, since the
+    /// cache's keys name predicates by their place in the precision.
+    pub fn adopt(&mut self, other: &Abstractor) {
+        self.precision = other.precision.clone();
+        self.cache = other.cache.clone();
     }
 
     /// How events are shown.

@@ -320,10 +320,10 @@ pub fn check(
                 (run, checker)
             }
         };
-        // Components with the same code keep what refinement found for them.
+        // Components with the same code keep what refinement found for them, and their models.
         for (np, op) in new_version.parts.iter_mut().zip(&old_version.parts) {
-            if same_code(np.abs.component(), op.abs.component()) {
-                np.abs.precision.absorb(&op.abs.precision);
+            if same_code(np.abs.component(), op.abs.component()) && !op.abs.precision.is_empty() {
+                np.abs.adopt(&op.abs);
             }
         }
         let upgrade = new_version.check(&new_components, property.as_ref(), &mut checker, options.limits);
