@@ -152,6 +152,7 @@ fn models_of_the_examples_are_sound() {
 #[test]
 fn models_of_generated_programs_are_sound() {
     let mut failures = Vec::new();
+    let mut undecided = Vec::new();
     let mut must_paths_checked = 0;
     for seed in 0..20u64 {
         let t = std::time::Instant::now();
@@ -164,6 +165,9 @@ fn models_of_generated_programs_are_sound() {
         let comp = program.lower(&g.component).expect("generated programs lower");
         match check_component(&comp, &input_lists(seed), 2) {
             Ok((_, m)) => must_paths_checked += m,
+            // The solver giving up (its 10 s limit, e.g. on a loaded machine) decides nothing
+            // about soundness; it is counted, and must stay rare.
+            Err(e) if e.contains("Unknown(") => undecided.push(format!("seed {seed}: {e}")),
             Err(e) => failures.push(format!("seed {seed}: {e}\n{}", g.source)),
         }
         if std::env::var("DUMP_SLOW").is_ok() && t.elapsed().as_secs() > 5 {
@@ -171,5 +175,6 @@ fn models_of_generated_programs_are_sound() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(undecided.len() <= 3, "the solver gave up too often: {}", undecided.join("\n"));
     assert!(must_paths_checked > 100, "only {must_paths_checked} must-paths checked");
 }
