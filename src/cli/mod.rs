@@ -209,6 +209,9 @@ pub enum Command {
         /// they are not required of the new version.
         #[arg(long, value_name = "PROCESS")]
         removed: Option<String>,
+        /// Check only compatibility (the assembly's properties), not containment.
+        #[arg(long)]
+        skip_containment: bool,
         /// Missing behaviours to report per component.
         #[arg(long, default_value_t = 5, value_name = "K")]
         max_missing: usize,
@@ -341,8 +344,8 @@ fn report(d: &Diagnostic) -> Exit {
 /// Runs a command and returns its exit code; output goes to stdout, diagnostics to stderr.
 pub fn run(args: Args) -> Exit {
     match args.command {
-        Command::Check { paths, git_base, spec, removed, max_missing, format, ag, cegar, cache, c } => {
-            let args = CheckC { spec, removed, max_missing, format, ag, cegar, cache, c };
+        Command::Check { paths, git_base, spec, removed, skip_containment, max_missing, format, ag, cegar, cache, c } => {
+            let args = CheckC { spec, removed, skip_containment, max_missing, format, ag, cegar, cache, c };
             let result = match (git_base, paths.as_slice()) {
                 (Some(rev), _) => check_git(&rev, &paths, &args),
                 (None, [old, new]) if is_lts(old) && is_lts(new) => check(old, new, &args.ag),
@@ -461,6 +464,7 @@ fn verify(src: &std::path::Path, engine: crate::check::verify::Engine, ag: &AgAr
 struct CheckC {
     spec: Option<PathBuf>,
     removed: Option<String>,
+    skip_containment: bool,
     max_missing: usize,
     format: ReportFormat,
     ag: AgArgs,
@@ -568,7 +572,11 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
     let new_program = front::load(&v.new, &options)?;
     let contain =
         crate::check::contain::ContainOptions { limits: args.cegar.options(), max_missing: args.max_missing.max(1) };
-    let mut result = crate::check::substitution::check(&old_program, &new_program, removed.as_ref(), &contain)?;
+    let mut result = if args.skip_containment {
+        crate::check::substitution::Substitution { components: Vec::new(), compat: None }
+    } else {
+        crate::check::substitution::check(&old_program, &new_program, removed.as_ref(), &contain)?
+    };
     // Compatibility, when the spec has an assembly (or one is asked for).
     if let Some(spec) = &spec
         && (!spec.compositions().is_empty() || args.ag.assembly.is_some() || !args.ag.prop.is_empty())

@@ -697,6 +697,9 @@ impl CheckReport {
         let properties_hold = self.properties.iter().all(|p| p.verdict == "holds");
         let verdict = match self.verdict.as_str() {
             "substitutable" if self.properties.is_empty() => "every old behaviour is kept (contained)".to_string(),
+            "substitutable" if self.components.is_empty() => {
+                "every property holds on the upgraded assembly (containment not checked)".to_string()
+            }
             "substitutable" => "substitutable: every old behaviour is kept and every property holds".to_string(),
             "not_substitutable" if self.properties.is_empty() => {
                 "NOT CONTAINED: the new version lacks behaviours of the old one".to_string()
