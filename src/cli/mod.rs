@@ -344,7 +344,19 @@ fn report(d: &Diagnostic) -> Exit {
 /// Runs a command and returns its exit code; output goes to stdout, diagnostics to stderr.
 pub fn run(args: Args) -> Exit {
     match args.command {
-        Command::Check { paths, git_base, spec, removed, skip_containment, max_missing, format, ag, cegar, cache, c } => {
+        Command::Check {
+            paths,
+            git_base,
+            spec,
+            removed,
+            skip_containment,
+            max_missing,
+            format,
+            ag,
+            cegar,
+            cache,
+            c,
+        } => {
             let args = CheckC { spec, removed, skip_containment, max_missing, format, ag, cegar, cache, c };
             let result = match (git_base, paths.as_slice()) {
                 (Some(rev), _) => check_git(&rev, &paths, &args),
