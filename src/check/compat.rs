@@ -304,18 +304,7 @@ pub fn check(
     let old_components = lower_parts(spec, name, old)?;
     let new_components = lower_parts(spec, name, new)?;
     let probe = elaborate(spec, name, &new_components)?;
-    let mut indices = super::verify::part_order(&probe, order)?;
-    if order.is_empty() {
-        // Changed components last: DynamicCheck re-uses every level before the first changed
-        // one as it is (paper 003 Lemma 1), so the later the changes, the more is re-used.
-        let changed = |i: &usize| {
-            let name = &probe.parts[*i].name;
-            let code = |cs: &[Component]| cs.iter().find(|c| &c.name == name).map(super::substitution::code_text);
-            code(&old_components) != code(&new_components)
-        };
-        let (same, differ): (Vec<usize>, Vec<usize>) = indices.iter().partition(|i| !changed(i));
-        indices = same.into_iter().chain(differ).collect();
-    }
+    let indices = super::verify::part_order(&probe, order)?;
     let mut old_version = Version::new(spec, name, &old_components, &indices)?;
     let mut new_version = Version::new(spec, name, &new_components, &indices)?;
     let mut results = Vec::new();
