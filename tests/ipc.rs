@@ -27,7 +27,11 @@ fn p1_survives_the_queue_upgrades() {
         let (code, json) = check(&format!("examples-c/ipc/upgrades/{upgrade}/ipc.c"), "P1", "json");
         let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
         let p = &v["properties"][0];
-        assert_eq!((code, p["original"]["verdict"].as_str(), p["verdict"].as_str()), (0, Some("holds"), Some("holds")), "{upgrade}");
+        assert_eq!(
+            (code, p["original"]["verdict"].as_str(), p["verdict"].as_str()),
+            (0, Some("holds"), Some("holds")),
+            "{upgrade}"
+        );
     }
 }
 
