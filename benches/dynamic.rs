@@ -259,7 +259,7 @@ fn measure(n: usize, position: Position, dir: &std::path::Path) -> Result<String
 fn print_breakdown(n: usize) -> Result<(), String> {
     let src = instantiate(n, n - 1, 1)?;
     let (parts, property) = load(&src, "dynamic_ring.lts")?;
-    let (parts, property) = expose_errors(&parts, Some(&property));
+    let (parts, property) = expose_errors(&parts, Some(&property), &[]);
     let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
     checker.run(&parts, property.as_ref());
     let tables: Vec<_> = checker.tables().into_iter().map(|t| t.cloned()).collect();

@@ -404,7 +404,7 @@ fn assumption_targets(file: &Path) -> Result<Vec<Target>, String> {
             .process(&prop)
             .map_err(|e| format!("{e:?}"))?
             .relabel(&|e| if hidden(e) { vec![] } else { vec![e.to_string()] });
-        let (parts, property) = expose_errors(&parts, Some(&property));
+        let (parts, property) = expose_errors(&parts, Some(&property), &[]);
         let mut properties: Vec<Option<Dla>> = vec![property.clone()];
         if holds {
             let mut checker = DynamicChecker::new(CexMode::RivestSchapire);

@@ -110,6 +110,26 @@ impl Precision {
     }
 }
 
+/// Per location, the texts of the statements leaving it and of those entering it (each sorted):
+/// what identifies a location across versions of a component.
+fn signatures(comp: &Component) -> Vec<(Vec<String>, Vec<String>)> {
+    let mut sigs = vec![(Vec::new(), Vec::new()); comp.n_locs as usize];
+    for e in &comp.edges {
+        let text = crate::ir::text::stmt(comp, &e.stmt);
+        if let Some(s) = sigs.get_mut(e.from.index()) {
+            s.0.push(text.clone());
+        }
+        if let Some(s) = sigs.get_mut(e.to.index()) {
+            s.1.push(text);
+        }
+    }
+    for s in &mut sigs {
+        s.0.sort();
+        s.1.sort();
+    }
+    sigs
+}
+
 /// Which abstraction to build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
@@ -274,6 +294,39 @@ impl<'a> Abstractor<'a> {
     pub fn adopt(&mut self, other: &Abstractor) {
         self.precision = other.precision.clone();
         self.cache = other.cache.clone();
+    }
+
+    /// Seeds this abstractor with the predicates of `other`, an abstractor of an earlier
+    /// version of the same component, where the code is the same: a location here receives
+    /// the predicates of the locations of `other` whose outgoing and incoming statements read
+    /// the same (or, failing that, whose outgoing ones do), as far as they are written over
+    /// variables this version has with the same type. Predicates only decide how many abstract
+    /// states there are, so any seed keeps the may-model sound; a good one spares the
+    /// refinements that found them. Returns the number of (location, predicate) pairs added.
+    pub fn seed(&mut self, other: &Abstractor) -> usize {
+        let (old, new) = (other.component(), self.component());
+        let mut by_both: HashMap<(Vec<String>, Vec<String>), Vec<LocId>> = HashMap::new();
+        let mut by_out: HashMap<Vec<String>, Vec<LocId>> = HashMap::new();
+        let old_sigs = signatures(old);
+        for (l, sig) in old_sigs.into_iter().enumerate() {
+            let loc = LocId(l as u32);
+            by_out.entry(sig.0.clone()).or_default().push(loc);
+            by_both.entry(sig).or_default().push(loc);
+        }
+        let known: std::collections::HashSet<Dynamic> = self.vocab.iter().map(Sym::dynamic).collect();
+        let usable = |id: PredId| other.precision.mentions[id as usize].iter().all(|c| known.contains(c));
+        let mut added = 0;
+        for (l, sig) in signatures(new).into_iter().enumerate() {
+            let sources = by_both.get(&sig).or_else(|| by_out.get(&sig.0));
+            for &from in sources.into_iter().flatten() {
+                for &id in other.precision.at(from) {
+                    if usable(id) && self.precision.add(LocId(l as u32), other.precision.formula(id).clone()) {
+                        added += 1;
+                    }
+                }
+            }
+        }
+        added
     }
 
     /// How events are shown.

@@ -94,11 +94,17 @@ pub const ERROR_EVENT: &str = "__error.";
 /// state whose only step is the event `__error.k` into a dead end, and the property forbids
 /// those events. Without this, a later component's own error could not be expressed as a
 /// violation of an assumption, and learning would not converge.
-pub fn expose_errors(components: &[Dla], property: Option<&Dla>) -> (Vec<Dla>, Option<Dla>) {
+///
+/// Component `k` gets its event when it has an error state or when `fallible[k]` says it may
+/// have one: a refined abstraction loses or gains error states, and an event that comes and
+/// goes would change the interfaces, so that no table could be re-used from round to round.
+pub fn expose_errors(components: &[Dla], property: Option<&Dla>, fallible: &[bool]) -> (Vec<Dla>, Option<Dla>) {
     let mut out = Vec::with_capacity(components.len());
     let mut forbidden: Vec<String> = Vec::new();
     for (k, c) in components.iter().enumerate() {
-        if !c.states().iter().any(|s| s.kind == crate::automata::dla::Kind::Error) {
+        if !fallible.get(k).copied().unwrap_or(false)
+            && !c.states().iter().any(|s| s.kind == crate::automata::dla::Kind::Error)
+        {
             out.push(c.clone());
             continue;
         }
@@ -345,7 +351,18 @@ impl DynamicChecker {
     /// Checks `components[0] || .. || components[n-1] ⊨ property` (no property: no component
     /// reaches an error state), re-using the previous run where the components are unchanged.
     pub fn run(&mut self, components: &[Dla], property: Option<&Dla>) -> (Outcome, AgStats) {
-        let (components, property) = expose_errors(components, property);
+        self.run_fallible(components, property, &[])
+    }
+
+    /// [`DynamicChecker::run`], where `fallible[k]` says that component `k` may reach an error
+    /// state in some refinement of its model even if it has none now (see [`expose_errors`]).
+    pub fn run_fallible(
+        &mut self,
+        components: &[Dla],
+        property: Option<&Dla>,
+        fallible: &[bool],
+    ) -> (Outcome, AgStats) {
+        let (components, property) = expose_errors(components, property, fallible);
         let (outcome, stats) = self.run_exposed(&components, property.as_ref());
         let outcome = match outcome {
             Outcome::Violated(t) => Outcome::Violated(t.into_iter().filter(|e| !e.starts_with(ERROR_EVENT)).collect()),
@@ -417,7 +434,12 @@ impl DynamicChecker {
                 }
                 l
             }
-            _ => Learner::new(interface.clone(), self.mode, true),
+            other => {
+                if let Some(t) = other {
+                    tracing::debug!(level = i, old = ?t.alphabet, new = ?interface, "interface changed: table dropped");
+                }
+                Learner::new(interface.clone(), self.mode, true)
+            }
         };
         // An assumption that passed Oracle 1 for this component and property passes it again.
         // Line 5 re-uses the assumption itself when its table was re-used unchanged: the table

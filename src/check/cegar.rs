@@ -234,6 +234,7 @@ fn loop_(
         }
         let mut models = Vec::with_capacity(c.len());
         stats.abstract_states = 0;
+        let round = Instant::now();
         for part in c.iter_mut() {
             let arg = match part.abs.build(smt, Mode::May) {
                 Ok(a) => a,
@@ -275,7 +276,24 @@ fn loop_(
                         Slot::C(j) => models[j].clone(),
                     })
                     .collect();
-                let (outcome, ag) = checker.run(&parts, property);
+                let fallible: Vec<bool> = order
+                    .iter()
+                    .map(|s| match *s {
+                        Slot::Fsp(_) => false,
+                        Slot::C(j) => may_fail(c[j].abs.component()),
+                    })
+                    .collect();
+                let abstracted = round.elapsed();
+                let (outcome, ag) = checker.run_fallible(&parts, property, &fallible);
+                tracing::debug!(
+                    ?abstracted,
+                    checked = ?(round.elapsed() - abstracted),
+                    membership = ag.membership,
+                    per_level = ?ag.membership_per_level,
+                    revalidated = ?ag.revalidated,
+                    reused = ?ag.reused,
+                    "dynamic check"
+                );
                 stats.membership += ag.membership;
                 stats.candidates += ag.candidates;
                 match outcome {
@@ -494,6 +512,17 @@ pub fn model_alphabet(comp: &crate::ir::Component) -> Vec<String> {
     out.push(ErrorKind::Reach.event(&comp.name));
     out.extend(crate::ir::Fault::ALL.iter().map(|f| ErrorKind::Fault(*f).event(&comp.name)));
     out
+}
+
+/// Whether some abstraction of `comp` may have an error state: it calls `reach_error()` or
+/// checks for undefined behaviour somewhere.
+fn may_fail(comp: &crate::ir::Component) -> bool {
+    use crate::ir::{Event, Stmt};
+    comp.edges.iter().any(|e| match &e.stmt {
+        Stmt::Check(..) => true,
+        Stmt::Event(Event::Plain(n)) => n == crate::front::ERROR_EVENT,
+        _ => false,
+    })
 }
 
 /// The result for one property of an assembly with C components.

@@ -291,6 +291,30 @@ pub fn verify(
     })
 }
 
+/// The default order of the parts for an upgrade: the changed C components last, each part
+/// before them chosen by the events it shares with the parts after it ([`connected_order`]
+/// built from the end). By Lemma 1 of paper 003, DynamicCheck then re-validates only the
+/// assumptions from the first changed component on, so the fewer levels follow it the more
+/// of the old run is re-used; neighbours stay adjacent, which keeps the interfaces small.
+///
+/// [`connected_order`]: super::verify::connected_order
+fn changed_last(assembly: &Assembly, old: &[Component], new: &[Component]) -> Vec<usize> {
+    let changed: Vec<usize> = (0..assembly.parts.len())
+        .filter(|&i| {
+            let p = &assembly.parts[i];
+            p.kind == PartKind::C
+                && match (old.iter().find(|c| c.name == p.name), new.iter().find(|c| c.name == p.name)) {
+                    (Some(o), Some(n)) => !same_code(o, n),
+                    _ => true,
+                }
+        })
+        .collect();
+    let automata: Vec<&Dla> = assembly.parts.iter().map(|p| &p.automaton).collect();
+    let mut order = super::verify::connected_order(&automata, &changed);
+    order.reverse();
+    order
+}
+
 /// Checks that the assembly `name` of `spec` satisfies its properties with the components of
 /// `new`, re-using the check of the same assembly with the components of `old`.
 pub fn check(
@@ -304,7 +328,12 @@ pub fn check(
     let old_components = lower_parts(spec, name, old)?;
     let new_components = lower_parts(spec, name, new)?;
     let probe = elaborate(spec, name, &new_components)?;
-    let indices = super::verify::part_order(&probe, order)?;
+    let indices = if order.is_empty() {
+        changed_last(&probe, &old_components, &new_components)
+    } else {
+        super::verify::part_order(&probe, order)?
+    };
+    tracing::debug!(order = ?indices.iter().map(|&i| &probe.parts[i].name).collect::<Vec<_>>(), "compositional order");
     let mut old_version = Version::new(spec, name, &old_components, &indices)?;
     let mut new_version = Version::new(spec, name, &new_components, &indices)?;
     let mut results = Vec::new();
@@ -322,8 +351,14 @@ pub fn check(
         };
         // Components with the same code keep what refinement found for them, and their models.
         for (np, op) in new_version.parts.iter_mut().zip(&old_version.parts) {
-            if same_code(np.abs.component(), op.abs.component()) && !op.abs.precision.is_empty() {
+            if op.abs.precision.is_empty() {
+                continue;
+            }
+            if same_code(np.abs.component(), op.abs.component()) {
                 np.abs.adopt(&op.abs);
+            } else {
+                let seeded = np.abs.seed(&op.abs);
+                tracing::debug!(component = np.name(), seeded, "seeded with the old version's predicates");
             }
         }
         let upgrade = new_version.check(&new_components, property.as_ref(), &mut checker, options.limits);
