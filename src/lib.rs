@@ -12,7 +12,7 @@
 //! | [`automata`] | DLAs: composition, hiding, determinisation, minimisation, safety, inclusion, DOT | done |
 //! | [`learn`] | L* with Rivest–Schapire (and two other) counterexample processing, serialisable tables, re-validation | done |
 //! | [`smt`] | the only user of `z3`: IR expressions as bit-vector formulas, edge steps, query cache, all-SAT | done |
-//! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by weakest preconditions | done |
+//! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by weakest preconditions; an explicit-state under-approximation ([`abs::explicit`]) | done |
 //! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]); containment of changed C components ([`check::contain`], paper 003 Section 4) per matched component ([`check::substitution`]) | FSP models; C programs and C assemblies (monolithic, or compositional with `--engine ag`); containment and compatibility on C ([`check::compat`]) |
 //! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]) | done for what exists |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
@@ -43,11 +43,16 @@
 //!   (`tests/abstraction.rs` checks this against the interpreter), or from a bounded search
 //!   ([`check::bmc`]) whose unrolling is complete (no run can iterate further). "Fails" on C
 //!   comes only with concrete runs that the interpreter has replayed.
-//! - "Contained" rests on `L(M) ⊆ L(M')` with `M` a may-model of the old version and `M'` a
-//!   must-model of the new one (a must-transition needs every state of its source to have a
-//!   successor in its target; a solver `unknown` drops it). A missing behaviour is reported only
+//! - "Contained" rests on `L(M) ⊆ L(M')` with `M` a may-model of the old version and `M'` an
+//!   under-approximation of the new one: its must-model (a must-transition needs every state of
+//!   its source to have a successor in its target; a solver `unknown` drops it), or, while it is
+//!   small, its concrete states explored by the interpreter with sampled inputs. A missing behaviour is reported only
 //!   after the interpreter-checked old run exists and the may-model of the new version has no path
 //!   for it; `tests/contain.rs` re-checks each one by symbolic simulation of the new version.
+//! - Compatibility after an upgrade seeds a changed component with the old version's predicates
+//!   and orders changed components last (paper 003 Lemma 1); both only change how much is
+//!   re-used, never the verdict: predicates are precision, and any order is a valid instance of
+//!   the recursive assume-guarantee rule.
 //! - The cache ([`cache`]) holds hints, never premises: tables read from it are checked for
 //!   shape and re-validated by dynamic L* before use, and a cached verdict is only ever reported
 //!   for the *old* assembly. A damaged, stale or foreign entry is a logged miss.

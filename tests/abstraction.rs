@@ -3,7 +3,9 @@
 //! - every run of the interpreter, with its events and its error if it has one, is a path of
 //!   the may-model (the existential abstraction over-approximates);
 //! - every path of the must-model from an initial state, up to a length, is a concrete run
-//!   found by symbolic simulation (the universal abstraction under-approximates).
+//!   found by symbolic simulation (the universal abstraction under-approximates);
+//! - so is every path of the explicit-state under-approximation that containment uses for
+//!   `M'` when it is small enough.
 //!
 //! Both are checked on every component of `examples-c/` and on programs from the generator,
 //! with predicates taken from the components' own branch conditions so that the models are
@@ -13,6 +15,7 @@ mod common;
 
 use common::generator;
 use common::header;
+use subst::abs::explicit::Explicit;
 use subst::abs::refine::{Replay, simulate};
 use subst::abs::{Abstractor, Arg, EventView, Mode};
 use subst::check::cegar::run_labels;
@@ -90,7 +93,7 @@ fn must_paths(arg: &Arg, len: usize, max: usize) -> Vec<Vec<(usize, Take)>> {
 }
 
 /// Checks both directions on one component; describes the first violation.
-fn check_component(comp: &Component, inputs: &[Vec<i128>], preds: usize) -> Result<(usize, usize), String> {
+fn check_component(comp: &Component, inputs: &[Vec<i128>], preds: usize) -> Result<(usize, usize, usize), String> {
     let mut smt = Smt::new(10_000);
     let mut abs = Abstractor::new(comp, EventView::Visible);
     seed_predicates(&mut abs, preds);
@@ -117,7 +120,21 @@ fn check_component(comp: &Component, inputs: &[Vec<i128>], preds: usize) -> Resu
             Err(e) => return Err(format!("simulating a must-path: {e}")),
         }
     }
-    Ok((runs, paths.len()))
+    let mut explicit = 0;
+    if let Ok(graph) = Explicit::new(comp, 20_000).build() {
+        let paths = must_paths(&graph, 14, 150);
+        for p in &paths {
+            match simulate(&abs.enc, &mut smt, p) {
+                Ok(Replay::Feasible(_)) => {}
+                Ok(Replay::Infeasible { prefix }) => {
+                    return Err(format!("the explicit path {p:?} is infeasible after {prefix} steps"));
+                }
+                Err(e) => return Err(format!("simulating an explicit path: {e}")),
+            }
+        }
+        explicit += paths.len();
+    }
+    Ok((runs, paths.len(), explicit))
 }
 
 #[test]
@@ -125,6 +142,7 @@ fn models_of_the_examples_are_sound() {
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples-c");
     let mut checked = 0;
     let mut must_paths_checked = 0;
+    let mut explicit_paths_checked = 0;
     let mut failures = Vec::new();
     for path in header::c_files(&dir) {
         let text = std::fs::read_to_string(&path).expect("readable");
@@ -136,9 +154,10 @@ fn models_of_the_examples_are_sound() {
                 h.runs.iter().filter(|r| &r.component == name).map(|r| r.inputs.clone()).collect();
             inputs.extend(input_lists(path.as_os_str().len() as u64));
             match check_component(&comp, &inputs, 4) {
-                Ok((_, m)) => {
+                Ok((_, m, x)) => {
                     checked += 1;
                     must_paths_checked += m;
+                    explicit_paths_checked += x;
                 }
                 Err(e) => failures.push(format!("{} {name}: {e}", path.display())),
             }
@@ -147,6 +166,7 @@ fn models_of_the_examples_are_sound() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked >= 15, "only {checked} components checked");
     assert!(must_paths_checked > 100, "only {must_paths_checked} must-paths checked");
+    assert!(explicit_paths_checked > 100, "only {explicit_paths_checked} explicit paths checked");
 }
 
 #[test]
@@ -164,7 +184,7 @@ fn models_of_generated_programs_are_sound() {
             front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("generated programs load");
         let comp = program.lower(&g.component).expect("generated programs lower");
         match check_component(&comp, &input_lists(seed), 2) {
-            Ok((_, m)) => must_paths_checked += m,
+            Ok((_, m, _)) => must_paths_checked += m,
             // The solver giving up (its 10 s limit, e.g. on a loaded machine) decides nothing
             // about soundness; it is counted, and must stay rare.
             Err(e) if e.contains("Unknown(") => undecided.push(format!("seed {seed}: {e}")),

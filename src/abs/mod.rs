@@ -28,6 +28,7 @@
 //! - Results of edge queries are cached by (edge, source cube, target predicates, mode), so a
 //!   refinement only pays for the locations whose predicates changed.
 
+pub mod explicit;
 pub mod refine;
 
 use std::collections::{HashMap, VecDeque};

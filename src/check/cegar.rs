@@ -150,6 +150,9 @@ pub struct CegarStats {
     pub membership: usize,
     /// With [`ModelCheck::Dynamic`]: candidate assumptions over all rounds.
     pub candidates: usize,
+    /// With [`ModelCheck::Dynamic`]: time spent in DynamicCheck over all rounds (what paper
+    /// 003 Table 1 times), without abstraction, refinement and validation.
+    pub dynamic: Duration,
 }
 
 /// Loop iterations the bounded search reaches before the first round of CEGAR; later it
@@ -294,6 +297,7 @@ fn loop_(
                     reused = ?ag.reused,
                     "dynamic check"
                 );
+                stats.dynamic += round.elapsed() - abstracted;
                 stats.membership += ag.membership;
                 stats.candidates += ag.candidates;
                 match outcome {

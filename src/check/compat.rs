@@ -51,6 +51,9 @@ struct CachedRun {
     candidates: usize,
     refinements: usize,
     time_ms: f64,
+    /// Of which in DynamicCheck.
+    #[serde(default)]
+    dynamic_ms: f64,
     /// The observation tables per level at the end of the run.
     tables: Vec<Option<crate::learn::Table>>,
 }
@@ -70,6 +73,7 @@ impl CachedRun {
             candidates: run.stats.candidates,
             refinements: run.stats.refinements,
             time_ms: run.time.as_secs_f64() * 1e3,
+            dynamic_ms: run.stats.dynamic.as_secs_f64() * 1e3,
             tables: checker.tables().into_iter().map(|t| t.cloned()).collect(),
         }
     }
@@ -88,6 +92,7 @@ impl CachedRun {
             membership: self.membership,
             candidates: self.candidates,
             refinements: self.refinements,
+            dynamic: Duration::try_from_secs_f64(self.dynamic_ms / 1e3).ok()?,
             ..CegarStats::default()
         };
         let time = Duration::try_from_secs_f64(self.time_ms / 1e3).ok()?;
@@ -122,6 +127,8 @@ pub struct PropertyCompat {
 pub struct Compatibility {
     /// The composition, as the spec writes it.
     pub assembly: String,
+    /// The parts in the order of the compositional levels (level 0 first).
+    pub order: Vec<String>,
     /// The new version's C components, lowered (for the report's source lines).
     pub components: Vec<Component>,
     /// One result per property.
@@ -333,7 +340,6 @@ pub fn check(
     } else {
         super::verify::part_order(&probe, order)?
     };
-    tracing::debug!(order = ?indices.iter().map(|&i| &probe.parts[i].name).collect::<Vec<_>>(), "compositional order");
     let mut old_version = Version::new(spec, name, &old_components, &indices)?;
     let mut new_version = Version::new(spec, name, &new_components, &indices)?;
     let mut results = Vec::new();
@@ -367,5 +373,6 @@ pub fn check(
         options.cache.store("compat", &new_key, &CachedRun::of(&upgrade, &checker));
         results.push(PropertyCompat { property: label, original, upgrade });
     }
-    Ok(Compatibility { assembly: new_version.assembly.to_string(), components: new_components, results })
+    let order = indices.iter().map(|&i| probe.parts[i].name.clone()).collect();
+    Ok(Compatibility { assembly: new_version.assembly.to_string(), order, components: new_components, results })
 }

@@ -17,6 +17,15 @@
 //!    simulates concretely is a run of the new code, and `M'` is refined so that it gains the
 //!    run ([`refine_must`]); a spurious path refines that may-abstraction.
 //!
+//! **`M'` explicitly.** While the new version's concrete state space, explored by the
+//! interpreter with every value of each ranged received family and a set of sample values for
+//! `nondet_*()` results, stays under [`EXPLICIT_STATES`] states, that exploration
+//! ([`crate::abs::explicit`]) is `M'`: it is an under-approximation as the must-abstraction is,
+//! and for protocol components, whose inputs are ranged events, it is exact, where the
+//! must-abstraction learns data values one refinement at a time. A run found by Validation 2
+//! that it lacks adds its inputs to the samples; beyond the limit, or when a run's inputs were
+//! all sampled already, the must-abstraction takes over.
+//!
 //! Up to `max_missing` distinct missing behaviours are collected: each one found joins `X`,
 //! so the next counterexample is not one of its extensions. For each one the feedback is the
 //! old run of the whole trace, the longest prefix the new code can follow and its run, and the
@@ -24,15 +33,17 @@
 //! from the event the old one performs next.
 //!
 //! Soundness: "contained" rests on `M ⊇ old` and `M' ⊆ new` (both checked against the
-//! interpreter by `tests/abstraction.rs`); a missing behaviour rests on a replayed old run and
+//! interpreter by `tests/abstraction.rs`, for both kinds of `M'`); a missing behaviour rests on a replayed old run and
 //! on the may-abstraction of the new code having no path for it. Limits and solver `unknown`s
 //! end the loop with Unknown; when missing behaviours were already found the verdict is "not
 //! contained" all the same.
 
 use std::collections::VecDeque;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use super::cegar::CegarOptions;
+use crate::abs::explicit::{Explicit, TooManyStates};
 use crate::abs::refine::{Replay, Witness, refine, refine_must, simulate};
 use crate::abs::{AbsError, Abstractor, Arg, ErrorKind, EventView, Mode};
 use crate::automata::Dla;
@@ -43,6 +54,8 @@ use crate::ir::interp::{self, Silent};
 use crate::ir::{Component, Event, Stmt};
 use crate::smt::{Smt, SmtStats, Take};
 
+/// The most concrete states the explicit `M'` may have before the must-abstraction replaces it.
+const EXPLICIT_STATES: usize = 2_000_000;
 /// How many backward passes one refinement of the must-model makes at most.
 const MUST_PASSES: usize = 8;
 /// Internal steps the divergence search follows the new code for.
@@ -127,6 +140,9 @@ pub struct ContainStats {
     pub predicates_new: usize,
     /// States of the last abstract models (old may, new must).
     pub abstract_states: (usize, usize),
+    /// Whether the last `M'` was the explicit-state under-approximation
+    /// ([`crate::abs::explicit`]) rather than the must-abstraction.
+    pub explicit: bool,
     /// Solver work.
     pub smt: SmtStats,
     /// Wall time.
@@ -164,6 +180,8 @@ pub fn check(old: &Component, new: &Component, removed: Option<&Dla>, options: &
         m: Abstractor::new(old, EventView::Visible),
         must: Abstractor::new(new, EventView::Visible),
         may_new: Abstractor::new(new, EventView::Visible),
+        explicit: Some(Explicit::new(new, EXPLICIT_STATES)),
+        explicit_arg: None,
         stats: ContainStats::default(),
         missing: Vec::new(),
     };
@@ -194,6 +212,10 @@ struct Loop<'a> {
     must: Abstractor<'a>,
     /// The may-model of the new version, for Validation 2.
     may_new: Abstractor<'a>,
+    /// The explicit-state `M'`, used instead of `must` until it has too many states.
+    explicit: Option<Explicit<'a>>,
+    /// Its graph and automaton for the current samples.
+    explicit_arg: Option<Rc<(Arg, Dla)>>,
     stats: ContainStats,
     missing: Vec<Missing>,
 }
@@ -213,12 +235,12 @@ impl<'a> Loop<'a> {
         loop {
             self.limits()?;
             let arg_old = build(&mut self.m, &mut self.smt, Mode::May)?;
-            let arg_must = build(&mut self.must, &mut self.smt, Mode::Must)?;
+            let under = self.under()?;
+            let (arg_must, m2) = (&under.0, &under.1);
             self.stats.abstract_states = (arg_old.states.len(), arg_must.states.len());
             let m = arg_old.to_behaviours(&name);
-            let m2 = arg_must.to_behaviours(&name);
             let x = excluded(&self.missing, m.alphabet());
-            let mut allowed: Vec<&Dla> = vec![&m2, &x];
+            let mut allowed: Vec<&Dla> = vec![m2, &x];
             allowed.extend(removed);
             self.stats.rounds += 1;
             let trace = match inclusion::check(&m, &Dla::union(&allowed)) {
@@ -250,7 +272,7 @@ impl<'a> Loop<'a> {
             match self.absent(&events)? {
                 Absent::No => continue,
                 Absent::Yes => {
-                    let missing = self.feedback(events, old_run, &arg_must)?;
+                    let missing = self.feedback(events, old_run, arg_must)?;
                     self.missing.push(missing);
                     if self.missing.len() >= self.options.max_missing {
                         return Ok(());
@@ -258,6 +280,33 @@ impl<'a> Loop<'a> {
                 }
             }
         }
+    }
+
+    /// `M'`: the explicit under-approximation while it stays small, else the must-abstraction.
+    fn under(&mut self) -> Result<Rc<(Arg, Dla)>, String> {
+        if let Some(x) = &self.explicit {
+            if let Some(built) = &self.explicit_arg {
+                return Ok(built.clone());
+            }
+            match x.build() {
+                Ok(arg) => {
+                    tracing::debug!(states = arg.states.len(), samples = x.samples().len(), "explicit M'");
+                    self.stats.explicit = true;
+                    let dla = arg.to_behaviours(&self.new.name);
+                    let built = Rc::new((arg, dla));
+                    self.explicit_arg = Some(built.clone());
+                    return Ok(built);
+                }
+                Err(TooManyStates(n)) => {
+                    tracing::debug!(states = n, "explicit M' too large: using the must-abstraction");
+                    self.explicit = None;
+                }
+            }
+        }
+        self.stats.explicit = false;
+        let arg = build(&mut self.must, &mut self.smt, Mode::Must)?;
+        let dla = arg.to_behaviours(&self.new.name);
+        Ok(Rc::new((arg, dla)))
     }
 
     fn limits(&self) -> Result<(), String> {
@@ -286,6 +335,18 @@ impl<'a> Loop<'a> {
                 .map_err(|e| format!("simulating the new version: {e}"))?
             {
                 Replay::Feasible(w) => {
+                    if let Some(x) = &mut self.explicit {
+                        // The explicit M' lacks the run: its inputs were not among the samples.
+                        let added = x.learn(&w);
+                        self.stats.refinements_must += 1;
+                        tracing::debug!(added, ?events, "explicit M' gains the inputs of a run of the new version");
+                        self.explicit_arg = None;
+                        if added > 0 {
+                            return Ok(Absent::No);
+                        }
+                        tracing::debug!("the run's inputs were all sampled: using the must-abstraction");
+                        self.explicit = None;
+                    }
                     let added = refine_must(&mut self.must, &mut self.smt, &w, MUST_PASSES)
                         .map_err(|e| format!("refining the new version's must-model: {e}"))?;
                     self.stats.refinements_must += 1;

@@ -180,7 +180,7 @@ pub struct Run {
 }
 
 /// A valuation of a component's variables.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     values: Vec<Vec<i128>>,
 }
@@ -302,12 +302,12 @@ pub fn run_to(comp: &Component, env: &mut dyn Environment, limits: Limits) -> (R
 
 /// The edges of `out` enabled in `state`: an assume whose condition fails is disabled; a check is
 /// always enabled (its failure is a fault, not a block).
-fn enabled(comp: &Component, out: &[usize], state: &State) -> Vec<usize> {
+pub(crate) fn enabled(comp: &Component, out: &[usize], state: &State) -> Vec<usize> {
     out.iter().copied().filter(|&i| !matches!(&comp.edges[i].stmt, Stmt::Assume(c) if !holds(c, state))).collect()
 }
 
 /// Takes one enabled edge: the event it performs, or how the run ends on it.
-fn exec(
+pub(crate) fn exec(
     comp: &Component,
     edge: &super::Edge,
     state: &mut State,

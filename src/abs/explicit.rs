@@ -1,0 +1,210 @@
+//! An explicit-state under-approximation of a component, for the `M'` of containment.
+//!
+//! The interpreter is run from the initial state along every enabled edge, breadth first, and
+//! every concrete state `(location, valuation)` it reaches becomes a state of the graph. Values
+//! from outside are enumerated: a received value of a ranged family takes every value of its
+//! range (when the range is small, else the sample values in it and its bounds), and a
+//! `nondet_*()` result or uninitialised local takes each of a set of *sample values*. Every path
+//! of the graph is therefore a run of the component, so its traces are a subset of the
+//! component's: an under-approximation, like the must-abstraction of paper 003 Section 4, and
+//! usable in its place in the check `L(M) ⊆ L(M') ∪ ...`.
+//!
+//! It is exact when the component reads no `nondet_*()` value that matters beyond the samples,
+//! which is the common case for protocol components whose inputs are ranged events; a run that
+//! Validation 2 finds and the graph lacks has inputs outside the samples, and adding them
+//! ([`Explicit::learn`]) is the refinement. The exploration gives up beyond a number of states,
+//! and containment then falls back to the must-abstraction.
+//!
+//! The graph is an [`Arg`] whose states stand for concrete states (their [`AState`] carries the
+//! location only), so the containment loop treats it like an abstract graph: events, error
+//! events and τ steps are labelled the same way.
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+
+use super::{AEdge, AState, Arg, ErrorKind, Label};
+use crate::abs::refine::Witness;
+use crate::front::ERROR_EVENT;
+use crate::ir::interp::{self, Outcome, Scripted, State};
+use crate::ir::{Component, Event, LocId, Stmt, VarTy};
+use crate::smt::Take;
+
+/// Ranges up to this many values are enumerated completely.
+const FULL_RANGE: i128 = 256;
+
+/// The explorer of one component and its sample values.
+pub struct Explicit<'a> {
+    comp: &'a Component,
+    samples: BTreeSet<i128>,
+    limit: usize,
+}
+
+/// The exploration stopped after this many states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooManyStates(pub usize);
+
+impl<'a> Explicit<'a> {
+    /// An explorer of `comp` with the sample values 0 and 1, stopping beyond `limit` states.
+    pub fn new(comp: &'a Component, limit: usize) -> Explicit<'a> {
+        Explicit { comp, samples: BTreeSet::from([0, 1]), limit }
+    }
+
+    /// Adds the inputs of `run`, a run of the component, to the samples; how many were new.
+    pub fn learn(&mut self, run: &Witness) -> usize {
+        run.inputs().into_iter().filter(|&v| self.samples.insert(v)).count()
+    }
+
+    /// The sample values.
+    pub fn samples(&self) -> &BTreeSet<i128> {
+        &self.samples
+    }
+
+    /// The values a receive on a family with `range` is explored with.
+    fn received(&self, range: Option<(i128, i128)>) -> Vec<i128> {
+        match range {
+            Some((lo, hi)) if hi - lo < FULL_RANGE => (lo..=hi).collect(),
+            Some((lo, hi)) => {
+                let mut v: BTreeSet<i128> = self.samples.iter().copied().filter(|x| (lo..=hi).contains(x)).collect();
+                v.extend([lo, hi]);
+                v.into_iter().collect()
+            }
+            None => self.samples.iter().copied().collect(),
+        }
+    }
+
+    /// Explores the component.
+    pub fn build(&self) -> Result<Arg, TooManyStates> {
+        let comp = self.comp;
+        let succ = comp.successors();
+        let mut g = Graph::default();
+        let init = State::initial(comp, &mut Scripted::new([])).expect("initial states need no input");
+        let root = g.state(comp.entry, init);
+        while let Some((s, at, state)) = g.work.pop_front() {
+            if g.states.len() > self.limit {
+                return Err(TooManyStates(g.states.len()));
+            }
+            for &e in succ.get(at.index()).map(Vec::as_slice).unwrap_or(&[]) {
+                if interp::enabled(comp, &[e], &state).is_empty() {
+                    continue;
+                }
+                for (take, label, next) in self.step(e, &state) {
+                    let to = match next {
+                        Some(st) => g.state(comp.edges[e].to, st),
+                        None => g.error(),
+                    };
+                    g.out[s].push(AEdge { edge: e, take, label, to });
+                }
+            }
+        }
+        Ok(Arg { states: g.states, out: g.out, initial: vec![root] })
+    }
+
+    /// The ways edge `e` can be taken from `state`: how, its label, and the state after it
+    /// (`None`: the error state).
+    fn step(&self, e: usize, state: &State) -> Vec<(Take, Label, Option<State>)> {
+        let comp = self.comp;
+        let edge = &comp.edges[e];
+        let run = |inputs: Vec<i128>| {
+            let mut next = state.clone();
+            let r = interp::exec(comp, edge, &mut next, &mut Scripted::new(inputs));
+            (r, next)
+        };
+        let range_of = |n: &str| comp.family(n).and_then(|f| f.range);
+        match &edge.stmt {
+            Stmt::Event(Event::Plain(n)) if n == ERROR_EVENT => {
+                vec![(Take::Normal, Label::Error(ErrorKind::Reach), None)]
+            }
+            Stmt::Check(_, fault) => match run(Vec::new()) {
+                (Ok(_), next) => vec![(Take::Normal, Label::Tau, Some(next))],
+                (Err(_), _) => vec![(Take::Fault, Label::Error(ErrorKind::Fault(*fault)), None)],
+            },
+            Stmt::Havoc(lv) => {
+                let var = comp.var(lv.var());
+                let n = match (lv, var.ty) {
+                    (crate::ir::Lvalue::Var(_), VarTy::Array(_, n)) => n as usize,
+                    _ => 1,
+                };
+                let ty = var.ty.elem();
+                let values: BTreeSet<i128> = self.samples.iter().map(|&v| ty.convert(v)).collect();
+                values
+                    .into_iter()
+                    .filter_map(|v| match run(vec![v; n]) {
+                        (Ok(_), next) => Some((Take::Normal, Label::Tau, Some(next))),
+                        _ => None,
+                    })
+                    .collect()
+            }
+            Stmt::Event(Event::Send(n, _)) => match (run(Vec::new()), range_of(n)) {
+                ((Ok(Some(ev)), next), Some((lo, hi))) => match ev.value {
+                    // A value outside the family's range is no event of the alphabet; the
+                    // abstractions block it the same way.
+                    Some(v) if (lo..=hi).contains(&v) => {
+                        vec![(Take::Value(v), Label::Event(format!("{n}.{v}")), Some(next))]
+                    }
+                    _ => Vec::new(),
+                },
+                ((Ok(_), next), None) => vec![(Take::Silent, Label::Event(n.clone()), Some(next))],
+                _ => Vec::new(),
+            },
+            Stmt::Event(Event::Recv(n, _)) => {
+                let range = range_of(n);
+                self.received(range)
+                    .into_iter()
+                    .filter_map(|v| match (run(vec![v]), range) {
+                        ((Ok(Some(ev)), next), Some(_)) => {
+                            let v = ev.value?;
+                            Some((Take::Value(v), Label::Event(format!("{n}.{v}")), Some(next)))
+                        }
+                        ((Ok(_), next), None) => Some((Take::Silent, Label::Event(n.clone()), Some(next))),
+                        _ => None,
+                    })
+                    .collect()
+            }
+            Stmt::Event(Event::Plain(n)) => match run(Vec::new()) {
+                (Ok(_), next) => vec![(Take::Silent, Label::Event(n.clone()), Some(next))],
+                _ => Vec::new(),
+            },
+            Stmt::Skip | Stmt::Assume(_) | Stmt::Assign(..) => match run(Vec::new()) {
+                (Ok(_), next) => vec![(Take::Normal, Label::Tau, Some(next))],
+                (Err(Outcome::Fault(_)), _) | (Err(_), _) => Vec::new(),
+            },
+        }
+    }
+}
+
+/// The graph under construction.
+#[derive(Default)]
+struct Graph {
+    states: Vec<AState>,
+    out: Vec<Vec<AEdge>>,
+    /// The state of each concrete state met.
+    ids: HashMap<(LocId, State), usize>,
+    error: Option<usize>,
+    /// States to expand.
+    work: VecDeque<(usize, LocId, State)>,
+}
+
+impl Graph {
+    fn state(&mut self, at: LocId, state: State) -> usize {
+        let key = (at, state);
+        if let Some(&id) = self.ids.get(&key) {
+            return id;
+        }
+        let id = self.states.len();
+        self.states.push(AState::At(at, Vec::new()));
+        self.out.push(Vec::new());
+        self.work.push_back((id, at, key.1.clone()));
+        self.ids.insert(key, id);
+        id
+    }
+
+    fn error(&mut self) -> usize {
+        if let Some(id) = self.error {
+            return id;
+        }
+        let id = self.states.len();
+        self.states.push(AState::Error);
+        self.out.push(Vec::new());
+        self.error = Some(id);
+        id
+    }
+}
