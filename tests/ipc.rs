@@ -1,6 +1,7 @@
-//! The IPC assembly of `examples-c/ipc/` (seven C components, paper 003 Section 7): P1 after
-//! each upgrade, by `subst check` with compatibility only, at the smallest sizes so that the
-//! suite stays quick. The verdicts are those of `examples-c/ipc/README.md`.
+//! The IPC assembly of `examples-c/ipc/` (seven C components, paper 003 Section 7): every
+//! upgrade scenario by `subst check`, containment and P1, at small sizes so that the suite stays
+//! quick. The verdicts are those of `examples-c/ipc/README.md`; a violation's component runs
+//! are replayed by `subst show run`, independently of the checker.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -54,4 +55,121 @@ fn a_write_queue_that_writes_without_the_lock_breaks_p1() {
     assert!(text.contains("property P1: old HOLDS, new FAILS"), "{text}");
     assert!(text.contains("trace: wq_put1.0 wq_ack1.1"), "{text}");
     insta::assert_snapshot!(text);
+}
+
+const SMALL: [&str; 2] = ["--cpp=-DWQSIZE=1", "--cpp=-DQSIZE=2"];
+
+/// The whole `subst check` (containment and P1) of the old IPC against `upgrade`, at WQSIZE 1
+/// and QSIZE 2, with at most two missing behaviours per component: (exit code, stdout).
+fn full_check(upgrade: &str, format: &str) -> (i32, String) {
+    let new = format!("examples-c/ipc/upgrades/{upgrade}/ipc.c");
+    let out = Command::new(env!("CARGO_BIN_EXE_subst"))
+        .current_dir(root())
+        .args(["check", "examples-c/ipc/old/ipc.c", &new, "--spec", "examples-c/ipc/ipc.lts", "--prop", "P1"])
+        .args(["--no-cache", "--max-missing", "2", "--format", format])
+        .args(SMALL)
+        .output()
+        .expect("subst runs");
+    assert_ne!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Per upgrade: the changed components with their containment, P1's verdict, the exit code,
+/// and a missing trace that must be among those reported (from the README's table).
+const SCENARIOS: [(&str, &[(&str, &str)], &str, i32, Option<&str>); 6] = [
+    ("ipc1", &[("write_queue", "not_contained")], "holds", 1, Some("wq_req.0 wq_ack1.1 wq_req.2 wq_ack2.0")),
+    ("ipc2", &[("ipc_queue", "not_contained")], "holds", 1, None),
+    (
+        "ipc3",
+        &[("ipc_queue", "not_contained")],
+        "holds",
+        1,
+        Some("ipc_req.0 ipc_ack.1 ipc_req.0 ipc_ack.1 ipc_req.0 ipc_ack.0"),
+    ),
+    (
+        "ipc4",
+        &[("write_queue", "not_contained"), ("ipc_queue", "not_contained")],
+        "holds",
+        1,
+        Some("wq_req.0 wq_ack1.1 wq_req.2 wq_ack2.0"),
+    ),
+    ("break_p1", &[("write_queue", "not_contained")], "fails", 1, Some("wq_req.0 wq_ack1.1 wq_req.1 wq_ack1.0")),
+    ("new_assumptions", &[("writer1", "contained")], "holds", 0, None),
+];
+
+#[test]
+fn every_upgrade_gets_the_verdicts_of_the_readme() {
+    for (upgrade, changed, p1, exit, missing) in SCENARIOS {
+        let (code, json) = full_check(upgrade, "json");
+        let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+        assert_eq!(code, exit, "{upgrade}: {json}");
+        let components = v["components"].as_array().expect("components");
+        for c in components {
+            let name = c["name"].as_str().expect("a name");
+            match changed.iter().find(|(n, _)| *n == name) {
+                Some((_, verdict)) => {
+                    assert_eq!(c["change"], "changed", "{upgrade} {name}");
+                    assert_eq!(c["containment"], *verdict, "{upgrade} {name}");
+                }
+                None => assert_eq!(c["change"], "unchanged", "{upgrade} {name}"),
+            }
+        }
+        if let Some(trace) = missing {
+            let found: Vec<String> = components
+                .iter()
+                .flat_map(|c| c["missing"].as_array().cloned().unwrap_or_default())
+                .map(|m| {
+                    m["trace"]
+                        .as_array()
+                        .expect("a trace")
+                        .iter()
+                        .map(|e| e.as_str().unwrap_or(""))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect();
+            assert!(found.iter().any(|t| t == trace), "{upgrade}: {trace} not among {found:?}");
+        }
+        let p = &v["properties"][0];
+        assert_eq!((p["original"]["verdict"].as_str(), p["verdict"].as_str()), (Some("holds"), Some(p1)), "{upgrade}");
+        if p1 == "fails" {
+            replay_runs(&format!("examples-c/ipc/upgrades/{upgrade}/ipc.c"), p);
+        }
+        let (_, text) = full_check(upgrade, "text");
+        insta::assert_snapshot!(format!("upgrade_{upgrade}"), text);
+    }
+}
+
+/// Replays each component's run of a violation with `subst show run` on its inputs: the
+/// interpreter must perform the run's events in order.
+fn replay_runs(file: &str, property: &serde_json::Value) {
+    let runs = property["runs"].as_array().expect("a violation carries the components' runs");
+    let mut replayed = 0;
+    for run in runs {
+        let steps = run["path"].as_array().expect("a path");
+        let events: Vec<&str> = steps.iter().filter_map(|s| s["event"].as_str()).collect();
+        if events.is_empty() {
+            continue;
+        }
+        let inputs: Vec<String> = steps
+            .iter()
+            .flat_map(|s| s["inputs"].as_array().cloned().unwrap_or_default())
+            .map(|v| v.to_string())
+            .collect();
+        let component = run["component"].as_str().expect("a component");
+        let out = Command::new(env!("CARGO_BIN_EXE_subst"))
+            .current_dir(root())
+            .args(["show", "run", file, "--component", component, "--inputs", &inputs.join(",")])
+            .args(SMALL)
+            .output()
+            .expect("subst runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let performed = text.lines().find_map(|l| l.strip_prefix("events: ")).unwrap_or("");
+        assert!(
+            performed.split(' ').collect::<Vec<_>>().starts_with(&events),
+            "{component}: the interpreter performs `{performed}` on {inputs:?}, the report says {events:?}"
+        );
+        replayed += 1;
+    }
+    assert!(replayed >= 2, "a violation of P1 involves at least two components");
 }
