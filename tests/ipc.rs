@@ -76,7 +76,8 @@ fn full_check(upgrade: &str, format: &str) -> (i32, String) {
 
 /// Per upgrade: the changed components with their containment, P1's verdict, the exit code,
 /// and a missing trace that must be among those reported (from the README's table).
-const SCENARIOS: [(&str, &[(&str, &str)], &str, i32, Option<&str>); 6] = [
+type Scenario = (&'static str, &'static [(&'static str, &'static str)], &'static str, i32, Option<&'static str>);
+const SCENARIOS: [Scenario; 6] = [
     ("ipc1", &[("write_queue", "not_contained")], "holds", 1, Some("wq_req.0 wq_ack1.1 wq_req.2 wq_ack2.0")),
     ("ipc2", &[("ipc_queue", "not_contained")], "holds", 1, None),
     (
