@@ -142,6 +142,51 @@ fn a_damaged_stale_foreign_or_missing_cache_gives_the_verdict_of_no_cache() {
             std::fs::write(p, text).expect("restore");
         }
     }
+    // The predicates kept per component: damaged ones are ignored, with the same verdict.
+    let predicates: Vec<PathBuf> = std::fs::read_dir(cache.join("predicates"))
+        .expect("predicates were written")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    assert!(!predicates.is_empty());
+    let originals: Vec<String> = predicates.iter().map(|p| std::fs::read_to_string(p).expect("readable")).collect();
+    let damages: [Damage; 5] = [
+        ("unbalanced predicates", &|t: &str| each_predicate(t, |p| format!("(and {p}"))),
+        ("a NUL in a predicate", &|t: &str| each_predicate(t, |p| format!("{p}\u{0}"))),
+        ("a predicate over an unknown variable", &|t: &str| {
+            each_predicate(t, |_| "(= undeclared_variable #x00000000)".to_string())
+        }),
+        ("SMT-LIB commands in a predicate", &|t: &str| {
+            each_predicate(t, |_| "true) (declare-fun x () Bool) (assert x".to_string())
+        }),
+        ("one list too few", &|t: &str| {
+            let mut v: serde_json::Value = serde_json::from_str(t).expect("JSON");
+            v["payload"].as_array_mut().expect("lists").pop();
+            v.to_string()
+        }),
+    ];
+    for (what, damage) in damages {
+        for (p, text) in predicates.iter().zip(&originals) {
+            std::fs::write(p, damage(text)).expect("write");
+        }
+        let got = check_cli(dir.path(), &with_cache);
+        assert_eq!((got.0, &got.1, &got.2, got.3), (reference.0, &reference.1, &reference.2, true), "{what}");
+        for (p, text) in predicates.iter().zip(&originals) {
+            std::fs::write(p, text).expect("restore");
+        }
+    }
+}
+
+/// A cached predicates entry with `f` applied to every predicate, and one more per location.
+fn each_predicate(entry: &str, f: fn(&str) -> String) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(entry).expect("JSON");
+    for list in v["payload"].as_array_mut().expect("lists per location").iter_mut() {
+        let list = list.as_array_mut().expect("a list");
+        for p in list.iter_mut() {
+            *p = serde_json::json!(f(p.as_str().unwrap_or_default()));
+        }
+        list.push(serde_json::json!(f("(= x x)")));
+    }
+    v.to_string()
 }
 
 #[test]

@@ -297,6 +297,48 @@ impl<'a> Abstractor<'a> {
         self.cache = other.cache.clone();
     }
 
+    /// The predicates per location in SMT-LIB form, for the cache.
+    pub fn precision_text(&self) -> Vec<Vec<String>> {
+        (0..self.component().n_locs)
+            .map(|l| self.precision.at(LocId(l)).iter().map(|&p| self.precision.formula(p).to_string()).collect())
+            .collect()
+    }
+
+    /// Adds the predicates of [`Abstractor::precision_text`] (from the cache, so possibly
+    /// damaged): `false`, with nothing added, unless every one parses as a formula over this
+    /// component's variables and there is one list per location. Predicates only set the
+    /// precision, so whatever they say cannot make a model unsound.
+    pub fn load_precision(&mut self, text: &[Vec<String>]) -> bool {
+        if text.len() != self.component().n_locs as usize {
+            return false;
+        }
+        let decls: Vec<String> = self.vocab.iter().map(|s| s.dynamic().decl().to_string()).collect();
+        let known: std::collections::HashSet<Dynamic> = self.vocab.iter().map(Sym::dynamic).collect();
+        let flat: Vec<&String> = text.iter().flatten().collect();
+        if flat.iter().any(|t| t.contains("declare") || t.contains("set-") || t.contains("push") || t.contains("pop")) {
+            return false;
+        }
+        let mut script = decls.join("\n");
+        for t in &flat {
+            script.push_str(&format!("\n(assert {t})"));
+        }
+        let Some(parsed) = smt::parse_assertions(&script) else { return false };
+        if parsed.len() != flat.len()
+            || parsed.iter().any(|p| smt::constants(&Dynamic::from_ast(p)).iter().any(|c| !known.contains(c)))
+        {
+            return false;
+        }
+        let mut parsed = parsed.into_iter();
+        for (l, list) in text.iter().enumerate() {
+            for _ in list {
+                if let Some(p) = parsed.next() {
+                    self.precision.add(LocId(l as u32), p);
+                }
+            }
+        }
+        true
+    }
+
     /// Seeds this abstractor with the predicates of `other`, an abstractor of an earlier
     /// version of the same component, where the code is the same: a location here receives
     /// the predicates of the locations of `other` whose outgoing and incoming statements read

@@ -237,14 +237,50 @@ pub struct CompatOptions {
     pub cache: Cache,
 }
 
-/// The cache key of checking `property` on `components` in the assembly `name` of `spec`.
-fn cache_key(spec: &Spec, name: &str, property: &str, components: &[Component], options: &CompatOptions) -> String {
+/// The cache key of checking `property` on `components` in the assembly `name` of `spec`, with
+/// the parts at the levels `order` (indices into the assembly's parts): tables are per level.
+fn cache_key(
+    spec: &Spec,
+    name: &str,
+    property: &str,
+    components: &[Component],
+    order: &[usize],
+    options: &CompatOptions,
+) -> String {
     let spec_text = std::fs::read_to_string(spec.file()).unwrap_or_else(|_| spec.file().to_string());
     let codes: Vec<String> = components.iter().map(super::substitution::code_text).collect();
-    let settings = format!("{:?} {:?} {:?}", options.order, options.cex, options.limits);
+    let settings = format!("{order:?} {:?} {:?}", options.cex, options.limits);
     let mut parts = vec!["compat", spec_text.as_str(), name, property, settings.as_str()];
     parts.extend(codes.iter().map(String::as_str));
     crate::cache::key(&parts)
+}
+
+/// The cache key of a component's predicates (kind `predicates`): its code.
+fn predicates_key(comp: &Component) -> String {
+    crate::cache::key(&["predicates", &super::substitution::code_text(comp)])
+}
+
+impl Version<'_> {
+    /// Keeps every C component's predicates in the cache.
+    fn store_predicates(&self, cache: &Cache) {
+        for p in &self.parts {
+            if !p.abs.precision.is_empty() {
+                cache.store("predicates", &predicates_key(p.abs.component()), &p.abs.precision_text());
+            }
+        }
+    }
+
+    /// Gives the C components without predicates those the cache has for their code.
+    fn load_predicates(&mut self, cache: &Cache) {
+        for p in &mut self.parts {
+            if p.abs.precision.is_empty()
+                && let Some(text) = cache.load::<Vec<Vec<String>>>("predicates", &predicates_key(p.abs.component()))
+                && !p.abs.load_precision(&text)
+            {
+                tracing::info!(component = p.name(), "cached predicates do not fit the component: ignored");
+            }
+        }
+    }
 }
 
 /// The properties to check, with their automata: "no ERROR state" first when the assembly
@@ -286,8 +322,9 @@ pub fn verify(
     for (label, property) in property_list(spec, &version.assembly, &options.properties)? {
         let mut checker = DynamicChecker::new(options.cex);
         let run = version.check(&components, property.as_ref(), &mut checker, options.limits);
-        let key = cache_key(spec, name, &label, &components, options);
+        let key = cache_key(spec, name, &label, &components, &indices, options);
         options.cache.store("compat", &key, &CachedRun::of(&run, &checker));
+        version.store_predicates(&options.cache);
         results.push(super::cegar::PropertyOutcome { property: label, outcome: run.outcome, stats: run.stats });
     }
     Ok(super::cegar::AssemblyResult {
@@ -335,23 +372,32 @@ pub fn check(
     let old_components = lower_parts(spec, name, old)?;
     let new_components = lower_parts(spec, name, new)?;
     let probe = elaborate(spec, name, &new_components)?;
-    let indices = if order.is_empty() {
-        changed_last(&probe, &old_components, &new_components)
-    } else {
-        super::verify::part_order(&probe, order)?
-    };
+    // The order: the one asked for; else that of a cached check of the old assembly by
+    // `subst verify` (the default order), so that it is re-used; else changed components last.
+    let default = super::verify::part_order(&probe, order)?;
+    let labels = property_list(spec, &probe, properties)?;
+    let verified = labels.iter().any(|(label, _)| {
+        let key = cache_key(spec, name, label, &old_components, &default, options);
+        options.cache.load::<CachedRun>("compat", &key).is_some()
+    });
+    let indices =
+        if order.is_empty() && !verified { changed_last(&probe, &old_components, &new_components) } else { default };
     let mut old_version = Version::new(spec, name, &old_components, &indices)?;
     let mut new_version = Version::new(spec, name, &new_components, &indices)?;
     let mut results = Vec::new();
-    for (label, property) in property_list(spec, &new_version.assembly, properties)? {
-        let old_key = cache_key(spec, name, &label, &old_components, options);
+    for (label, property) in labels {
+        let old_key = cache_key(spec, name, &label, &old_components, &indices, options);
         let cached = options.cache.load::<CachedRun>("compat", &old_key).and_then(|c| c.run().map(|r| (r, c.tables)));
         let (original, mut checker) = match cached {
-            Some((run, tables)) => (run, DynamicChecker::seeded(cex, tables)),
+            Some((run, tables)) => {
+                old_version.load_predicates(&options.cache);
+                (run, DynamicChecker::seeded(cex, tables))
+            }
             None => {
                 let mut checker = DynamicChecker::new(cex);
                 let run = old_version.check(&old_components, property.as_ref(), &mut checker, options.limits);
                 options.cache.store("compat", &old_key, &CachedRun::of(&run, &checker));
+                old_version.store_predicates(&options.cache);
                 (run, checker)
             }
         };
@@ -369,8 +415,9 @@ pub fn check(
         }
         let upgrade = new_version.check(&new_components, property.as_ref(), &mut checker, options.limits);
         // The new version is the old one of the next upgrade.
-        let new_key = cache_key(spec, name, &label, &new_components, options);
+        let new_key = cache_key(spec, name, &label, &new_components, &indices, options);
         options.cache.store("compat", &new_key, &CachedRun::of(&upgrade, &checker));
+        new_version.store_predicates(&options.cache);
         results.push(PropertyCompat { property: label, original, upgrade });
     }
     let order = indices.iter().map(|&i| probe.parts[i].name.clone()).collect();

@@ -608,8 +608,9 @@ fn strip_ansi(text: &str) -> String {
 }
 
 impl CheckReport {
-    /// The text rendering: per component its verdict, and per missing behaviour the old run,
-    /// the prefix the new version follows and the divergence with source excerpts.
+    /// The text rendering: per component its verdict; for its first missing behaviour the old
+    /// run, the prefix the new version follows and the divergence with source excerpts, and for
+    /// the others the trace and the divergence line (JSON and SARIF have every run).
     pub fn text(&self, color: bool, stats: bool) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "subst check {} -> {}", self.old, self.new);
@@ -642,17 +643,24 @@ impl CheckReport {
                 };
                 let _ =
                     writeln!(out, "    the new version can perform {followed}, then not `{}`", m.divergence.expected);
+                let at = m.divergence.new.as_ref().map(|l| format!(" at {}:{}", l.file, l.line)).unwrap_or_default();
+                if i > 0 {
+                    let _ = writeln!(out, "    divergence{at}: {}", m.divergence.message);
+                    continue;
+                }
                 let _ = writeln!(out, "    old run:");
                 path_lines(&mut out, &m.old_path, "      ");
                 let _ = writeln!(out, "    new run:");
                 path_lines(&mut out, &m.new_path, "      ");
-                let at = m.divergence.new.as_ref().map(|l| format!(" at {}:{}", l.file, l.line)).unwrap_or_default();
                 let _ = writeln!(out, "    divergence{at}: {}", m.divergence.message);
                 if let Some(x) = excerpt(&m.divergence, color, &self.sources) {
                     for l in x.lines() {
                         let _ = writeln!(out, "    {l}");
                     }
                 }
+            }
+            if c.missing.len() > 1 {
+                let _ = writeln!(out, "  (the runs of every missing behaviour: --format json or sarif)");
             }
             if stats && let Some(s) = &c.stats {
                 let _ = writeln!(

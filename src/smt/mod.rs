@@ -434,6 +434,18 @@ pub fn atoms(f: &Bool) -> Vec<Bool> {
     out
 }
 
+/// The assertions of an SMT-LIB script, parsed by Z3; `None` for text Z3 cannot take (a NUL
+/// byte). A script with errors yields the assertions before the first error, so callers compare
+/// the count with what they expect.
+pub fn parse_assertions(script: &str) -> Option<Vec<Bool>> {
+    if script.contains('\0') {
+        return None;
+    }
+    let solver = Solver::new();
+    solver.from_string(script);
+    Some(solver.get_assertions())
+}
+
 /// The uninterpreted constants that occur in `t`.
 ///
 /// Only the Boolean declaration kinds (`true` .. `implies`, numbered alike in every Z3) are
