@@ -360,7 +360,7 @@ impl<'a> Abstractor<'a> {
         let usable = |id: PredId| other.precision.mentions[id as usize].iter().all(|c| known.contains(c));
         let mut added = 0;
         for (l, sig) in signatures(new).into_iter().enumerate() {
-            let sources = by_both.get(&sig).or_else(|| by_out.get(&sig.0));
+            let sources = by_both.get(&sig);
             for &from in sources.into_iter().flatten() {
                 for &id in other.precision.at(from) {
                     if usable(id) && self.precision.add(LocId(l as u32), other.precision.formula(id).clone()) {

@@ -122,6 +122,8 @@ pub struct StatsReport {
     pub predicates: [usize; 3],
     /// States of the last old may-model and new must-model.
     pub abstract_states: [usize; 2],
+    /// Whether the new `M'` was the explored concrete state space.
+    pub explicit: bool,
     /// Solver checks.
     pub smt_calls: u64,
     /// Checks answered from the cache.
@@ -335,6 +337,7 @@ fn component_report(c: &ComponentCheck) -> ComponentReport {
                 refinements: [s.refinements_old, s.refinements_must, s.refinements_new],
                 predicates: [s.predicates_old, s.predicates_must, s.predicates_new],
                 abstract_states: [s.abstract_states.0, s.abstract_states.1],
+                explicit: s.explicit,
                 smt_calls: s.smt.calls,
                 smt_cache_hits: s.smt.cache_hits,
                 time_ms: (s.time.as_secs_f64() * 1e4).round() / 10.0,
@@ -665,8 +668,15 @@ impl CheckReport {
             if stats && let Some(s) = &c.stats {
                 let _ = writeln!(
                     out,
-                    "  stats: {} rounds, refinements old/must/new {:?}, predicates {:?}, abstract states {:?}, smt calls {} ({} cached), time {:.1} ms",
-                    s.rounds, s.refinements, s.predicates, s.abstract_states, s.smt_calls, s.smt_cache_hits, s.time_ms
+                    "  stats: {} rounds, refinements old/must/new {:?}, predicates {:?}, abstract states {:?}{}, smt calls {} ({} cached), time {:.1} ms",
+                    s.rounds,
+                    s.refinements,
+                    s.predicates,
+                    s.abstract_states,
+                    if s.explicit { " (M' explored)" } else { "" },
+                    s.smt_calls,
+                    s.smt_cache_hits,
+                    s.time_ms
                 );
             }
         }
