@@ -28,6 +28,7 @@
 //! state/event L* are not yet part of the interface); counterexample witnesses are found by an
 //! explicit search of the constrained product.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use crate::automata::dla::{Builder, Dla, StateId};
@@ -190,9 +191,27 @@ pub struct AssumptionOracle<'a> {
     letters: Vec<(Option<u32>, Option<u32>)>,
     /// Queries answered.
     pub queries: usize,
+    /// What each word asked so far (and each of its prefixes) leads to: the words of an
+    /// observation table share their prefixes, so a query only simulates its new suffix.
+    memo: HashMap<Vec<u32>, After>,
 }
 
 type Pair = (StateId, Option<StateId>);
+
+/// Where a word over the interface leads the component and the property.
+#[derive(Clone, Debug)]
+enum After {
+    /// These pairs, closed under the component's moves outside the interface.
+    Pairs(Vec<Pair>),
+    /// The property is violated: the word is outside the weakest assumption, and so is every
+    /// extension of it.
+    Violated,
+    /// The component cannot follow the word: it is inside, with every extension.
+    Blocked,
+}
+
+/// The most words [`AssumptionOracle`] remembers; beyond, it forgets them all.
+const MEMO_WORDS: usize = 1 << 18;
 
 impl<'a> AssumptionOracle<'a> {
     /// The oracle for `U = {σ | ⟨A_σ⟩ component ⟨property⟩}` over `interface`.
@@ -207,7 +226,7 @@ impl<'a> AssumptionOracle<'a> {
             .iter()
             .map(|e| (component.event_index(e), p_err.as_ref().and_then(|p| p.event_index(e))))
             .collect();
-        AssumptionOracle { component, property, interface, p_err, local, letters, queries: 0 }
+        AssumptionOracle { component, property, interface, p_err, local, letters, queries: 0, memo: HashMap::new() }
     }
 
     /// Oracle 1: `⟨candidate⟩ component ⟨property⟩`; on failure, the violating trace projected
@@ -261,39 +280,65 @@ impl<'a> AssumptionOracle<'a> {
     }
 }
 
+impl AssumptionOracle<'_> {
+    /// Where the empty word leads.
+    fn start(&self) -> After {
+        let p0 = self.p_err.as_ref().map(|p| p.initial()[0]);
+        let mut set: Vec<Pair> = self.component.initial().iter().map(|&m| (m, p0)).collect();
+        if self.close(&mut set) { After::Pairs(set) } else { After::Violated }
+    }
+
+    /// Where the interface letter `ix` leads from `set`.
+    fn step(&self, set: &[Pair], ix: usize) -> After {
+        let (m_event, p_event) = self.letters[ix];
+        let mut next: Vec<Pair> = Vec::new();
+        for &(m, p) in set {
+            let p2 = self.p_step(p, p_event);
+            match m_event {
+                None => next.push((m, p2)),
+                Some(e) => next.extend(self.component.state(m).out.iter().filter(|t| t.event == e).map(|t| (t.to, p2))),
+            }
+        }
+        next.sort_unstable();
+        next.dedup();
+        if next.is_empty() {
+            return After::Blocked;
+        }
+        if self.close(&mut next) { After::Pairs(next) } else { After::Violated }
+    }
+}
+
 impl Membership for AssumptionOracle<'_> {
     fn member(&mut self, word: &[String]) -> bool {
         self.queries += 1;
-        let p0 = self.p_err.as_ref().map(|p| p.initial()[0]);
-        let mut set: Vec<Pair> = self.component.initial().iter().map(|&m| (m, p0)).collect();
-        if !self.close(&mut set) {
-            return false;
-        }
+        // A letter outside the interface: the component does not constrain it, and the answer
+        // is that of the word before it.
+        let mut ixs: Vec<u32> = Vec::with_capacity(word.len());
         for letter in word {
-            let Ok(ix) = self.interface.binary_search(letter) else { return true };
-            let (m_event, p_event) = self.letters[ix];
-            let mut next: Vec<Pair> = Vec::new();
-            for &(m, p) in &set {
-                let p2 = self.p_step(p, p_event);
-                match m_event {
-                    None => next.push((m, p2)),
-                    Some(e) => {
-                        next.extend(self.component.state(m).out.iter().filter(|t| t.event == e).map(|t| (t.to, p2)))
-                    }
-                }
-            }
-            next.sort_unstable();
-            next.dedup();
-            if next.is_empty() {
-                // The component cannot follow the word: it cannot violate anything.
-                return true;
-            }
-            set = next;
-            if !self.close(&mut set) {
-                return false;
+            match self.interface.binary_search(letter) {
+                Ok(ix) => ixs.push(ix as u32),
+                Err(_) => break,
             }
         }
-        true
+        if self.memo.len() > MEMO_WORDS {
+            self.memo.clear();
+        }
+        let known = (0..=ixs.len()).rev().find(|&k| self.memo.contains_key(&ixs[..k]));
+        let (mut k, mut at) = match known {
+            Some(k) => (k, self.memo[&ixs[..k]].clone()),
+            None => {
+                let start = self.start();
+                self.memo.insert(Vec::new(), start.clone());
+                (0, start)
+            }
+        };
+        while k < ixs.len() {
+            let After::Pairs(set) = &at else { break };
+            at = self.step(set, ixs[k] as usize);
+            k += 1;
+            self.memo.insert(ixs[..k].to_vec(), at.clone());
+        }
+        !matches!(at, After::Violated)
     }
 }
 
@@ -551,5 +596,67 @@ fn generate(learner: &mut Learner, oracle: &mut AssumptionOracle, stats: &mut Ag
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A component over `a`, `b`, `c` (`c` internal) that may err after `a a`, and a property
+    /// that forbids `b` right after `a`.
+    fn example() -> (Dla, Dla) {
+        let mut b = Builder::new();
+        for e in ["a", "b", "c"] {
+            b.add_event(e);
+        }
+        let s: Vec<StateId> = (0..4).map(|_| b.add_state(&[], true)).collect();
+        let err = b.add_error_state();
+        b.add_transition(s[0], "a", s[1]);
+        b.add_transition(s[0], "b", s[0]);
+        b.add_transition(s[1], "a", s[2]);
+        b.add_transition(s[1], "b", s[3]);
+        b.add_transition(s[1], "c", s[0]);
+        b.add_transition(s[2], "c", err);
+        b.add_transition(s[3], "a", s[0]);
+        b.set_initial(s[0]);
+        let component = b.build();
+        let mut p = Builder::new();
+        for e in ["a", "b"] {
+            p.add_event(e);
+        }
+        let q0 = p.add_state(&[], true);
+        let q1 = p.add_state(&[], true);
+        let bad = p.add_error_state();
+        p.add_transition(q0, "a", q1);
+        p.add_transition(q0, "b", q0);
+        p.add_transition(q1, "a", q1);
+        p.add_transition(q1, "b", bad);
+        p.set_initial(q0);
+        (component, p.build())
+    }
+
+    #[test]
+    fn remembered_prefixes_give_the_answers_of_a_fresh_oracle() {
+        let (component, property) = example();
+        let interface = vec!["a".to_string(), "b".to_string()];
+        let mut shared = AssumptionOracle::new(&component, Some(&property), &interface);
+        let mut words: Vec<Vec<String>> = vec![Vec::new()];
+        for _ in 0..6 {
+            let longer: Vec<Vec<String>> =
+                words.iter().flat_map(|w| ["a", "b", "z"].map(|l| [w.clone(), vec![l.to_string()]].concat())).collect();
+            words.extend(longer);
+            words.sort();
+            words.dedup();
+        }
+        let (mut inside, mut outside) = (0, 0);
+        // Longest first, so that shorter words are answered from remembered prefixes.
+        words.sort_by_key(|w| std::cmp::Reverse(w.len()));
+        for w in &words {
+            let fresh = AssumptionOracle::new(&component, Some(&property), &interface).member(w);
+            assert_eq!(shared.member(w), fresh, "{w:?}");
+            if fresh { inside += 1 } else { outside += 1 }
+        }
+        assert!(inside > 10 && outside > 10, "{inside} inside, {outside} outside");
     }
 }
