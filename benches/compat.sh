@@ -13,6 +13,7 @@
 # OLD and NEWi are C files or folders; PROP defaults to every property of the spec.
 # SUBST_BIN overrides the binary (default target/release/subst; it is never built here);
 # SUBST_ARGS adds options to both commands (e.g. "--cpp=-DWQSIZE=1 --timeout 300").
+# REPEAT (default 3) runs each command that many times; times are medians.
 # Containment is skipped (--skip-containment): the table is about compatibility.
 # Prints a markdown table; exits 1 when a run fails to produce a report.
 set -euo pipefail
@@ -32,19 +33,24 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 echo "subst: $bin"
-echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores; --no-cache --skip-containment ${SUBST_ARGS:-}, one run each"
+repeat="${REPEAT:-3}"
+echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores; --no-cache --skip-containment ${SUBST_ARGS:-}; median of $repeat runs"
 echo
 echo "| upgrade | property | old | new | MQ orig | MQ ug | T_orig ms | T_ug ms | T_ug/T_orig | DC orig ms | DC ug ms | DC ratio | T_fresh ms | T_ug/T_fresh |"
 echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 status=0
 for new in "${news[@]}"; do
     out="$tmp/report.json"
-    set +e
-    # shellcheck disable=SC2086
-    "$bin" check "$old" "$new" --spec "$spec" --assembly "$assembly" "${props[@]}" \
-        --no-cache --skip-containment --format json ${SUBST_ARGS:-} > "$out" 2> "$tmp/err"
-    code=$?
-    set -e
+    rm -f "$tmp"/report.*.json "$tmp"/fresh.*
+    for r in $(seq "$repeat"); do
+        set +e
+        # shellcheck disable=SC2086
+        "$bin" check "$old" "$new" --spec "$spec" --assembly "$assembly" "${props[@]}" \
+            --no-cache --skip-containment --format json ${SUBST_ARGS:-} > "$tmp/report.$r.json" 2> "$tmp/err"
+        code=$?
+        set -e
+        cp "$tmp/report.$r.json" "$out"
+    done
     if [ "$code" -eq 2 ] || [ ! -s "$out" ]; then
         echo "| $new | error (exit $code): $(tail -1 "$tmp/err") | | | | | | | | | | | | |"
         status=1
@@ -52,24 +58,30 @@ for new in "${news[@]}"; do
     fi
     order="$(python3 -c 'import json,sys; print(",".join(json.load(open(sys.argv[1])).get("order", [])))' "$out")"
     for p in $(python3 -c 'import json,sys; print(" ".join(p["property"] for p in json.load(open(sys.argv[1]))["properties"]))' "$out"); do
-        fresh="$tmp/fresh.$p"
-        set +e
-        # shellcheck disable=SC2086
-        "$bin" verify "$new" --spec "$spec" --assembly "$assembly" --prop "$p" --engine ag --order "$order" \
-            --no-cache --stats ${SUBST_ARGS:-} > "$fresh" 2>&1
-        set -e
+        for r in $(seq "$repeat"); do
+            set +e
+            # shellcheck disable=SC2086
+            "$bin" verify "$new" --spec "$spec" --assembly "$assembly" --prop "$p" --engine ag --order "$order" \
+                --no-cache --stats ${SUBST_ARGS:-} > "$tmp/fresh.$p.$r" 2>&1
+            set -e
+        done
     done
     python3 - "$out" "$new" "$tmp" <<'PY'
-import json, re, sys
+import glob, json, re, statistics, sys
 report = json.load(open(sys.argv[1]))
+runs = [json.load(open(f)) for f in sorted(glob.glob(f"{sys.argv[3]}/report.*.json"))]
 pct = lambda a, b: f"{100 * a / b:.1f}%" if b > 0 else "-"
-for p in report.get("properties", []):
-    o, u = p["original"], p["upgrade"]
-    try:
-        text = open(f'{sys.argv[3]}/fresh.{p["property"]}').read()
-        fresh = float(re.findall(r"time: ([0-9.]+) ms", text)[-1])
-    except (OSError, IndexError):
-        fresh = 0.0
+for i, p in enumerate(report.get("properties", [])):
+    o, u = dict(p["original"]), dict(p["upgrade"])
+    for side, d in (("original", o), ("upgrade", u)):
+        for k in ("time_ms", "dynamic_check_ms"):
+            d[k] = statistics.median(r["properties"][i][side][k] for r in runs)
+    times = []
+    for f in glob.glob(f'{sys.argv[3]}/fresh.{p["property"]}.*'):
+        found = re.findall(r"time: ([0-9.]+) ms", open(f).read())
+        if found:
+            times.append(float(found[-1]))
+    fresh = statistics.median(times) if times else 0.0
     print(f'| {sys.argv[2]} | {p["property"]} | {o["verdict"]} | {u["verdict"]} | {o["membership_queries"]} '
           f'| {u["membership_queries"]} | {o["time_ms"]:.1f} | {u["time_ms"]:.1f} | {pct(u["time_ms"], o["time_ms"])} '
           f'| {o["dynamic_check_ms"]:.1f} | {u["dynamic_check_ms"]:.1f} | {pct(u["dynamic_check_ms"], o["dynamic_check_ms"])} '
