@@ -176,8 +176,8 @@ impl<'a> Explicit<'a> {
 struct Graph {
     states: Vec<AState>,
     out: Vec<Vec<AEdge>>,
-    /// The state of each concrete state met.
-    ids: HashMap<(LocId, State), usize>,
+    /// The state of each concrete state met, keyed by its location and values.
+    ids: HashMap<(LocId, Box<[i128]>), usize>,
     error: Option<usize>,
     /// States to expand.
     work: VecDeque<(usize, LocId, State)>,
@@ -185,14 +185,14 @@ struct Graph {
 
 impl Graph {
     fn state(&mut self, at: LocId, state: State) -> usize {
-        let key = (at, state);
+        let key = (at, state.flat());
         if let Some(&id) = self.ids.get(&key) {
             return id;
         }
         let id = self.states.len();
         self.states.push(AState::At(at, Vec::new()));
         self.out.push(Vec::new());
-        self.work.push_back((id, at, key.1.clone()));
+        self.work.push_back((id, at, state));
         self.ids.insert(key, id);
         id
     }

@@ -208,6 +208,11 @@ impl State {
         usize::try_from(index).ok().and_then(|i| vals.get(i)).copied()
     }
 
+    /// Every value, variable after variable: a compact key for the state.
+    pub fn flat(&self) -> Box<[i128]> {
+        self.values.iter().flatten().copied().collect()
+    }
+
     fn set(&mut self, var: VarId, index: i128, value: i128) {
         if let Some(slot) =
             self.values.get_mut(var.index()).and_then(|v| usize::try_from(index).ok().and_then(|i| v.get_mut(i)))
