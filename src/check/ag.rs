@@ -8,7 +8,8 @@
 //! is model checked against `φ_{n-1}`.
 //!
 //! - Membership (`σ ∈ U_i`): `⟨A_σ⟩ M_i ⟨φ_i⟩`, by a safety check of the linear automaton of σ
-//!   with `M_i` ([`AssumptionOracle`]).
+//!   with `M_i` ([`AssumptionOracle`]), which remembers where each prefix asked leads, since the
+//!   words of an observation table share their prefixes.
 //! - Oracle 1 (`GenerateAssumption`): `⟨A⟩ M_i ⟨φ_i⟩`; a violation trace projected on `Σ_i` is a
 //!   word of the candidate outside `U_i`.
 //! - Oracle 2 is the recursive check of the rest against `A_i`. Its counterexample `ce` is
