@@ -24,7 +24,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use super::{AEdge, AState, Arg, ErrorKind, Label};
 use crate::abs::refine::Witness;
 use crate::front::ERROR_EVENT;
-use crate::ir::interp::{self, Outcome, Scripted, State};
+use crate::ir::interp::{self, Scripted, State};
 use crate::ir::{Component, Event, LocId, Stmt, VarTy};
 use crate::smt::Take;
 
@@ -165,7 +165,7 @@ impl<'a> Explicit<'a> {
             },
             Stmt::Skip | Stmt::Assume(_) | Stmt::Assign(..) => match run(Vec::new()) {
                 (Ok(_), next) => vec![(Take::Normal, Label::Tau, Some(next))],
-                (Err(Outcome::Fault(_)), _) | (Err(_), _) => Vec::new(),
+                (Err(_), _) => Vec::new(),
             },
         }
     }

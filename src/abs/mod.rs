@@ -342,26 +342,22 @@ impl<'a> Abstractor<'a> {
     /// Seeds this abstractor with the predicates of `other`, an abstractor of an earlier
     /// version of the same component, where the code is the same: a location here receives
     /// the predicates of the locations of `other` whose outgoing and incoming statements read
-    /// the same (or, failing that, whose outgoing ones do), as far as they are written over
-    /// variables this version has with the same type. Predicates only decide how many abstract
+    /// the same, as far as they are written over variables this version has with the same
+    /// type. (Matching on outgoing statements alone was tried: it placed predicates at more
+    /// locations and made refinement slower overall.) Predicates only decide how many abstract
     /// states there are, so any seed keeps the may-model sound; a good one spares the
     /// refinements that found them. Returns the number of (location, predicate) pairs added.
     pub fn seed(&mut self, other: &Abstractor) -> usize {
         let (old, new) = (other.component(), self.component());
         let mut by_both: HashMap<(Vec<String>, Vec<String>), Vec<LocId>> = HashMap::new();
-        let mut by_out: HashMap<Vec<String>, Vec<LocId>> = HashMap::new();
-        let old_sigs = signatures(old);
-        for (l, sig) in old_sigs.into_iter().enumerate() {
-            let loc = LocId(l as u32);
-            by_out.entry(sig.0.clone()).or_default().push(loc);
-            by_both.entry(sig).or_default().push(loc);
+        for (l, sig) in signatures(old).into_iter().enumerate() {
+            by_both.entry(sig).or_default().push(LocId(l as u32));
         }
         let known: std::collections::HashSet<Dynamic> = self.vocab.iter().map(Sym::dynamic).collect();
         let usable = |id: PredId| other.precision.mentions[id as usize].iter().all(|c| known.contains(c));
         let mut added = 0;
         for (l, sig) in signatures(new).into_iter().enumerate() {
-            let sources = by_both.get(&sig);
-            for &from in sources.into_iter().flatten() {
+            for &from in by_both.get(&sig).into_iter().flatten() {
                 for &id in other.precision.at(from) {
                     if usable(id) && self.precision.add(LocId(l as u32), other.precision.formula(id).clone()) {
                         added += 1;
