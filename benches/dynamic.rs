@@ -184,6 +184,7 @@ fn timed(
     match outcome {
         Outcome::Holds => Ok((stats, time)),
         Outcome::Violated(trace) => Err(format!("the {what} run reports a violation: {}", trace.join(" "))),
+        Outcome::Stopped => Err(format!("the {what} run stopped without a deadline")),
     }
 }
 

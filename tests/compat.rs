@@ -207,3 +207,17 @@ fn verify_with_the_compositional_engine_fills_the_cache_that_check_reads() {
     let (code, verdict, _, cached) = check_cli(dir.path(), &["--cache", cache.to_str().expect("UTF-8")]);
     assert_eq!((code, verdict.as_str(), cached), (1, "fails", true));
 }
+
+#[test]
+fn an_undecided_old_check_in_the_cache_is_run_again() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    version(&dir.path().join("old"), "examples-c/lock_client.c", "examples-c/lock_server.c");
+    version(&dir.path().join("new"), "examples-c/assembly/greedy_client.c", "examples-c/assembly/greedy_server.c");
+    let cache = dir.path().join("cache");
+    let args = ["--cache", cache.to_str().expect("UTF-8"), "--timeout", "0"];
+    for round in 0..2 {
+        let (code, verdict, _, cached) = check_cli(dir.path(), &args);
+        // A time limit depends on the machine's load: its `unknown` is not a result to keep.
+        assert_eq!((code, verdict.as_str(), cached), (3, "unknown", false), "round {round}");
+    }
+}

@@ -43,6 +43,22 @@ pub enum Outcome {
     Holds,
     /// A trace of the composition that violates the property (hidden events included).
     Violated(Vec<String>),
+    /// The deadline ([`DynamicChecker::set_deadline`]) passed first. Nothing of the
+    /// interrupted levels was kept: the checker holds only what finished.
+    Stopped,
+}
+
+impl Outcome {
+    /// The verdict of this outcome, with the events that `hidden` names left out of traces.
+    pub fn into_verdict(self, hidden: &dyn Fn(&str) -> bool) -> super::Verdict {
+        match self {
+            Outcome::Holds => super::Verdict::Holds,
+            Outcome::Violated(t) => super::Verdict::Fails(t.into_iter().filter(|e| !hidden(e)).collect()),
+            Outcome::Stopped => {
+                super::Verdict::Unknown(super::Reason::Other("the deadline passed during DynamicCheck".into()))
+            }
+        }
+    }
 }
 
 /// Work done by one run, summed over levels.
@@ -195,6 +211,10 @@ pub struct AssumptionOracle<'a> {
     /// What each word asked so far (and each of its prefixes) leads to: the words of an
     /// observation table share their prefixes, so a query only simulates its new suffix.
     memo: HashMap<Vec<u32>, After>,
+    deadline: Option<Instant>,
+    /// The deadline passed: every later answer is a placeholder, and whoever asked must drop
+    /// what it learned from them.
+    expired: bool,
 }
 
 type Pair = (StateId, Option<StateId>);
@@ -214,6 +234,12 @@ enum After {
 /// The most words [`AssumptionOracle`] remembers; beyond, it forgets them all.
 const MEMO_WORDS: usize = 1 << 18;
 
+/// How many membership queries pass between two looks at the clock.
+const DEADLINE_EVERY: usize = 256;
+
+/// The deadline passed inside [`DynamicChecker::dynamic_check`].
+struct Stopped;
+
 impl<'a> AssumptionOracle<'a> {
     /// The oracle for `U = {σ | ⟨A_σ⟩ component ⟨property⟩}` over `interface`.
     pub fn new(component: &'a Dla, property: Option<&'a Dla>, interface: &'a [String]) -> AssumptionOracle<'a> {
@@ -227,12 +253,39 @@ impl<'a> AssumptionOracle<'a> {
             .iter()
             .map(|e| (component.event_index(e), p_err.as_ref().and_then(|p| p.event_index(e))))
             .collect();
-        AssumptionOracle { component, property, interface, p_err, local, letters, queries: 0, memo: HashMap::new() }
+        AssumptionOracle {
+            component,
+            property,
+            interface,
+            p_err,
+            local,
+            letters,
+            queries: 0,
+            memo: HashMap::new(),
+            deadline: None,
+            expired: false,
+        }
+    }
+
+    /// The oracle stops answering truthfully after `deadline` (see [`AssumptionOracle::expired`]).
+    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Whether the deadline passed during a query: from then on, every membership query is
+    /// answered `true` and Oracle 1 accepts every candidate, so that the learner stops quickly;
+    /// nothing learned since may be used.
+    pub fn expired(&self) -> bool {
+        self.expired
     }
 
     /// Oracle 1: `⟨candidate⟩ component ⟨property⟩`; on failure, the violating trace projected
     /// on the interface.
     pub fn oracle1(&self, candidate: &Dla) -> Option<Vec<String>> {
+        if self.expired {
+            return None;
+        }
         match check(&[candidate, self.component], self.property) {
             Safety::Holds { .. } => None,
             Safety::Violated { trace, .. } => Some(project(&trace, self.interface)),
@@ -312,6 +365,13 @@ impl AssumptionOracle<'_> {
 impl Membership for AssumptionOracle<'_> {
     fn member(&mut self, word: &[String]) -> bool {
         self.queries += 1;
+        if self.expired {
+            return true;
+        }
+        if self.queries.is_multiple_of(DEADLINE_EVERY) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.expired = true;
+            return true;
+        }
         // A letter outside the interface: the component does not constrain it, and the answer
         // is that of the word before it.
         let mut ixs: Vec<u32> = Vec::with_capacity(word.len());
@@ -367,12 +427,13 @@ pub struct DynamicChecker {
     mode: CexMode,
     levels: Vec<Level>,
     last: Option<(Dla, Option<Dla>, Outcome)>,
+    deadline: Option<Instant>,
 }
 
 impl DynamicChecker {
     /// A checker with nothing learned yet.
     pub fn new(mode: CexMode) -> DynamicChecker {
-        DynamicChecker { mode, levels: Vec::new(), last: None }
+        DynamicChecker { mode, levels: Vec::new(), last: None, deadline: None }
     }
 
     /// A checker that starts from `tables` (per level, e.g. from the cache). Nothing else of
@@ -381,7 +442,13 @@ impl DynamicChecker {
     pub fn seeded(mode: CexMode, tables: Vec<Option<Table>>) -> DynamicChecker {
         let levels =
             tables.into_iter().map(|t| Level { table: t.filter(Table::well_formed), ..Level::default() }).collect();
-        DynamicChecker { mode, levels, last: None }
+        DynamicChecker { mode, levels, last: None, deadline: None }
+    }
+
+    /// Runs end with [`Outcome::Stopped`] once `deadline` has passed (checked between
+    /// membership queries and between levels; one safety check is not interrupted).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     /// The learned tables, per level (for inspection and the cache).
@@ -427,14 +494,24 @@ impl DynamicChecker {
         let outcome = if components.is_empty() {
             Outcome::Holds
         } else {
-            self.dynamic_check(0, components, property, &mut stats)
+            self.dynamic_check(0, components, property, &mut stats).unwrap_or(Outcome::Stopped)
         };
         stats.assumption_states = self.levels.iter().map(|l| l.assumption.as_ref().map_or(0, Dla::n_states)).collect();
         (outcome, stats)
     }
 
-    /// Fig. 3 for `components[i..]` against `property`.
-    fn dynamic_check(&mut self, i: usize, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Outcome {
+    /// Fig. 3 for `components[i..]` against `property`. A level is updated only when its
+    /// check finishes, so a [`Stopped`] run leaves every level as the last finished run had it.
+    fn dynamic_check(
+        &mut self,
+        i: usize,
+        components: &[Dla],
+        property: Option<&Dla>,
+        stats: &mut AgStats,
+    ) -> Result<Outcome, Stopped> {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Stopped);
+        }
         let m = &components[i];
         if i + 1 == components.len() {
             // Lines 1-4.
@@ -443,7 +520,7 @@ impl DynamicChecker {
                 && p.as_ref() == property
             {
                 stats.results_reused.push(i);
-                return result.clone();
+                return Ok(result.clone());
             }
             let start = Instant::now();
             stats.checks += 1;
@@ -453,7 +530,7 @@ impl DynamicChecker {
             };
             stats.checking += start.elapsed();
             self.last = Some((m.clone(), property.cloned(), result.clone()));
-            return result;
+            return Ok(result);
         }
         let rest = &components[i + 1..];
         let rest_alphabet = union_alphabet(rest);
@@ -467,7 +544,7 @@ impl DynamicChecker {
         let level = &self.levels[i];
         let same_component = level.component.as_ref() == Some(m);
         let same_property = level.property.as_ref().map(|p| p.as_ref()) == Some(property);
-        let mut oracle = AssumptionOracle::new(m, property, &interface);
+        let mut oracle = AssumptionOracle::new(m, property, &interface).with_deadline(self.deadline);
         let start = Instant::now();
         let mut learner = match level.table.clone() {
             Some(table) if table.alphabet == interface => {
@@ -495,7 +572,7 @@ impl DynamicChecker {
             .flatten();
         let mut assumption = match known {
             Some(a) => a,
-            None => generate(&mut learner, &mut oracle, stats),
+            None => generate(&mut learner, &mut oracle, stats)?,
         };
         stats.learning += start.elapsed();
 
@@ -506,25 +583,34 @@ impl DynamicChecker {
                 stats.results_reused.push(i);
                 r.clone()
             }
-            _ => self.dynamic_check(i + 1, components, Some(&assumption), stats),
+            _ => self.dynamic_check(i + 1, components, Some(&assumption), stats)?,
         };
         // Lines 9-15.
         let outcome = loop {
             match &result {
                 Outcome::Holds => break Outcome::Holds,
+                Outcome::Stopped => return Err(Stopped),
                 Outcome::Violated(ce) => {
                     let word = project(ce, &interface);
                     let start = Instant::now();
-                    if oracle.member(&word) {
+                    let inside = oracle.member(&word);
+                    if oracle.expired() {
+                        return Err(Stopped);
+                    }
+                    if inside {
                         // The assumption was too strong: weaken it with the word and go on.
-                        if learner.refine(&word, &mut oracle).is_err() {
+                        let refined = learner.refine(&word, &mut oracle);
+                        if oracle.expired() {
+                            return Err(Stopped);
+                        }
+                        if refined.is_err() {
                             unreachable!(
                                 "a word of the rest outside the assumption that M accepts is a counterexample"
                             );
                         }
-                        assumption = generate(&mut learner, &mut oracle, stats);
+                        assumption = generate(&mut learner, &mut oracle, stats)?;
                         stats.learning += start.elapsed();
-                        result = self.dynamic_check(i + 1, components, Some(&assumption), stats);
+                        result = self.dynamic_check(i + 1, components, Some(&assumption), stats)?;
                     } else {
                         stats.learning += start.elapsed();
                         break Outcome::Violated(self.witness(i, components, property, ce, stats));
@@ -543,7 +629,7 @@ impl DynamicChecker {
         level.table = Some(learner.table().clone());
         level.assumption = Some(assumption);
         level.result = Some(result);
-        outcome
+        Ok(outcome)
     }
 
     /// Whether the components from `from` on are the ones the previous run checked.
@@ -584,15 +670,22 @@ impl DynamicChecker {
 }
 
 /// Closes the table and proposes candidates until Oracle 1 accepts one.
-fn generate(learner: &mut Learner, oracle: &mut AssumptionOracle, stats: &mut AgStats) -> Dla {
+fn generate(learner: &mut Learner, oracle: &mut AssumptionOracle, stats: &mut AgStats) -> Result<Dla, Stopped> {
     learner.close(oracle);
+    if oracle.expired() {
+        return Err(Stopped);
+    }
     loop {
         let h = learner.hypothesis();
         stats.checks += 1;
         match oracle.oracle1(&h) {
-            None => return h,
+            None => return Ok(h),
             Some(cex) => {
-                if learner.refine(&cex, oracle).is_err() {
+                let refined = learner.refine(&cex, oracle);
+                if oracle.expired() {
+                    return Err(Stopped);
+                }
+                if refined.is_err() {
                     unreachable!("Oracle 1's trace is in the candidate and outside the weakest assumption");
                 }
             }
@@ -635,6 +728,53 @@ mod tests {
         p.add_transition(q1, "b", bad);
         p.set_initial(q0);
         (component, p.build())
+    }
+
+    /// An environment that does `a` and `b` in any order.
+    fn chaos() -> Dla {
+        let mut b = Builder::new();
+        for e in ["a", "b"] {
+            b.add_event(e);
+        }
+        let s = b.add_state(&[], true);
+        b.add_transition(s, "a", s);
+        b.add_transition(s, "b", s);
+        b.set_initial(s);
+        b.build()
+    }
+
+    #[test]
+    fn a_stopped_run_keeps_nothing_of_what_it_did_not_finish() {
+        let (component, property) = example();
+        let parts = [component, chaos()];
+        let mut fresh = DynamicChecker::new(CexMode::RivestSchapire);
+        let (expected, _) = fresh.run(&parts, Some(&property));
+        assert!(matches!(expected, Outcome::Violated(_)), "{expected:?}");
+
+        let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+        checker.set_deadline(Some(Instant::now()));
+        let (stopped, _) = checker.run(&parts, Some(&property));
+        assert_eq!(stopped, Outcome::Stopped);
+        assert!(checker.tables().iter().all(Option::is_none));
+        checker.set_deadline(None);
+        let (outcome, stats) = checker.run(&parts, Some(&property));
+        assert_eq!(outcome, expected);
+        assert!(stats.reused.is_empty() && stats.revalidated.is_empty(), "{stats:?}");
+        assert_eq!(checker.tables(), fresh.tables());
+    }
+
+    #[test]
+    fn an_expired_oracle_says_so_and_accepts_everything() {
+        let (component, property) = example();
+        let interface = vec!["a".to_string(), "b".to_string()];
+        let violating = ["a", "b"].map(String::from);
+        let mut oracle =
+            AssumptionOracle::new(&component, Some(&property), &interface).with_deadline(Some(Instant::now()));
+        let answers: Vec<bool> = (0..DEADLINE_EVERY).map(|_| oracle.member(&violating)).collect();
+        assert!(!answers[0], "the word violates the property");
+        assert!(oracle.expired());
+        assert_eq!(answers.last(), Some(&true));
+        assert_eq!(oracle.oracle1(&chaos()), None);
     }
 
     #[test]

@@ -287,6 +287,7 @@ fn loop_(
                     })
                     .collect();
                 let abstracted = round.elapsed();
+                checker.set_deadline(options.timeout.map(|t| start + t));
                 let (outcome, ag) = checker.run_fallible(&parts, property, &fallible);
                 tracing::debug!(
                     ?abstracted,
@@ -303,6 +304,13 @@ fn loop_(
                 match outcome {
                     super::ag::Outcome::Holds => return CegarOutcome::Holds,
                     super::ag::Outcome::Violated(trace) => trace,
+                    super::ag::Outcome::Stopped => {
+                        return CegarOutcome::Unknown(format!(
+                            "the time limit of {} s was reached in DynamicCheck after {} refinements",
+                            options.timeout.map_or(0, |t| t.as_secs()),
+                            stats.refinements
+                        ));
+                    }
                 }
             }
         };

@@ -387,14 +387,24 @@ pub fn check(
     let mut results = Vec::new();
     for (label, property) in labels {
         let old_key = cache_key(spec, name, &label, &old_components, &indices, options);
-        let cached = options.cache.load::<CachedRun>("compat", &old_key).and_then(|c| c.run().map(|r| (r, c.tables)));
-        let (original, mut checker) = match cached {
-            Some((run, tables)) => {
+        let cached = options.cache.load::<CachedRun>("compat", &old_key);
+        let decided =
+            cached.as_ref().and_then(CachedRun::run).filter(|r| !matches!(r.outcome, CegarOutcome::Unknown(_)));
+        let (original, mut checker) = match (decided, cached) {
+            (Some(run), Some(entry)) => {
                 old_version.load_predicates(&options.cache);
-                (run, DynamicChecker::seeded(cex, tables))
+                (run, DynamicChecker::seeded(cex, entry.tables))
             }
-            None => {
-                let mut checker = DynamicChecker::new(cex);
+            // An undecided run (a limit, often the time limit) is run again, from the tables
+            // that it finished.
+            (_, cached) => {
+                let mut checker = match cached {
+                    Some(entry) => {
+                        old_version.load_predicates(&options.cache);
+                        DynamicChecker::seeded(cex, entry.tables)
+                    }
+                    None => DynamicChecker::new(cex),
+                };
                 let run = old_version.check(&old_components, property.as_ref(), &mut checker, options.limits);
                 options.cache.store("compat", &old_key, &CachedRun::of(&run, &checker));
                 old_version.store_predicates(&options.cache);

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use super::Verdict;
-use super::ag::{AgStats, DynamicChecker, Outcome};
+use super::ag::{AgStats, DynamicChecker};
 use super::verify::part_order;
 use crate::automata::Dla;
 use crate::automata::safety;
@@ -57,10 +57,7 @@ impl Upgrade {
 fn run(checker: &mut DynamicChecker, parts: &[Dla], property: Option<&Dla>, hidden: &dyn Fn(&str) -> bool) -> Run {
     let start = Instant::now();
     let (outcome, stats) = checker.run(parts, property);
-    let verdict = match outcome {
-        Outcome::Holds => Verdict::Holds,
-        Outcome::Violated(t) => Verdict::Fails(t.into_iter().filter(|e| !hidden(e)).collect()),
-    };
+    let verdict = outcome.into_verdict(hidden);
     Run { verdict, stats, time: start.elapsed() }
 }
 

@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use super::Verdict;
-use super::ag::{AgStats, DynamicChecker, Outcome};
+use super::ag::{AgStats, DynamicChecker};
 use crate::automata::Dla;
 use crate::automata::safety::{self, Safety};
 use crate::diag::Diagnostic;
@@ -119,10 +119,7 @@ pub fn verify(
                 }
                 let mut checker = DynamicChecker::new(cex);
                 let (outcome, stats) = checker.run(&parts, property.as_ref());
-                let verdict = match outcome {
-                    Outcome::Holds => Verdict::Holds,
-                    Outcome::Violated(trace) => Verdict::Fails(trace.into_iter().filter(|e| !hidden(e)).collect()),
-                };
+                let verdict = outcome.into_verdict(&hidden);
                 (verdict, 0, Some(stats))
             }
         };
