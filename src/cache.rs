@@ -2,13 +2,17 @@
 //!
 //! Entries are JSON files named by a content hash (BLAKE3) of everything the result depends on:
 //! the tool version, the spec's text, the components' IR (source positions aside), the
-//! property and the options. Each file repeats its kind, key and tool version in an envelope;
-//! it is written to a temporary file and renamed, so a reader never sees half an entry.
+//! property and the options. Each file repeats its kind, key and tool version in an envelope,
+//! with a BLAKE3 checksum of its payload; it is written to a temporary file and renamed, so a
+//! reader never sees half an entry.
 //!
-//! A cached entry is a hint, never a premise: the observation tables it holds are re-validated
-//! by dynamic L* (paper 003 Theorem 2) before they are used, and a cached verdict of an *old*
-//! assembly is only reported, never used for the new one. So a damaged, truncated, stale or
-//! foreign entry can cost time but not correctness: it is a miss, logged, and never an error.
+//! A cached entry is a hint, never a premise: an observation table is used as it is only for a
+//! level whose component and property have the digest it was learned for, and re-validated by
+//! dynamic L* (paper 003 Theorem 2) otherwise; every candidate built from it goes through
+//! Oracle 1 in the new run, and a table whose answers turn out wrong is learned again. A cached
+//! verdict of an *old* assembly is only reported, never used for the new one. So a damaged,
+//! truncated, stale or foreign entry can cost time but not correctness: it is a miss, logged,
+//! and never an error.
 
 use std::path::{Path, PathBuf};
 
@@ -16,7 +20,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// The format of the envelope; entries of another format are misses.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// The tool and version that write and accept entries.
 pub fn tool() -> String {
@@ -35,7 +39,14 @@ struct Envelope<T> {
     tool: String,
     kind: String,
     key: String,
+    /// BLAKE3 of the payload's JSON text: an entry damaged in place is a miss.
+    checksum: String,
     payload: T,
+}
+
+/// The checksum an entry carries of its payload.
+pub fn checksum(payload: &serde_json::Value) -> String {
+    blake3::hash(payload.to_string().as_bytes()).to_hex().to_string()
 }
 
 /// The key of a list of parts: the BLAKE3 hash of the tool version and each part,
@@ -74,7 +85,7 @@ impl Cache {
                 return None;
             }
         };
-        let entry: Envelope<T> = match serde_json::from_str(&text) {
+        let entry: Envelope<serde_json::Value> = match serde_json::from_str(&text) {
             Ok(e) => e,
             Err(e) => {
                 tracing::warn!(path = %path.display(), %e, "damaged cache entry ignored");
@@ -85,14 +96,40 @@ impl Cache {
             tracing::warn!(path = %path.display(), tool = %entry.tool, "cache entry of another format, tool or key ignored");
             return None;
         }
-        tracing::info!(path = %path.display(), "cache hit");
-        Some(entry.payload)
+        if entry.checksum != checksum(&entry.payload) {
+            tracing::warn!(path = %path.display(), "cache entry whose checksum does not match ignored");
+            return None;
+        }
+        match serde_json::from_value(entry.payload) {
+            Ok(payload) => {
+                tracing::info!(path = %path.display(), "cache hit");
+                Some(payload)
+            }
+            Err(e) => {
+                tracing::warn!(path = %path.display(), %e, "damaged cache entry ignored");
+                None
+            }
+        }
     }
 
     /// Stores `payload` as the entry of `kind` under `key`; failures are logged and ignored.
     pub fn store<T: Serialize>(&self, kind: &str, key: &str, payload: &T) {
         let Some(path) = self.path(kind, key) else { return };
-        let envelope = Envelope { format: FORMAT, tool: tool(), kind: kind.to_string(), key: key.to_string(), payload };
+        let payload = match serde_json::to_value(payload) {
+            Ok(v) => v,
+            Err(e) => {
+                tracing::warn!(path = %path.display(), %e, "cache entry not written");
+                return;
+            }
+        };
+        let envelope = Envelope {
+            format: FORMAT,
+            tool: tool(),
+            kind: kind.to_string(),
+            key: key.to_string(),
+            checksum: checksum(&payload),
+            payload,
+        };
         if let Err(e) = write_atomically(&path, &envelope) {
             tracing::warn!(path = %path.display(), %e, "cache entry not written");
         }

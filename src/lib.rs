@@ -17,7 +17,7 @@
 //! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]) | done for what exists |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
 //! | [`cli`] | command-line arguments to library calls and exit codes | `show`; `verify` on FSP and C; `check` on FSP and on C (containment, compatibility, `--git-base`) |
-//! | [`cache`] | the persistent cache (`.subst/`): observation tables and verdicts, content-addressed, written atomically; an entry is a hint, never a premise | tables and verdicts of compatibility |
+//! | [`cache`] | the persistent cache (`.subst/`): observation tables and verdicts, content-addressed, written atomically; an entry is a hint, never a premise | tables (with digests of what they were learned for), predicates and verdicts of compatibility |
 //!
 //! # Architecture invariants
 //!
@@ -54,8 +54,13 @@
 //!   re-used, never the verdict: predicates are precision, and any order is a valid instance of
 //!   the recursive assume-guarantee rule.
 //! - The cache ([`cache`]) holds hints, never premises: tables read from it are checked for
-//!   shape and re-validated by dynamic L* before use, and a cached verdict is only ever reported
-//!   for the *old* assembly. A damaged, stale or foreign entry is a logged miss.
+//!   shape, used as they are only at a level whose model and property have the digest they were
+//!   learned for and re-validated by dynamic L* elsewhere; every candidate built from them passes
+//!   Oracle 1 again, and a table that turns out wrong is learned again. A cached verdict is only
+//!   ever reported for the *old* assembly, and never an undecided one. A damaged (checksum),
+//!   stale or foreign entry is a logged miss.
+//! - `--timeout` is a deadline that DynamicCheck looks at between membership queries; a stopped
+//!   run keeps only the levels that finished ([`check::ag::Outcome::Stopped`]).
 //! - Exit codes: 0 holds, 1 does not hold, 2 bad input or usage, 3 unknown.
 
 #![warn(missing_docs)]

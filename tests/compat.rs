@@ -118,18 +118,24 @@ fn a_damaged_stale_foreign_or_missing_cache_gives_the_verdict_of_no_cache() {
     assert_eq!((second.0, &second.1, &second.2, second.3), (reference.0, &reference.1, &reference.2, true));
     let originals: Vec<String> = entries.iter().map(|p| std::fs::read_to_string(p).expect("readable")).collect();
     type Damage<'a> = (&'a str, &'a dyn Fn(&str) -> String);
-    let damages: [Damage; 4] = [
+    let damages: [Damage; 6] = [
         ("truncated", &|t: &str| t[..t.len() / 2].to_string()),
         ("garbage", &|_: &str| "\u{0}\u{1}not json at all {".to_string()),
         ("another tool version", &|t: &str| t.replace(&subst::cache::tool(), "subst 0.0.0-other")),
-        ("tables of the wrong shape", &|t: &str| {
-            let mut v: serde_json::Value = serde_json::from_str(t).expect("JSON");
-            for table in v["payload"]["tables"].as_array_mut().expect("tables").iter_mut() {
-                if table.is_object() {
-                    table["s"] = serde_json::json!([[7, 7, 7]]);
+        ("an answer changed in place", &|t: &str| {
+            let changed = t.replacen("true]", "false]", 1);
+            assert_ne!(changed, t, "an answer to change");
+            changed
+        }),
+        ("tables of the wrong shape, checksum redone", &|t: &str| {
+            each_table(t, |table| table["s"] = serde_json::json!([[7, 7, 7]]))
+        }),
+        ("every answer wrong, checksum redone", &|t: &str| {
+            each_table(t, |table| {
+                for pair in table["answers"].as_array_mut().expect("answers").iter_mut() {
+                    pair[1] = serde_json::json!(!pair[1].as_bool().expect("an answer"));
                 }
-            }
-            v.to_string()
+            })
         }),
     ];
     for (what, damage) in damages {
@@ -138,6 +144,9 @@ fn a_damaged_stale_foreign_or_missing_cache_gives_the_verdict_of_no_cache() {
         }
         let got = check_cli(dir.path(), &with_cache);
         assert_eq!((got.0, &got.1, &got.2), (reference.0, &reference.1, &reference.2), "{what}");
+        // An entry whose checksum fails is a miss; one written consistently is read, and its
+        // tables are dropped (wrong shape) or learned again (wrong answers).
+        assert_eq!(got.3, what.ends_with("checksum redone"), "{what}: whether the old check was read");
         for (p, text) in entries.iter().zip(&originals) {
             std::fs::write(p, text).expect("restore");
         }
@@ -159,9 +168,9 @@ fn a_damaged_stale_foreign_or_missing_cache_gives_the_verdict_of_no_cache() {
             each_predicate(t, |_| "true) (declare-fun x () Bool) (assert x".to_string())
         }),
         ("one list too few", &|t: &str| {
-            let mut v: serde_json::Value = serde_json::from_str(t).expect("JSON");
-            v["payload"].as_array_mut().expect("lists").pop();
-            v.to_string()
+            resealed(t, |payload| {
+                payload.as_array_mut().expect("lists").pop();
+            })
         }),
     ];
     for (what, damage) in damages {
@@ -176,17 +185,37 @@ fn a_damaged_stale_foreign_or_missing_cache_gives_the_verdict_of_no_cache() {
     }
 }
 
+/// An entry whose payload was changed by `f`, with the checksum of the changed payload: what a
+/// writer with a bug, rather than a damaged disk, would leave.
+fn resealed(entry: &str, f: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(entry).expect("JSON");
+    f(&mut v["payload"]);
+    v["checksum"] = serde_json::json!(subst::cache::checksum(&v["payload"]));
+    v.to_string()
+}
+
+/// A cached run with `f` applied to the table of every level.
+fn each_table(entry: &str, f: fn(&mut serde_json::Value)) -> String {
+    resealed(entry, |payload| {
+        for level in payload["levels"].as_array_mut().expect("levels").iter_mut() {
+            if level.is_object() {
+                f(&mut level["table"]);
+            }
+        }
+    })
+}
+
 /// A cached predicates entry with `f` applied to every predicate, and one more per location.
 fn each_predicate(entry: &str, f: fn(&str) -> String) -> String {
-    let mut v: serde_json::Value = serde_json::from_str(entry).expect("JSON");
-    for list in v["payload"].as_array_mut().expect("lists per location").iter_mut() {
-        let list = list.as_array_mut().expect("a list");
-        for p in list.iter_mut() {
-            *p = serde_json::json!(f(p.as_str().unwrap_or_default()));
+    resealed(entry, |payload| {
+        for list in payload.as_array_mut().expect("lists per location").iter_mut() {
+            let list = list.as_array_mut().expect("a list");
+            for p in list.iter_mut() {
+                *p = serde_json::json!(f(p.as_str().unwrap_or_default()));
+            }
+            list.push(serde_json::json!(f("(= x x)")));
         }
-        list.push(serde_json::json!(f("(= x x)")));
-    }
-    v.to_string()
+    })
 }
 
 #[test]

@@ -83,6 +83,43 @@ pub struct Dla {
 }
 
 impl Dla {
+    /// Feeds the whole automaton into `h`, so that equal automata, and only those (up to a
+    /// BLAKE3 collision), give equal digests; lengths prefix every list.
+    pub fn hash_into(&self, h: &mut blake3::Hasher) {
+        let n = |h: &mut blake3::Hasher, k: usize| {
+            h.update(&(k as u64).to_le_bytes());
+        };
+        for names in [&self.alphabet, &self.props] {
+            n(h, names.len());
+            for name in names {
+                n(h, name.len());
+                h.update(name.as_bytes());
+            }
+        }
+        n(h, self.init.len());
+        for q in &self.init {
+            h.update(&q.0.to_le_bytes());
+        }
+        n(h, self.states.len());
+        for state in &self.states {
+            let kind = match state.kind {
+                Kind::Normal { accepting: false } => 0u8,
+                Kind::Normal { accepting: true } => 1,
+                Kind::Error => 2,
+            };
+            h.update(&[kind]);
+            n(h, state.label.len());
+            for p in &state.label {
+                h.update(&p.to_le_bytes());
+            }
+            n(h, state.out.len());
+            for t in &state.out {
+                h.update(&t.event.to_le_bytes());
+                h.update(&t.to.0.to_le_bytes());
+            }
+        }
+    }
+
     /// The alphabet Σ, sorted.
     pub fn alphabet(&self) -> &[String] {
         &self.alphabet

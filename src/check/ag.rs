@@ -99,9 +99,39 @@ struct Level {
     component: Option<Dla>,
     property: Option<Option<Dla>>,
     table: Option<Table>,
+    /// For a table restored from the cache ([`DynamicChecker::restore`]) before the level
+    /// runs: the [`level_digest`] of the component and property it was learned for.
+    digest: Option<String>,
     assumption: Option<Dla>,
     /// The deeper result obtained with `assumption`.
     result: Option<Outcome>,
+}
+
+/// What the cache keeps of a level: its observation table, and the [`level_digest`] of the
+/// component and property that the table's answers are about.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct SavedLevel {
+    /// The table at the end of the level's last finished run.
+    pub table: Table,
+    /// The digest of the component and property it was learned for.
+    pub digest: String,
+}
+
+/// A BLAKE3 digest of a level's component and property: equal digests mean equal automata,
+/// so a table learned for one answers for the other.
+pub fn level_digest(component: &Dla, property: Option<&Dla>) -> String {
+    let mut h = blake3::Hasher::new();
+    component.hash_into(&mut h);
+    match property {
+        Some(p) => {
+            h.update(&[1]);
+            p.hash_into(&mut h);
+        }
+        None => {
+            h.update(&[0]);
+        }
+    }
+    h.finalize().to_hex().to_string()
 }
 
 /// The prefix of the events that stand for reaching a component's error state.
@@ -451,6 +481,40 @@ impl DynamicChecker {
         self.deadline = deadline;
     }
 
+    /// A checker that starts from the levels kept by [`DynamicChecker::saved`] (e.g. in the
+    /// cache). A level whose component and property have the digest of its saved level uses
+    /// the table as it is; the others re-validate it (dynamic L*). Either way, the candidate
+    /// goes through Oracle 1 again, so the rule's premise `⟨A_i⟩ M_i ⟨φ_i⟩` is checked in this
+    /// run, and a table whose answers turn out wrong is dropped and learned again.
+    pub fn restore(mode: CexMode, saved: Vec<Option<SavedLevel>>) -> DynamicChecker {
+        let levels = saved
+            .into_iter()
+            .map(|s| match s {
+                Some(s) if s.table.well_formed() => {
+                    Level { table: Some(s.table), digest: Some(s.digest), ..Level::default() }
+                }
+                _ => Level::default(),
+            })
+            .collect();
+        DynamicChecker { mode, levels, last: None, deadline: None }
+    }
+
+    /// What [`DynamicChecker::restore`] needs: per level, its table and the digest of what it
+    /// was learned for.
+    pub fn saved(&self) -> Vec<Option<SavedLevel>> {
+        self.levels
+            .iter()
+            .map(|l| {
+                let table = l.table.clone()?;
+                let digest = match (&l.component, &l.property) {
+                    (Some(c), Some(p)) => level_digest(c, p.as_ref()),
+                    _ => l.digest.clone()?,
+                };
+                Some(SavedLevel { table, digest })
+            })
+            .collect()
+    }
+
     /// The learned tables, per level (for inspection and the cache).
     pub fn tables(&self) -> Vec<Option<&Table>> {
         self.levels.iter().map(|l| l.table.as_ref()).collect()
@@ -544,13 +608,20 @@ impl DynamicChecker {
         let level = &self.levels[i];
         let same_component = level.component.as_ref() == Some(m);
         let same_property = level.property.as_ref().map(|p| p.as_ref()) == Some(property);
+        // A restored table learned for this very component and property.
+        let same_as_saved =
+            level.component.is_none() && level.digest.as_ref().is_some_and(|d| *d == level_digest(m, property));
         let mut oracle = AssumptionOracle::new(m, property, &interface).with_deadline(self.deadline);
         let start = Instant::now();
-        let mut learner = match level.table.clone() {
+        let mut unchecked = false;
+        let learner = match level.table.clone() {
             Some(table) if table.alphabet == interface => {
                 let mut l = Learner::from_table(table, self.mode, true);
                 if same_component && same_property {
                     stats.reused.push(i);
+                } else if same_as_saved {
+                    stats.reused.push(i);
+                    unchecked = true;
                 } else {
                     l.revalidate(&mut oracle);
                     stats.revalidated.push(i);
@@ -564,6 +635,7 @@ impl DynamicChecker {
                 Learner::new(interface.clone(), self.mode, true)
             }
         };
+        let mut learner = LevelLearner { learner, unchecked, mode: self.mode };
         // An assumption that passed Oracle 1 for this component and property passes it again.
         // Line 5 re-uses the assumption itself when its table was re-used unchanged: the table
         // is closed and its candidate already passed Oracle 1 for this component and property.
@@ -599,15 +671,7 @@ impl DynamicChecker {
                     }
                     if inside {
                         // The assumption was too strong: weaken it with the word and go on.
-                        let refined = learner.refine(&word, &mut oracle);
-                        if oracle.expired() {
-                            return Err(Stopped);
-                        }
-                        if refined.is_err() {
-                            unreachable!(
-                                "a word of the rest outside the assumption that M accepts is a counterexample"
-                            );
-                        }
+                        learner.refine(&word, &mut oracle)?;
                         assumption = generate(&mut learner, &mut oracle, stats)?;
                         stats.learning += start.elapsed();
                         result = self.dynamic_check(i + 1, components, Some(&assumption), stats)?;
@@ -618,6 +682,7 @@ impl DynamicChecker {
                 }
             }
         };
+        let learner = learner.learner;
         stats.add_learner(&learner.stats);
         if stats.membership_per_level.len() <= i {
             stats.membership_per_level.resize(i + 1, 0);
@@ -627,6 +692,7 @@ impl DynamicChecker {
         level.component = Some(m.clone());
         level.property = Some(property.cloned());
         level.table = Some(learner.table().clone());
+        level.digest = None;
         level.assumption = Some(assumption);
         level.result = Some(result);
         Ok(outcome)
@@ -669,25 +735,51 @@ impl DynamicChecker {
     }
 }
 
+/// A level's learner, and whether its table was restored without re-validation.
+struct LevelLearner {
+    learner: Learner,
+    unchecked: bool,
+    mode: CexMode,
+}
+
+impl LevelLearner {
+    /// Refines the table with `cex`, a word in the symmetric difference of the candidate and
+    /// `U_i`. With answers of `U_i` that always succeeds; an unchecked table that fails is
+    /// dropped, and learning starts again from a fresh, closed table.
+    fn refine(&mut self, cex: &[String], oracle: &mut AssumptionOracle) -> Result<(), Stopped> {
+        let refined = self.learner.refine(cex, oracle);
+        if oracle.expired() {
+            return Err(Stopped);
+        }
+        match refined {
+            Ok(()) => Ok(()),
+            Err(e) if self.unchecked => {
+                tracing::warn!(%e, "a restored table disagrees with its level: learning it again");
+                let fresh = Learner::new(self.learner.table().alphabet.clone(), self.mode, true);
+                let old = std::mem::replace(&mut self.learner, fresh);
+                self.learner.stats = old.stats;
+                self.unchecked = false;
+                self.learner.close(oracle);
+                if oracle.expired() { Err(Stopped) } else { Ok(()) }
+            }
+            Err(e) => unreachable!("a counterexample from Oracle 1 or the rest is one for a fresh table: {e}"),
+        }
+    }
+}
+
 /// Closes the table and proposes candidates until Oracle 1 accepts one.
-fn generate(learner: &mut Learner, oracle: &mut AssumptionOracle, stats: &mut AgStats) -> Result<Dla, Stopped> {
-    learner.close(oracle);
+fn generate(learner: &mut LevelLearner, oracle: &mut AssumptionOracle, stats: &mut AgStats) -> Result<Dla, Stopped> {
+    learner.learner.close(oracle);
     if oracle.expired() {
         return Err(Stopped);
     }
     loop {
-        let h = learner.hypothesis();
+        let h = learner.learner.hypothesis();
         stats.checks += 1;
         match oracle.oracle1(&h) {
             None => return Ok(h),
             Some(cex) => {
-                let refined = learner.refine(&cex, oracle);
-                if oracle.expired() {
-                    return Err(Stopped);
-                }
-                if refined.is_err() {
-                    unreachable!("Oracle 1's trace is in the candidate and outside the weakest assumption");
-                }
+                learner.refine(&cex, oracle)?;
             }
         }
     }
@@ -761,6 +853,53 @@ mod tests {
         assert_eq!(outcome, expected);
         assert!(stats.reused.is_empty() && stats.revalidated.is_empty(), "{stats:?}");
         assert_eq!(checker.tables(), fresh.tables());
+    }
+
+    /// An environment that only ever does `b`.
+    fn only_b() -> Dla {
+        let mut b = Builder::new();
+        b.add_event("b");
+        let s = b.add_state(&[], true);
+        b.add_transition(s, "b", s);
+        b.set_initial(s);
+        b.build()
+    }
+
+    #[test]
+    fn a_restored_level_of_the_same_component_is_used_without_queries() {
+        for env in [chaos(), only_b()] {
+            let (component, property) = example();
+            let parts = [component, env];
+            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire);
+            let (expected, _) = fresh.run(&parts, Some(&property));
+            let mut restored = DynamicChecker::restore(CexMode::RivestSchapire, fresh.saved());
+            let (outcome, stats) = restored.run(&parts, Some(&property));
+            assert_eq!(outcome, expected);
+            assert_eq!((stats.reused.as_slice(), stats.revalidated.len()), (&[0][..], 0), "{stats:?}");
+            // The candidate is rebuilt from the closed table and checked by Oracle 1 again.
+            assert_eq!(stats.membership, 0, "{stats:?}");
+            assert!(stats.checks >= 1, "{stats:?}");
+        }
+    }
+
+    #[test]
+    fn a_restored_table_with_wrong_answers_costs_time_not_the_verdict() {
+        for env in [chaos(), only_b()] {
+            let (component, property) = example();
+            let parts = [component, env];
+            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire);
+            let (expected, _) = fresh.run(&parts, Some(&property));
+            for flip in [true, false] {
+                let mut saved = fresh.saved();
+                for level in saved.iter_mut().flatten() {
+                    // Every answer wrong, or every answer `inside`.
+                    level.table.answers.values_mut().for_each(|a| *a = if flip { !*a } else { true });
+                }
+                let mut restored = DynamicChecker::restore(CexMode::RivestSchapire, saved);
+                let (outcome, _) = restored.run(&parts, Some(&property));
+                assert_eq!(outcome, expected, "flip {flip}");
+            }
+        }
     }
 
     #[test]

@@ -54,8 +54,9 @@ struct CachedRun {
     /// Of which in DynamicCheck.
     #[serde(default)]
     dynamic_ms: f64,
-    /// The observation tables per level at the end of the run.
-    tables: Vec<Option<crate::learn::Table>>,
+    /// Each level's observation table at the end of the run, with the digest of what it was
+    /// learned for.
+    levels: Vec<Option<super::ag::SavedLevel>>,
 }
 
 impl CachedRun {
@@ -74,7 +75,7 @@ impl CachedRun {
             refinements: run.stats.refinements,
             time_ms: run.time.as_secs_f64() * 1e3,
             dynamic_ms: run.stats.dynamic.as_secs_f64() * 1e3,
-            tables: checker.tables().into_iter().map(|t| t.cloned()).collect(),
+            levels: checker.saved(),
         }
     }
 
@@ -393,7 +394,7 @@ pub fn check(
         let (original, mut checker) = match (decided, cached) {
             (Some(run), Some(entry)) => {
                 old_version.load_predicates(&options.cache);
-                (run, DynamicChecker::seeded(cex, entry.tables))
+                (run, DynamicChecker::restore(cex, entry.levels))
             }
             // An undecided run (a limit, often the time limit) is run again, from the tables
             // that it finished.
@@ -401,7 +402,7 @@ pub fn check(
                 let mut checker = match cached {
                     Some(entry) => {
                         old_version.load_predicates(&options.cache);
-                        DynamicChecker::seeded(cex, entry.tables)
+                        DynamicChecker::restore(cex, entry.levels)
                     }
                     None => DynamicChecker::new(cex),
                 };

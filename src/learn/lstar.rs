@@ -81,6 +81,10 @@ pub enum LearnError {
     /// A letter is outside the alphabet.
     #[error("`{0}` is not in the learner's alphabet")]
     UnknownLetter(String),
+    /// The counterexample changed neither the rows nor the columns: the table's answers
+    /// disagree with the target (a table taken from elsewhere without re-validation).
+    #[error("the counterexample `{0}` did not change the table: its answers disagree with the target")]
+    NoProgress(String),
 }
 
 impl Learner {
@@ -228,12 +232,17 @@ impl Learner {
                 vec![self.suffix_search(&w, oracle).unwrap_or_else(|| self.rivest_schapire(&w, oracle))]
             }
         };
+        let size = (self.table.s.len(), self.table.e.len());
         for e in suffixes {
             if !self.table.e.contains(&e) {
                 self.table.e.push(e);
             }
         }
         self.close(oracle);
+        // With answers of the target, a counterexample always adds a row or a column.
+        if (self.table.s.len(), self.table.e.len()) == size {
+            return Err(LearnError::NoProgress(cex.join(" ")));
+        }
         Ok(())
     }
 
