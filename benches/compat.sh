@@ -6,7 +6,9 @@
 #   - T_orig and T_ug, wall time of each whole check (abstraction, refinement, DynamicCheck),
 #     and the part of each spent in DynamicCheck, which is what paper 003 Table 1 times;
 #   - T_fresh: `subst verify --engine ag --no-cache` on the new version alone, with the same
-#     level order, i.e. the from-scratch run the re-use must not be slower than.
+#     level order, i.e. the from-scratch run the re-use must not be slower than;
+#   - T_ug cached: the pre-merge case, where the old assembly's check is in the cache (here
+#     from a first `subst check` with a fresh `--cache` folder): T_ug of a second run.
 #
 #   bash benches/compat.sh SPEC ASSEMBLY OLD NEW1 [NEW2 ...] [-- PROP ...]
 #
@@ -36,8 +38,8 @@ echo "subst: $bin"
 repeat="${REPEAT:-3}"
 echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores; --no-cache --skip-containment ${SUBST_ARGS:-}; median of $repeat runs"
 echo
-echo "| upgrade | property | old | new | MQ orig | MQ ug | T_orig ms | T_ug ms | T_ug/T_orig | DC orig ms | DC ug ms | DC ratio | T_fresh ms | T_ug/T_fresh |"
-echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| upgrade | property | old | new | MQ orig | MQ ug | T_orig ms | T_ug ms | T_ug/T_orig | DC orig ms | DC ug ms | DC ratio | T_fresh ms | T_ug/T_fresh | T_ug cached ms | cached/T_orig |"
+echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 status=0
 for new in "${news[@]}"; do
     out="$tmp/report.json"
@@ -52,12 +54,13 @@ for new in "${news[@]}"; do
         cp "$tmp/report.$r.json" "$out"
     done
     if [ "$code" -eq 2 ] || [ ! -s "$out" ]; then
-        echo "| $new | error (exit $code): $(tail -1 "$tmp/err") | | | | | | | | | | | | |"
+        echo "| $new | error (exit $code): $(tail -1 "$tmp/err") | | | | | | | | | | | | | | |"
         status=1
         continue
     fi
-    order="$(python3 -c 'import json,sys; print(",".join(json.load(open(sys.argv[1])).get("order", [])))' "$out")"
-    for p in $(python3 -c 'import json,sys; print(" ".join(p["property"] for p in json.load(open(sys.argv[1]))["properties"]))' "$out"); do
+    # Each property has its own order of levels.
+    python3 -c 'import json,sys; [print(p["property"], ",".join(p["order"])) for p in json.load(open(sys.argv[1]))["properties"]]' "$out" > "$tmp/orders"
+    while read -r p order; do
         for r in $(seq "$repeat"); do
             set +e
             # shellcheck disable=SC2086
@@ -65,6 +68,14 @@ for new in "${news[@]}"; do
                 --no-cache --stats ${SUBST_ARGS:-} > "$tmp/fresh.$p.$r" 2>&1
             set -e
         done
+    done < "$tmp/orders"
+    rm -rf "$tmp/cache"
+    for r in 1 2; do
+        set +e
+        # shellcheck disable=SC2086
+        "$bin" check "$old" "$new" --spec "$spec" --assembly "$assembly" "${props[@]}" \
+            --cache "$tmp/cache" --skip-containment --format json ${SUBST_ARGS:-} > "$tmp/cached.json" 2> /dev/null
+        set -e
     done
     python3 - "$out" "$new" "$tmp" <<'PY'
 import glob, json, re, statistics, sys
@@ -82,10 +93,15 @@ for i, p in enumerate(report.get("properties", [])):
         if found:
             times.append(float(found[-1]))
     fresh = statistics.median(times) if times else 0.0
+    try:
+        c = json.load(open(f"{sys.argv[3]}/cached.json"))["properties"][i]
+        cached = c["upgrade"]["time_ms"] if c["original"]["cached"] else float("nan")
+    except (OSError, ValueError, KeyError, IndexError):
+        cached = float("nan")
     print(f'| {sys.argv[2]} | {p["property"]} | {o["verdict"]} | {u["verdict"]} | {o["membership_queries"]} '
           f'| {u["membership_queries"]} | {o["time_ms"]:.1f} | {u["time_ms"]:.1f} | {pct(u["time_ms"], o["time_ms"])} '
           f'| {o["dynamic_check_ms"]:.1f} | {u["dynamic_check_ms"]:.1f} | {pct(u["dynamic_check_ms"], o["dynamic_check_ms"])} '
-          f'| {fresh:.1f} | {pct(u["time_ms"], fresh)} |')
+          f'| {fresh:.1f} | {pct(u["time_ms"], fresh)} | {cached:.1f} | {pct(cached, o["time_ms"])} |')
 PY
 done
 exit $status

@@ -117,6 +117,8 @@ impl CompatRun {
 pub struct PropertyCompat {
     /// The property (or "no ERROR state").
     pub property: String,
+    /// The parts in the order of the compositional levels (level 0 first), for both checks.
+    pub order: Vec<String>,
     /// The check of the old assembly, from nothing learned (`T_orig`).
     pub original: CompatRun,
     /// The check of the new assembly, from what the old check learned (`T_ug`).
@@ -128,8 +130,6 @@ pub struct PropertyCompat {
 pub struct Compatibility {
     /// The composition, as the spec writes it.
     pub assembly: String,
-    /// The parts in the order of the compositional levels (level 0 first).
-    pub order: Vec<String>,
     /// The new version's C components, lowered (for the report's source lines).
     pub components: Vec<Component>,
     /// One result per property.
@@ -171,11 +171,14 @@ struct Version<'a> {
     assembly: Assembly,
     fsp: Vec<Dla>,
     parts: Vec<CPart<'a>>,
+    /// Where each part of the assembly is (FSP or C, and its index there).
+    slot_of: Vec<Slot>,
+    /// The levels ([`Version::set_order`]).
     order: Vec<Slot>,
 }
 
 impl<'a> Version<'a> {
-    fn new(spec: &Spec, name: &str, components: &'a [Component], indices: &[usize]) -> Result<Version<'a>, Diagnostic> {
+    fn new(spec: &Spec, name: &str, components: &'a [Component]) -> Result<Version<'a>, Diagnostic> {
         let assembly = elaborate(spec, name, components)?;
         let mut fsp = Vec::new();
         let mut parts = Vec::new();
@@ -192,8 +195,24 @@ impl<'a> Version<'a> {
                 slot_of.push(Slot::Fsp(fsp.len() - 1));
             }
         }
-        let order = indices.iter().map(|&i| slot_of[i]).collect();
-        Ok(Version { assembly, fsp, parts, order })
+        let order = slot_of.clone();
+        Ok(Version { assembly, fsp, parts, slot_of, order })
+    }
+
+    /// Puts the parts at the levels `indices` (into the assembly's parts).
+    fn set_order(&mut self, indices: &[usize]) {
+        self.order = indices.iter().map(|&i| self.slot_of[i]).collect();
+    }
+
+    /// `property` as the assembly sees it: without the events it hides.
+    fn visible(&self, property: Option<&Dla>) -> Option<Dla> {
+        let hidden = |e: &str| self.assembly.is_hidden(e);
+        property.map(|p| p.relabel(&|e| if hidden(e) { vec![] } else { vec![e.to_string()] }))
+    }
+
+    /// The order of the levels for `property`: [`super::verify::part_order`].
+    fn order_for(&self, order: &[String], property: Option<&Dla>) -> Result<Vec<usize>, Diagnostic> {
+        super::verify::part_order(&self.assembly, order, self.visible(property).as_ref())
     }
 
     /// Checks `property` with `checker`, and replays a failure in the interpreter.
@@ -205,8 +224,7 @@ impl<'a> Version<'a> {
         options: CegarOptions,
     ) -> CompatRun {
         let start = Instant::now();
-        let hidden = |e: &str| self.assembly.is_hidden(e);
-        let property = property.map(|p| p.relabel(&|e| if hidden(e) { vec![] } else { vec![e.to_string()] }));
+        let property = self.visible(property);
         let mut mc = ModelCheck::Dynamic { checker, order: &self.order };
         let (mut outcome, stats) =
             super::cegar::run_checked(&self.fsp, &mut self.parts, property.as_ref(), options, &mut mc, &mut || None);
@@ -316,11 +334,11 @@ pub fn verify(
     options: &CompatOptions,
 ) -> Result<super::cegar::AssemblyResult, Diagnostic> {
     let components = lower_parts(spec, name, program)?;
-    let probe = elaborate(spec, name, &components)?;
-    let indices = super::verify::part_order(&probe, &options.order)?;
-    let mut version = Version::new(spec, name, &components, &indices)?;
+    let mut version = Version::new(spec, name, &components)?;
     let mut results = Vec::new();
     for (label, property) in property_list(spec, &version.assembly, &options.properties)? {
+        let indices = version.order_for(&options.order, property.as_ref())?;
+        version.set_order(&indices);
         let mut checker = DynamicChecker::new(options.cex);
         let run = version.check(&components, property.as_ref(), &mut checker, options.limits);
         let key = cache_key(spec, name, &label, &components, &indices, options);
@@ -336,30 +354,6 @@ pub fn verify(
     })
 }
 
-/// The default order of the parts for an upgrade: the changed C components last, each part
-/// before them chosen by the events it shares with the parts after it ([`connected_order`]
-/// built from the end). By Lemma 1 of paper 003, DynamicCheck then re-validates only the
-/// assumptions from the first changed component on, so the fewer levels follow it the more
-/// of the old run is re-used; neighbours stay adjacent, which keeps the interfaces small.
-///
-/// [`connected_order`]: super::verify::connected_order
-fn changed_last(assembly: &Assembly, old: &[Component], new: &[Component]) -> Vec<usize> {
-    let changed: Vec<usize> = (0..assembly.parts.len())
-        .filter(|&i| {
-            let p = &assembly.parts[i];
-            p.kind == PartKind::C
-                && match (old.iter().find(|c| c.name == p.name), new.iter().find(|c| c.name == p.name)) {
-                    (Some(o), Some(n)) => !same_code(o, n),
-                    _ => true,
-                }
-        })
-        .collect();
-    let automata: Vec<&Dla> = assembly.parts.iter().map(|p| &p.automaton).collect();
-    let mut order = super::verify::connected_order(&automata, &changed);
-    order.reverse();
-    order
-}
-
 /// Checks that the assembly `name` of `spec` satisfies its properties with the components of
 /// `new`, re-using the check of the same assembly with the components of `old`.
 pub fn check(
@@ -372,21 +366,15 @@ pub fn check(
     let (properties, order, cex) = (&options.properties, &options.order, options.cex);
     let old_components = lower_parts(spec, name, old)?;
     let new_components = lower_parts(spec, name, new)?;
-    let probe = elaborate(spec, name, &new_components)?;
-    // The order: the one asked for; else that of a cached check of the old assembly by
-    // `subst verify` (the default order), so that it is re-used; else changed components last.
-    let default = super::verify::part_order(&probe, order)?;
-    let labels = property_list(spec, &probe, properties)?;
-    let verified = labels.iter().any(|(label, _)| {
-        let key = cache_key(spec, name, label, &old_components, &default, options);
-        options.cache.load::<CachedRun>("compat", &key).is_some()
-    });
-    let indices =
-        if order.is_empty() && !verified { changed_last(&probe, &old_components, &new_components) } else { default };
-    let mut old_version = Version::new(spec, name, &old_components, &indices)?;
-    let mut new_version = Version::new(spec, name, &new_components, &indices)?;
+    let mut old_version = Version::new(spec, name, &old_components)?;
+    let mut new_version = Version::new(spec, name, &new_components)?;
     let mut results = Vec::new();
-    for (label, property) in labels {
+    for (label, property) in property_list(spec, &new_version.assembly, properties)? {
+        // The order of `subst verify` on the new assembly, for both versions, so that each
+        // level holds the two versions of one part and a cached `verify` of OLD is re-used.
+        let indices = new_version.order_for(order, property.as_ref())?;
+        old_version.set_order(&indices);
+        new_version.set_order(&indices);
         let old_key = cache_key(spec, name, &label, &old_components, &indices, options);
         let cached = options.cache.load::<CachedRun>("compat", &old_key);
         let decided =
@@ -429,8 +417,8 @@ pub fn check(
         let new_key = cache_key(spec, name, &label, &new_components, &indices, options);
         options.cache.store("compat", &new_key, &CachedRun::of(&upgrade, &checker));
         new_version.store_predicates(&options.cache);
-        results.push(PropertyCompat { property: label, original, upgrade });
+        let order = indices.iter().map(|&i| new_version.assembly.parts[i].name.clone()).collect();
+        results.push(PropertyCompat { property: label, order, original, upgrade });
     }
-    let order = indices.iter().map(|&i| probe.parts[i].name.clone()).collect();
-    Ok(Compatibility { assembly: new_version.assembly.to_string(), order, components: new_components, results })
+    Ok(Compatibility { assembly: new_version.assembly.to_string(), components: new_components, results })
 }

@@ -96,10 +96,6 @@ pub fn check_upgrade(
         .filter(|(a, b)| a.automaton != b.automaton)
         .map(|(a, _)| a.name.clone())
         .collect();
-    // One order for both versions, so that each level holds the two versions of one component.
-    let indices = part_order(&old_asm, order)?;
-    let old_parts: Vec<Dla> = indices.iter().map(|&i| old_asm.parts[i].automaton.clone()).collect();
-    let new_parts: Vec<Dla> = indices.iter().map(|&i| new_asm.parts[i].automaton.clone()).collect();
     let chosen: Vec<String> = if properties.is_empty() { new.properties() } else { properties.to_vec() };
     let mut results = Vec::new();
     let mut labels: Vec<(String, Option<String>)> = chosen.iter().map(|p| (p.clone(), Some(p.clone()))).collect();
@@ -118,6 +114,11 @@ pub fn check_upgrade(
             Ok(Some(p))
         };
         let (old_p, new_p) = (load(old, &old_asm)?, load(new, &new_asm)?);
+        // One order for both versions (the old one's), so that each level holds the two
+        // versions of one component.
+        let indices = part_order(&old_asm, order, old_p.as_ref())?;
+        let old_parts: Vec<Dla> = indices.iter().map(|&i| old_asm.parts[i].automaton.clone()).collect();
+        let new_parts: Vec<Dla> = indices.iter().map(|&i| new_asm.parts[i].automaton.clone()).collect();
         let mut checker = DynamicChecker::new(cex);
         let original = run(&mut checker, &old_parts, old_p.as_ref(), &|e| old_asm.is_hidden(e));
         let upgrade = run(&mut checker, &new_parts, new_p.as_ref(), &|e| new_asm.is_hidden(e));

@@ -78,7 +78,7 @@ pub fn choose_assembly(spec: &Spec, named: Option<&str>) -> Result<String, Diagn
 
 /// Checks the assembly `name` of `spec` against `properties` (every property of the spec that
 /// is not a part of the assembly when none is named). With the `ag` engine, the parts are
-/// taken in `order` (names of parts; the composition's order when empty).
+/// taken in `order` (names of parts), then by [`part_order`].
 pub fn verify(
     spec: &Spec,
     name: &str,
@@ -96,13 +96,16 @@ pub fn verify(
     }
     let assembly = spec.assembly(name)?;
     let (inside, chosen) = properties_to_check(spec, &assembly, properties);
-    let parts = ordered_parts(&assembly, order)?;
     let hidden = |e: &str| assembly.is_hidden(e);
     let mut results = Vec::new();
     let mut run = |label: String, property: Option<&Dla>| -> Result<(), Diagnostic> {
         let start = Instant::now();
         // An outside property cannot see what the assembly hides.
         let property = property.map(|p| p.relabel(&|e| if hidden(e) { vec![] } else { vec![e.to_string()] }));
+        let parts: Vec<Dla> = part_order(&assembly, order, property.as_ref())?
+            .into_iter()
+            .map(|i| assembly.parts[i].automaton.clone())
+            .collect();
         let (verdict, states, ag) = match engine {
             Engine::Mono => {
                 let refs: Vec<&Dla> = parts.iter().collect();
@@ -160,13 +163,28 @@ pub fn properties_to_check<'a>(
 }
 
 /// The assembly's automata in the requested order: the named parts first, in the order given,
-/// then the others by [`connected_order`].
+/// then the others by [`connected_order`] (the order the benchmarks of the FSP engine use).
 pub fn ordered_parts(assembly: &crate::spec::Assembly, order: &[String]) -> Result<Vec<Dla>, Diagnostic> {
-    Ok(part_order(assembly, order)?.into_iter().map(|i| assembly.parts[i].automaton.clone()).collect())
+    let placed = named_parts(assembly, order)?;
+    let automata: Vec<&Dla> = assembly.parts.iter().map(|p| &p.automaton).collect();
+    Ok(connected_order(&automata, &placed).into_iter().map(|i| assembly.parts[i].automaton.clone()).collect())
 }
 
-/// The indices of [`ordered_parts`]' order.
-pub fn part_order(assembly: &crate::spec::Assembly, order: &[String]) -> Result<Vec<usize>, Diagnostic> {
+/// The order of the levels for checking `property` (`None`: no ERROR state) on `assembly`:
+/// the parts named in `order` first, in the order given, then the others by
+/// [`interface_order`].
+pub fn part_order(
+    assembly: &crate::spec::Assembly,
+    order: &[String],
+    property: Option<&Dla>,
+) -> Result<Vec<usize>, Diagnostic> {
+    let placed = named_parts(assembly, order)?;
+    let automata: Vec<&Dla> = assembly.parts.iter().map(|p| &p.automaton).collect();
+    Ok(interface_order(&automata, property, &placed))
+}
+
+/// The indices of the parts named in `order`.
+fn named_parts(assembly: &crate::spec::Assembly, order: &[String]) -> Result<Vec<usize>, Diagnostic> {
     let mut indices: Vec<usize> = Vec::new();
     for name in order {
         match assembly.parts.iter().position(|p| &p.name == name) {
@@ -179,13 +197,140 @@ pub fn part_order(assembly: &crate::spec::Assembly, order: &[String]) -> Result<
             }
         }
     }
-    let automata: Vec<&Dla> = assembly.parts.iter().map(|p| &p.automaton).collect();
-    for i in connected_order(&automata, &indices) {
-        if !indices.contains(&i) {
-            indices.push(i);
+    Ok(indices)
+}
+
+/// Up to this many parts left to order, [`interface_order`] searches every order.
+const EXHAUSTIVE_PARTS: usize = 9;
+
+/// The default order of the levels of the compositional engine for `property`: after the parts
+/// already `placed`, the order of the others whose levels have the smallest interfaces in total.
+/// Level `i`'s interface is `Σ_i = (αM_i ∪ αφ_i) ∩ α(M_{i+1} || ..)`, with `αφ_0` the property's
+/// alphabet and `αφ_{i+1} = Σ_i` (the assumption's); the last part has none. Each letter of an
+/// interface multiplies the membership queries of its level, and a small interface lets the
+/// parts on each side be closed off early. Up to [`EXHAUSTIVE_PARTS`] parts every order is
+/// searched (branch and bound), beyond that the part with the smallest interface goes next.
+/// Ties go to the order that comes first in the composition's order.
+///
+/// Paper 003 (Section 8) notes that the order has a large effect on the run time and leaves
+/// its choice open; on the IPC example, P2 finishes in this order and not in
+/// [`connected_order`]'s (`benches/COMPAT.md`).
+pub fn interface_order(parts: &[&Dla], property: Option<&Dla>, placed: &[usize]) -> Vec<usize> {
+    let mut names: Vec<&str> = parts.iter().flat_map(|p| p.alphabet().iter().map(String::as_str)).collect();
+    names.extend(property.map(|p| p.alphabet().iter().map(String::as_str).collect::<Vec<_>>()).unwrap_or_default());
+    names.sort_unstable();
+    names.dedup();
+    let set = |alphabet: &[String]| -> Events {
+        let mut s = Events::new(names.len());
+        for e in alphabet {
+            if let Ok(i) = names.binary_search(&e.as_str()) {
+                s.insert(i);
+            }
+        }
+        s
+    };
+    let alphabets: Vec<Events> = parts.iter().map(|p| set(p.alphabet())).collect();
+    let mut search = OrderSearch { alphabets, best: None };
+    let mut order: Vec<usize> = placed.to_vec();
+    let mut phi = property.map_or_else(|| Events::new(names.len()), |p| set(p.alphabet()));
+    let mut cost = 0;
+    for k in 0..placed.len() {
+        if let Some(sigma) = search.interface(&order[..=k], &phi) {
+            cost += sigma.len();
+            phi = sigma;
         }
     }
-    Ok(indices)
+    let left = parts.len() - placed.len();
+    if left <= EXHAUSTIVE_PARTS {
+        search.exhaustive(&mut order, &phi, cost);
+        search.best.map_or(order, |(_, best)| best)
+    } else {
+        while order.len() < parts.len() {
+            let left: Vec<usize> = (0..parts.len()).filter(|i| !order.contains(i)).collect();
+            let next = left
+                .into_iter()
+                .min_by_key(|&i| {
+                    order.push(i);
+                    let size = search.interface(&order, &phi).map_or(0, |s| s.len());
+                    order.pop();
+                    (size, i)
+                })
+                .expect("a part is left");
+            order.push(next);
+            if let Some(sigma) = search.interface(&order, &phi) {
+                phi = sigma;
+            }
+        }
+        order
+    }
+}
+
+/// A set of events, by index.
+#[derive(Clone)]
+struct Events(Vec<u64>);
+
+impl Events {
+    fn new(n: usize) -> Events {
+        Events(vec![0; n.div_ceil(64)])
+    }
+
+    fn insert(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+}
+
+struct OrderSearch {
+    alphabets: Vec<Events>,
+    /// The smallest total found, and its order.
+    best: Option<(usize, Vec<usize>)>,
+}
+
+impl OrderSearch {
+    /// The interface of the last part of `prefix` with the parts not in it, given `phi`, the
+    /// alphabet of its property; `None` when no part is left after it.
+    fn interface(&self, prefix: &[usize], phi: &Events) -> Option<Events> {
+        let last = *prefix.last()?;
+        let mut rest = Events(vec![0; phi.0.len()]);
+        let mut any = false;
+        for (i, a) in self.alphabets.iter().enumerate() {
+            if !prefix.contains(&i) {
+                any = true;
+                rest.0.iter_mut().zip(&a.0).for_each(|(r, w)| *r |= w);
+            }
+        }
+        any.then(|| {
+            let own = &self.alphabets[last].0;
+            Events(own.iter().zip(&phi.0).zip(&rest.0).map(|((m, p), r)| (m | p) & r).collect())
+        })
+    }
+
+    fn exhaustive(&mut self, order: &mut Vec<usize>, phi: &Events, cost: usize) {
+        if self.best.as_ref().is_some_and(|(best, _)| cost >= *best) {
+            return;
+        }
+        if order.len() == self.alphabets.len() {
+            self.best = Some((cost, order.clone()));
+            return;
+        }
+        for i in 0..self.alphabets.len() {
+            if order.contains(&i) {
+                continue;
+            }
+            order.push(i);
+            match self.interface(order, phi) {
+                Some(sigma) => {
+                    let size = sigma.len();
+                    self.exhaustive(order, &sigma, cost + size);
+                }
+                None => self.exhaustive(order, phi, cost),
+            }
+            order.pop();
+        }
+    }
 }
 
 /// The default component order of the compositional engine: after the parts already `placed`,
@@ -208,4 +353,98 @@ pub fn connected_order(parts: &[&Dla], placed: &[usize]) -> Vec<usize> {
         order.push(next);
     }
     order
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::automata::dla::Builder;
+
+    /// A one-state automaton over `events`.
+    fn over(events: &[&str]) -> Dla {
+        let mut b = Builder::new();
+        for e in events {
+            b.add_event(e);
+        }
+        let s = b.add_state(&[], true);
+        for e in events {
+            b.add_transition(s, e, s);
+        }
+        b.set_initial(s);
+        b.build()
+    }
+
+    /// The total interface size of `order`, computed from sets of names.
+    fn cost(parts: &[Dla], property: &[&str], order: &[usize]) -> usize {
+        let mut phi: BTreeSet<String> = property.iter().map(|e| e.to_string()).collect();
+        let mut total = 0;
+        for k in 0..order.len() - 1 {
+            let rest: BTreeSet<String> = order[k + 1..].iter().flat_map(|&j| parts[j].alphabet().to_vec()).collect();
+            let own: BTreeSet<String> = parts[order[k]].alphabet().iter().cloned().collect();
+            phi = own.union(&phi).filter(|e| rest.contains(*e)).cloned().collect();
+            total += phi.len();
+        }
+        total
+    }
+
+    fn permutations(items: Vec<usize>) -> Vec<Vec<usize>> {
+        if items.len() <= 1 {
+            return vec![items];
+        }
+        let mut all = Vec::new();
+        for (k, &first) in items.iter().enumerate() {
+            let mut rest = items.clone();
+            rest.remove(k);
+            for mut p in permutations(rest) {
+                p.insert(0, first);
+                all.push(p);
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn the_interface_order_has_the_smallest_total_interface_and_keeps_the_placed_parts_first() {
+        // A writer side and a reader side around a queue, as in the IPC example; the property
+        // watches the writes into the queue.
+        let parts = [
+            over(&["lock", "unlock", "put"]),
+            over(&["put", "write", "ack"]),
+            over(&["lock", "unlock"]),
+            over(&["write", "ack", "read", "data"]),
+            over(&["read", "data"]),
+            over(&["noise"]),
+        ];
+        let property = over(&["write", "ack"]);
+        let refs: Vec<&Dla> = parts.iter().collect();
+        for placed in [vec![], vec![2], vec![5, 0]] {
+            let order = interface_order(&refs, Some(&property), &placed);
+            assert_eq!(order[..placed.len()], placed[..]);
+            let mut sorted = order.clone();
+            sorted.sort();
+            assert_eq!(sorted, (0..parts.len()).collect::<Vec<_>>());
+            let rest: Vec<usize> = (0..parts.len()).filter(|i| !placed.contains(i)).collect();
+            let best = permutations(rest)
+                .into_iter()
+                .map(|p| [placed.clone(), p].concat())
+                .map(|o| cost(&parts, &["write", "ack"], &o))
+                .min()
+                .expect("an order");
+            assert_eq!(cost(&parts, &["write", "ack"], &order), best, "{placed:?} gives {order:?}");
+        }
+    }
+
+    #[test]
+    fn beyond_the_exhaustive_search_the_order_is_still_a_permutation() {
+        let parts: Vec<Dla> =
+            (0..EXHAUSTIVE_PARTS + 3).map(|i| over(&[&format!("e{i}"), &format!("e{}", i + 1)])).collect();
+        let refs: Vec<&Dla> = parts.iter().collect();
+        let order = interface_order(&refs, None, &[3]);
+        assert_eq!(order[0], 3);
+        let mut sorted = order.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..parts.len()).collect::<Vec<_>>());
+    }
 }

@@ -187,6 +187,8 @@ pub struct ComponentRunReport {
 pub struct PropertyReport {
     /// The property.
     pub property: String,
+    /// The assembly's parts in the order of the compositional levels.
+    pub order: Vec<String>,
     /// The verdict on the new assembly: `holds`, `fails` or `unknown`.
     pub verdict: String,
     /// A violating trace of the new assembly (visible events).
@@ -222,9 +224,6 @@ pub struct CheckReport {
     /// The assembly whose properties were checked, when the spec has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub assembly: Option<String>,
-    /// Its parts in the order of the compositional levels.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub order: Vec<String>,
     /// Compatibility, one entry per property.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub properties: Vec<PropertyReport>,
@@ -262,7 +261,6 @@ impl CheckReport {
             verdict: verdict.to_string(),
             components: result.components.iter().map(component_report).collect(),
             assembly: result.compat.as_ref().map(|c| c.assembly.clone()),
-            order: result.compat.as_ref().map(|c| c.order.clone()).unwrap_or_default(),
             properties: result.compat.iter().flat_map(|c| c.results.iter().map(|r| property_report(c, r))).collect(),
             git_base: None,
             sources: Default::default(),
@@ -391,6 +389,7 @@ fn property_report(c: &Compatibility, r: &PropertyCompat) -> PropertyReport {
     let upgrade = run_report(&r.upgrade);
     PropertyReport {
         property: r.property.clone(),
+        order: r.order.clone(),
         verdict: upgrade.verdict.clone(),
         trace,
         runs,
@@ -682,9 +681,6 @@ impl CheckReport {
         }
         if let Some(a) = &self.assembly {
             let _ = writeln!(out, "assembly {a}");
-            if stats && !self.order.is_empty() {
-                let _ = writeln!(out, "  levels: {}", self.order.join(", "));
-            }
         }
         for p in &self.properties {
             let (o, u) = (&p.original, &p.upgrade);
@@ -698,6 +694,7 @@ impl CheckReport {
                 u.verdict.to_uppercase()
             );
             if stats {
+                let _ = writeln!(out, "  levels: {}", p.order.join(", "));
                 let _ = writeln!(
                     out,
                     "  stats: membership queries old {}, new {}; refinements old {}, new {}",
