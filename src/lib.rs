@@ -49,10 +49,10 @@
 //!   small, its concrete states explored by the interpreter with sampled inputs. A missing behaviour is reported only
 //!   after the interpreter-checked old run exists and the may-model of the new version has no path
 //!   for it; `tests/contain.rs` re-checks each one by symbolic simulation of the new version.
-//! - Compatibility after an upgrade seeds a changed component with the old version's predicates
-//!   and orders changed components last (paper 003 Lemma 1); both only change how much is
-//!   re-used, never the verdict: predicates are precision, and any order is a valid instance of
-//!   the recursive assume-guarantee rule.
+//! - Compatibility after an upgrade seeds a changed component with the old version's predicates,
+//!   and orders the levels per property by their interfaces ([`check::verify::interface_order`]);
+//!   both only change how much is re-used and how fast, never the verdict: predicates are
+//!   precision, and any order is a valid instance of the recursive assume-guarantee rule.
 //! - The cache ([`cache`]) holds hints, never premises: tables read from it are checked for
 //!   shape, used as they are only at a level whose model and property have the digest they were
 //!   learned for and re-validated by dynamic L* elsewhere; every candidate built from them passes

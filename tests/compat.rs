@@ -158,7 +158,7 @@ fn a_damaged_stale_foreign_or_missing_cache_gives_the_verdict_of_no_cache() {
         .collect();
     assert!(!predicates.is_empty());
     let originals: Vec<String> = predicates.iter().map(|p| std::fs::read_to_string(p).expect("readable")).collect();
-    let damages: [Damage; 5] = [
+    let damages: [Damage; 7] = [
         ("unbalanced predicates", &|t: &str| each_predicate(t, |p| format!("(and {p}"))),
         ("a NUL in a predicate", &|t: &str| each_predicate(t, |p| format!("{p}\u{0}"))),
         ("a predicate over an unknown variable", &|t: &str| {
@@ -169,7 +169,19 @@ fn a_damaged_stale_foreign_or_missing_cache_gives_the_verdict_of_no_cache() {
         }),
         ("one list too few", &|t: &str| {
             resealed(t, |payload| {
-                payload.as_array_mut().expect("lists").pop();
+                payload["at"].as_array_mut().expect("lists").pop();
+            })
+        }),
+        ("an index past the predicates", &|t: &str| {
+            resealed(t, |payload| {
+                payload["at"][0].as_array_mut().expect("a list").push(serde_json::json!(1_000_000));
+            })
+        }),
+        ("a predicate twice", &|t: &str| {
+            resealed(t, |payload| {
+                let formulas = payload["formulas"].as_array_mut().expect("formulas");
+                let first = formulas[0].clone();
+                formulas.insert(0, first);
             })
         }),
     ];
@@ -205,15 +217,17 @@ fn each_table(entry: &str, f: fn(&mut serde_json::Value)) -> String {
     })
 }
 
-/// A cached predicates entry with `f` applied to every predicate, and one more per location.
+/// A cached predicates entry with `f` applied to every predicate, and one more at every location.
 fn each_predicate(entry: &str, f: fn(&str) -> String) -> String {
     resealed(entry, |payload| {
-        for list in payload.as_array_mut().expect("lists per location").iter_mut() {
-            let list = list.as_array_mut().expect("a list");
-            for p in list.iter_mut() {
-                *p = serde_json::json!(f(p.as_str().unwrap_or_default()));
-            }
-            list.push(serde_json::json!(f("(= x x)")));
+        let formulas = payload["formulas"].as_array_mut().expect("formulas");
+        for p in formulas.iter_mut() {
+            *p = serde_json::json!(f(p.as_str().unwrap_or_default()));
+        }
+        formulas.push(serde_json::json!(f("(= x x)")));
+        let extra = formulas.len() - 1;
+        for list in payload["at"].as_array_mut().expect("lists per location").iter_mut() {
+            list.as_array_mut().expect("a list").push(serde_json::json!(extra));
         }
     })
 }

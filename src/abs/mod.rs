@@ -64,9 +64,9 @@ impl Precision {
         }
     }
 
-    /// Adds `p` at `loc`; whether it is new there.
-    pub fn add(&mut self, loc: LocId, p: Bool) -> bool {
-        let id = match self.index.get(&p) {
+    /// The index of `p` in the table, added at the end when it is not there yet.
+    fn intern(&mut self, p: Bool) -> PredId {
+        match self.index.get(&p) {
             Some(&id) => id,
             None => {
                 let id = self.table.len() as PredId;
@@ -75,7 +75,12 @@ impl Precision {
                 self.index.insert(p, id);
                 id
             }
-        };
+        }
+    }
+
+    /// Adds `p` at `loc`; whether it is new there.
+    pub fn add(&mut self, loc: LocId, p: Bool) -> bool {
+        let id = self.intern(p);
         let Some(list) = self.at.get_mut(loc.index()) else { return false };
         if list.contains(&id) {
             return false;
@@ -188,8 +193,18 @@ pub enum Label {
     Error(ErrorKind),
 }
 
+/// A precision as the cache keeps it: the predicates in the order of their indices (SMT-LIB
+/// terms) and the indices placed at each location.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PrecisionText {
+    /// Each predicate, as Z3 prints it.
+    pub formulas: Vec<String>,
+    /// Per location, the indices of its predicates.
+    pub at: Vec<Vec<PredId>>,
+}
+
 /// A state of the abstract reachability graph.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AState {
     /// A location and the values of its predicates (in [`Precision::at`] order).
     At(LocId, Vec<bool>),
@@ -298,24 +313,28 @@ impl<'a> Abstractor<'a> {
     }
 
     /// The predicates per location in SMT-LIB form, for the cache.
-    pub fn precision_text(&self) -> Vec<Vec<String>> {
-        (0..self.component().n_locs)
-            .map(|l| self.precision.at(LocId(l)).iter().map(|&p| self.precision.formula(p).to_string()).collect())
-            .collect()
+    pub fn precision_text(&self) -> PrecisionText {
+        PrecisionText {
+            formulas: self.precision.table.iter().map(ToString::to_string).collect(),
+            at: self.precision.at.clone(),
+        }
     }
 
     /// Adds the predicates of [`Abstractor::precision_text`] (from the cache, so possibly
     /// damaged): `false`, with nothing added, unless every one parses as a formula over this
     /// component's variables and there is one list per location. Predicates only set the
     /// precision, so whatever they say cannot make a model unsound.
-    pub fn load_precision(&mut self, text: &[Vec<String>]) -> bool {
-        if text.len() != self.component().n_locs as usize {
+    pub fn load_precision(&mut self, text: &PrecisionText) -> bool {
+        let n = text.formulas.len();
+        if text.at.len() != self.component().n_locs as usize || text.at.iter().flatten().any(|&p| p as usize >= n) {
             return false;
         }
         let decls: Vec<String> = self.vocab.iter().map(|s| s.dynamic().decl().to_string()).collect();
         let known: std::collections::HashSet<Dynamic> = self.vocab.iter().map(Sym::dynamic).collect();
-        let flat: Vec<&String> = text.iter().flatten().collect();
-        if flat.iter().any(|t| t.contains("declare") || t.contains("set-") || t.contains("push") || t.contains("pop")) {
+        let flat: Vec<&String> = text.formulas.iter().collect();
+        // Each text goes into `(assert ..)`: it must be one term, so that it cannot close the
+        // assertion and add commands of its own.
+        if !flat.iter().all(|t| smt::is_one_term(t)) {
             return false;
         }
         let mut script = decls.join("\n");
@@ -328,12 +347,18 @@ impl<'a> Abstractor<'a> {
         {
             return false;
         }
-        let mut parsed = parsed.into_iter();
-        for (l, list) in text.iter().enumerate() {
-            for _ in list {
-                if let Some(p) = parsed.next() {
-                    self.precision.add(LocId(l as u32), p);
-                }
+        // In the table's order, so that the predicates keep their indices, and the models their
+        // states: a model rebuilt from the cache is the one the cached tables were learned for.
+        if parsed.iter().collect::<std::collections::HashSet<_>>().len() != n {
+            return false;
+        }
+        for p in parsed {
+            self.precision.intern(p);
+        }
+        for (l, list) in text.at.iter().enumerate() {
+            for &p in list {
+                let formula = self.precision.table[p as usize].clone();
+                self.precision.add(LocId(l as u32), formula);
             }
         }
         true
@@ -427,7 +452,10 @@ impl<'a> Abstractor<'a> {
                 })
             };
         let init = self.enc.init(&self.vocab);
-        let rows = smt.all_sat(&[init], &self.targets(comp.entry, &self.vocab))?;
+        let mut rows = smt.all_sat(&[init], &self.targets(comp.entry, &self.vocab))?;
+        // In a fixed order, as the successors ([`Abstractor::compute`]): states are numbered in
+        // the order they are found, and the solver's order of models varies with its history.
+        rows.sort();
         let mut initial = Vec::new();
         for r in rows {
             let s = AState::At(comp.entry, r.iter().map(|&v| v != 0).collect());
@@ -594,6 +622,7 @@ impl<'a> Abstractor<'a> {
             }
             found.push((t, AState::At(edge.to, target_val)));
         }
+        found.sort();
         Ok(found)
     }
 

@@ -546,6 +546,8 @@ pub struct PropertyOutcome {
     pub outcome: CegarOutcome,
     /// Counts.
     pub stats: CegarStats,
+    /// With the compositional engine: the parts in the order of its levels (level 0 first).
+    pub order: Vec<String>,
 }
 
 /// The result of `subst verify` on an assembly with C components.
@@ -614,7 +616,7 @@ pub fn verify_assembly(
                 Err(why) => outcome = CegarOutcome::Unknown(format!("internal error: {why}")),
             }
         }
-        results.push(PropertyOutcome { property: label, outcome, stats });
+        results.push(PropertyOutcome { property: label, outcome, stats, order: Vec::new() });
     };
     if !inside.is_empty() || chosen.is_empty() {
         let label = if inside.is_empty() { "no ERROR state".to_string() } else { inside.join(", ") };

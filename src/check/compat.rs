@@ -293,7 +293,8 @@ impl Version<'_> {
     fn load_predicates(&mut self, cache: &Cache) {
         for p in &mut self.parts {
             if p.abs.precision.is_empty()
-                && let Some(text) = cache.load::<Vec<Vec<String>>>("predicates", &predicates_key(p.abs.component()))
+                && let Some(text) =
+                    cache.load::<crate::abs::PrecisionText>("predicates", &predicates_key(p.abs.component()))
                 && !p.abs.load_precision(&text)
             {
                 tracing::info!(component = p.name(), "cached predicates do not fit the component: ignored");
@@ -344,7 +345,8 @@ pub fn verify(
         let key = cache_key(spec, name, &label, &components, &indices, options);
         options.cache.store("compat", &key, &CachedRun::of(&run, &checker));
         version.store_predicates(&options.cache);
-        results.push(super::cegar::PropertyOutcome { property: label, outcome: run.outcome, stats: run.stats });
+        let order = indices.iter().map(|&i| version.assembly.parts[i].name.clone()).collect();
+        results.push(super::cegar::PropertyOutcome { property: label, outcome: run.outcome, stats: run.stats, order });
     }
     Ok(super::cegar::AssemblyResult {
         file: spec.file().to_string(),
@@ -413,9 +415,12 @@ pub fn check(
             }
         }
         let upgrade = new_version.check(&new_components, property.as_ref(), &mut checker, options.limits);
-        // The new version is the old one of the next upgrade.
+        // The new version is the old one of the next upgrade (unless it is the same code, whose
+        // entry keeps the figures of the check from nothing).
         let new_key = cache_key(spec, name, &label, &new_components, &indices, options);
-        options.cache.store("compat", &new_key, &CachedRun::of(&upgrade, &checker));
+        if new_key != old_key {
+            options.cache.store("compat", &new_key, &CachedRun::of(&upgrade, &checker));
+        }
         new_version.store_predicates(&options.cache);
         let order = indices.iter().map(|&i| new_version.assembly.parts[i].name.clone()).collect();
         results.push(PropertyCompat { property: label, order, original, upgrade });

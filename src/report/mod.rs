@@ -211,6 +211,9 @@ pub fn assembly_text(r: &crate::check::cegar::AssemblyResult, stats: bool) -> St
             }
         }
         if stats {
+            if !p.order.is_empty() {
+                let _ = writeln!(out, "    levels: {}", p.order.join(", "));
+            }
             for l in cegar_stats_lines(&p.stats).lines() {
                 let _ = writeln!(out, "    {l}");
             }

@@ -65,7 +65,7 @@ impl fmt::Display for SmtError {
 }
 
 /// How an edge is taken, for the edges whose effect depends on it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Take {
     /// The ordinary successor; for a `check`, the condition holds.
     Normal,
@@ -434,6 +434,40 @@ pub fn atoms(f: &Bool) -> Vec<Bool> {
     out
 }
 
+/// Whether `text` is a single SMT-LIB term: one atom, or one parenthesised expression whose
+/// parentheses balance, with no string literal or comment (`"`, `;`) outside a quoted symbol
+/// (`|..|`). Such a text put inside `(assert ..)` cannot add commands to the script.
+pub fn is_one_term(text: &str) -> bool {
+    let (mut depth, mut items, mut quoted, mut in_atom) = (0usize, 0usize, false, false);
+    for c in text.chars() {
+        if quoted {
+            quoted = c != '|';
+            continue;
+        }
+        let atom_char = !(c.is_whitespace() || c == '(' || c == ')');
+        if depth == 0 && atom_char && !in_atom {
+            items += 1;
+        }
+        in_atom = atom_char;
+        match c {
+            '"' | ';' | '\0' => return false,
+            '|' => quoted = true,
+            '(' => {
+                if depth == 0 {
+                    items += 1;
+                }
+                depth += 1;
+            }
+            ')' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            _ => {}
+        }
+    }
+    depth == 0 && !quoted && items == 1
+}
+
 /// The assertions of an SMT-LIB script, parsed by Z3; `None` for text Z3 cannot take (a NUL
 /// byte). A script with errors yields the assertions before the first error, so callers compare
 /// the count with what they expect.
@@ -635,6 +669,33 @@ pub fn model_value(model: &z3::Model, b: &BV, ty: IntTy) -> i128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_term_accepts_terms_over_any_names_and_rejects_what_could_add_commands() {
+        for ok in [
+            "x",
+            "true",
+            "(= lane1_push.v #b1)",
+            "(bvule #x00000001 (bvadd n1 n2))",
+            "(= |a (b| x)",
+            "(= $1 #x00000004)",
+        ] {
+            assert!(is_one_term(ok), "{ok}");
+        }
+        for bad in [
+            "true) (declare-fun x () Bool) (assert x",
+            "(= x y)) (push",
+            "(= x y",
+            "x y",
+            "(= x y) (= y x)",
+            "",
+            "(= x \"a\")",
+            "(= x y) ; comment",
+            "(= |x y)",
+        ] {
+            assert!(!is_one_term(bad), "{bad}");
+        }
+    }
     use crate::ir::eval;
 
     fn enc_const(e: &Expr) -> i128 {
