@@ -822,17 +822,22 @@ mod tests {
         (component, p.build())
     }
 
-    /// An environment that does `a` and `b` in any order.
-    fn chaos() -> Dla {
+    /// An environment that does the `events` in any order.
+    fn looping(events: &[&str]) -> Dla {
         let mut b = Builder::new();
-        for e in ["a", "b"] {
+        for e in events {
             b.add_event(e);
         }
         let s = b.add_state(&[], true);
-        b.add_transition(s, "a", s);
-        b.add_transition(s, "b", s);
+        for e in events {
+            b.add_transition(s, e, s);
+        }
         b.set_initial(s);
         b.build()
+    }
+
+    fn chaos() -> Dla {
+        looping(&["a", "b"])
     }
 
     #[test]
@@ -855,14 +860,8 @@ mod tests {
         assert_eq!(checker.tables(), fresh.tables());
     }
 
-    /// An environment that only ever does `b`.
     fn only_b() -> Dla {
-        let mut b = Builder::new();
-        b.add_event("b");
-        let s = b.add_state(&[], true);
-        b.add_transition(s, "b", s);
-        b.set_initial(s);
-        b.build()
+        looping(&["b"])
     }
 
     #[test]
