@@ -1,5 +1,5 @@
-//! The C front end, and the only user of `lang_c`: preprocess with `gcc -E`, parse, and lower
-//! component functions to the IR.
+//! The C front end, and the only user of `lang_c`: preprocess with `gcc -E` (a `.i` file is
+//! already preprocessed and is parsed as it is), parse, and lower component functions to the IR.
 //!
 //! Architecture invariant: nothing outside this module sees a `lang_c` type. What leaves it is
 //! an [`ir::Component`](crate::ir::Component) or a [`Diagnostic`].
@@ -78,18 +78,18 @@ pub struct Program {
     pub(crate) external_functions: HashMap<String, (usize, usize)>,
 }
 
-/// The C files to read for a path: the file itself, or the `.c` files of a folder, sorted.
+/// The C files to read for a path: the file itself, or the `.c` and `.i` files of a folder, sorted.
 pub fn c_files(path: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
     if path.is_dir() {
         let entries = std::fs::read_dir(path)
             .map_err(|e| Diagnostic::global(format!("cannot read folder {}: {e}", path.display())))?;
         let mut files: Vec<PathBuf> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "c") && p.is_file())
+            .filter(|p| p.extension().is_some_and(|x| x == "c" || x == "i") && p.is_file())
             .collect();
         files.sort();
         if files.is_empty() {
-            return Err(Diagnostic::global(format!("folder {} holds no .c files", path.display())));
+            return Err(Diagnostic::global(format!("folder {} holds no .c or .i files", path.display())));
         }
         Ok(files)
     } else if path.is_file() {
@@ -99,10 +99,43 @@ pub fn c_files(path: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
     }
 }
 
-/// Preprocesses and parses one file.
+/// The text of an already preprocessed (`.i`) file, made ready for the parser: its line markers
+/// are blanked and one marker naming the `.i` file itself is put first, so that every location
+/// subst reports is a line of the file the user has (the markers name files that usually exist
+/// only where the task was preprocessed).
+fn preprocessed_text(path: &Path, text: &str) -> String {
+    let name = path.display().to_string().replace('\\', "\\\\").replace('"', "\\\"");
+    let mut out = format!("# 1 \"{name}\"\n");
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with('#') {
+            // Keep the line (and so the numbering), drop the directive.
+            out.push_str(if line.ends_with('\n') { "\n" } else { "" });
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// Whether `path` names a preprocessed C file (`.i`), which is parsed as it is.
+fn is_preprocessed(path: &Path) -> bool {
+    path.extension().is_some_and(|x| x == "i")
+}
+
+/// Preprocesses (unless it is a `.i` file) and parses one file.
 fn parse_file(path: &Path, options: &FrontOptions) -> Result<Unit, Diagnostic> {
     let mut config = Config::with_gcc();
     config.flavor = Flavor::GnuC11;
+    if is_preprocessed(path) {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Diagnostic::global(format!("cannot read {}: {e}", path.display())))?;
+        return match lang_c::driver::parse_preprocessed(&config, preprocessed_text(path, &text)) {
+            Ok(parse) => {
+                Ok(Unit { path: path.to_path_buf(), map: RefCell::new(SourceMap::new(parse.source)), ast: parse.unit })
+            }
+            Err(e) => Err(syntax_error(e)),
+        };
+    }
     config.cpp_options = vec!["-E".into(), "-std=gnu11".into()];
     if options.data_model == DataModel::Ilp32 {
         config.cpp_options.push("-m32".into());
@@ -115,16 +148,19 @@ fn parse_file(path: &Path, options: &FrontOptions) -> Result<Unit, Diagnostic> {
             return Err(Diagnostic::global(format!("the preprocessor (gcc -E) failed on {}", path.display()))
                 .with_note(text.trim().to_string()));
         }
-        Err(lang_c::driver::Error::SyntaxError(e)) => {
-            let mut map = SourceMap::new(e.source.clone());
-            let mut expected: Vec<&str> = e.expected.iter().copied().collect();
-            expected.sort();
-            let span = map.describe(e.offset);
-            return Err(Diagnostic::at(span, "syntax error", "unexpected token here")
-                .with_note(format!("expected one of: {}", expected.join(" "))));
-        }
+        Err(lang_c::driver::Error::SyntaxError(e)) => return Err(syntax_error(e)),
     };
     Ok(Unit { path: path.to_path_buf(), map: RefCell::new(SourceMap::new(source.source)), ast: source.unit })
+}
+
+/// A parser error, located in the original file.
+fn syntax_error(e: lang_c::driver::SyntaxError) -> Diagnostic {
+    let mut map = SourceMap::new(e.source.clone());
+    let mut expected: Vec<&str> = e.expected.iter().copied().collect();
+    expected.sort();
+    let span = map.describe(e.offset);
+    Diagnostic::at(span, "syntax error", "unexpected token here")
+        .with_note(format!("expected one of: {}", expected.join(" ")))
 }
 
 fn is_static(specifiers: &[lang_c::span::Node<DeclarationSpecifier>]) -> bool {
