@@ -7,6 +7,8 @@ use lang_c::ast::{
 };
 use lang_c::span::{Node, Span};
 
+use std::rc::Rc;
+
 use crate::front::DataModel;
 use crate::ir::IntTy;
 
@@ -19,8 +21,51 @@ pub enum CType {
     Int(IntTy),
     /// A one-dimensional array of integers with a constant size.
     Array(IntTy, u32),
+    /// A struct or union whose members are known.
+    Struct(Rc<StructDef>),
+    /// A one-dimensional array of structs with a constant size.
+    StructArray(Rc<StructDef>, u32),
+    /// A pointer to objects of the boxed type (`Void` for `void *`).
+    Ptr(Box<CType>),
+    /// A struct or union named by its tag before its members are known (`struct node *next;`
+    /// inside `struct node`); resolved when a pointer to it is dereferenced.
+    Incomplete(String),
     /// A type subst does not support; the string names the construct, the span locates it.
     Unsupported(String, Span),
+}
+
+/// The members of a struct or union, in declaration order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StructDef {
+    /// `struct tag` or `union tag`, or a name made up for an anonymous one; for messages.
+    pub name: String,
+    /// Whether it is a union (all members share one place).
+    pub union: bool,
+    /// Member names and types.
+    pub fields: Vec<(String, CType)>,
+}
+
+impl StructDef {
+    /// The index of the member `name`.
+    pub fn field(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|(n, _)| n == name)
+    }
+}
+
+impl CType {
+    /// A short description for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            CType::Void => "void".into(),
+            CType::Int(t) => t.to_string(),
+            CType::Array(t, n) => format!("{t}[{n}]"),
+            CType::Struct(s) => s.name.clone(),
+            CType::StructArray(s, n) => format!("{}[{n}]", s.name),
+            CType::Ptr(t) => format!("{} *", t.describe()),
+            CType::Incomplete(t) => t.clone(),
+            CType::Unsupported(w, _) => w.clone(),
+        }
+    }
 }
 
 /// The type named by the keyword specifiers (`unsigned`, `long`, `char`, ...) of a declaration.
@@ -48,6 +93,7 @@ pub fn keyword_type<'a>(
             TypeSpecifier::Float | TypeSpecifier::Double | TypeSpecifier::Complex | TypeSpecifier::TS18661Float(_) => {
                 other = Some(CType::Unsupported("floating point".into(), s.span))
             }
+            TypeSpecifier::Struct(_) if other.is_some() => {}
             TypeSpecifier::Struct(st) => {
                 let what = match st.node.kind.node {
                     lang_c::ast::StructKind::Struct => "struct",
@@ -135,14 +181,25 @@ pub fn apply_declarator<'a>(
     array_size: &mut dyn FnMut(&'a Node<lang_c::ast::Expression>) -> Result<u32, crate::diag::Diagnostic>,
 ) -> Result<Declared<'a>, crate::diag::Diagnostic> {
     let parts = derived_parts(d);
-    if let Some(p) = parts.iter().find(|p| matches!(p.node, DerivedDeclarator::Pointer(_))) {
-        let what = if parts
-            .iter()
-            .any(|q| matches!(q.node, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)))
-        {
+    let pointers: Vec<_> = parts.iter().filter(|p| matches!(p.node, DerivedDeclarator::Pointer(_))).collect();
+    if let Some(p) = pointers.first() {
+        let function =
+            parts.iter().any(|q| matches!(q.node, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)));
+        let what = if function {
             "function pointer"
+        } else if pointers.len() > 1 {
+            "a pointer to a pointer"
+        } else if parts.iter().any(|q| matches!(q.node, DerivedDeclarator::Array(_))) {
+            "an array of pointers or a pointer to an array"
+        } else if parts.iter().any(|q| matches!(q.node, DerivedDeclarator::Block(_))) {
+            "block pointer"
         } else {
-            "pointer"
+            return Ok(Declared::Object(match base {
+                u @ CType::Unsupported(..) => u,
+                CType::Array(..) | CType::StructArray(..) => CType::Unsupported("a pointer to an array".into(), p.span),
+                CType::Ptr(_) => CType::Unsupported("a pointer to a pointer".into(), p.span),
+                base => CType::Ptr(Box::new(base)),
+            }));
         };
         return Ok(Declared::Object(CType::Unsupported(what.into(), p.span)));
     }
@@ -169,7 +226,23 @@ pub fn apply_declarator<'a>(
                 }
             }
         }
-        (CType::Array(..), [a, ..]) | (CType::Int(_), [_, a, ..]) => {
+        (CType::Struct(sd), [a]) => {
+            let DerivedDeclarator::Array(arr) = &a.node else { unreachable!("filtered to arrays") };
+            match &arr.node.size {
+                ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                    let n = array_size(e)?;
+                    Ok(Declared::Object(CType::StructArray(sd, n)))
+                }
+                ArraySize::Unknown | ArraySize::VariableUnknown => {
+                    Ok(Declared::Object(CType::Unsupported("array without a size".into(), a.span)))
+                }
+            }
+        }
+        (CType::Ptr(_), [a, ..]) => Ok(Declared::Object(CType::Unsupported("an array of pointers".into(), a.span))),
+        (CType::Incomplete(t), [a, ..]) => {
+            Ok(Declared::Object(CType::Unsupported(format!("an array of the incomplete type `{t}`"), a.span)))
+        }
+        (CType::Array(..) | CType::StructArray(..), [a, ..]) | (CType::Int(_) | CType::Struct(_), [_, a, ..]) => {
             Ok(Declared::Object(CType::Unsupported("multi-dimensional array".into(), a.span)))
         }
         (CType::Void, [a, ..]) => Ok(Declared::Object(CType::Unsupported("array of void".into(), a.span))),

@@ -5,6 +5,10 @@
 //! its callees may read or write, whether or not a local of the same name shadows them. Its only
 //! use is to reject, so over-approximation can reject a correct program (with a message saying
 //! why) but never accept an ambiguous one.
+//!
+//! Memory reached through a pointer (`*p`, `p->f`, `p[i]` for a name declared as a pointer
+//! anywhere) is the name [`THROUGH_POINTER`], which conflicts with every name: the analysis does
+//! not know what a pointer points to.
 
 use std::collections::{HashMap, HashSet};
 
@@ -15,6 +19,9 @@ use lang_c::ast::{
 use lang_c::span::Node;
 
 use crate::front::function_name;
+
+/// The name standing for any object reached through a pointer.
+pub const THROUGH_POINTER: &str = "*";
 
 /// What evaluating an expression may do.
 #[derive(Clone, Debug, Default)]
@@ -36,7 +43,20 @@ impl Effects {
             return Some("both operands perform events or call functions".into());
         }
         for (a, b) in [(self, other), (other, self)] {
-            if let Some(v) = a.writes.iter().find(|v| b.reads.contains(*v) || b.writes.contains(*v)) {
+            let b_touches_memory = b.reads.contains(THROUGH_POINTER) || b.writes.contains(THROUGH_POINTER);
+            let b_touches_any = !b.reads.is_empty() || !b.writes.is_empty();
+            if let Some(v) = a.writes.iter().find(|v| {
+                b.reads.contains(*v)
+                    || b.writes.contains(*v)
+                    || b_touches_memory
+                    || (v.as_str() == THROUGH_POINTER && b_touches_any)
+            }) {
+                if v == THROUGH_POINTER {
+                    return Some("one operand writes through a pointer while another reads or writes memory".into());
+                }
+                if !b.reads.contains(v) && !b.writes.contains(v) {
+                    return Some(format!("one operand writes `{v}` while another reads or writes through a pointer"));
+                }
                 return Some(format!("one operand writes `{v}` while another reads or writes it"));
             }
         }
@@ -48,22 +68,32 @@ impl Effects {
 #[derive(Default)]
 pub struct Summaries {
     map: HashMap<String, (HashSet<String>, HashSet<String>)>,
+    /// Names declared anywhere with a pointer type (or as an array parameter).
+    pointers: HashSet<String>,
 }
 
 impl Summaries {
     /// Computes summaries for `defs`, keeping only names in `globals`.
-    pub fn new<'a>(defs: impl Iterator<Item = &'a FunctionDefinition>, globals: &HashSet<String>) -> Summaries {
+    pub fn new<'a>(
+        defs: impl Iterator<Item = &'a FunctionDefinition>,
+        globals: &HashSet<String>,
+        pointers: HashSet<String>,
+    ) -> Summaries {
         let mut direct: HashMap<String, (Effects, HashSet<String>)> = HashMap::new();
+        let with_pointers = Summaries { map: HashMap::new(), pointers };
         for f in defs {
             let Some(name) = function_name(f) else { continue };
-            let mut w = Walker { summaries: None, effects: Effects::default(), calls: HashSet::new() };
+            let mut w = Walker { summaries: Some(&with_pointers), effects: Effects::default(), calls: HashSet::new() };
             w.stmt(&f.statement);
             direct.insert(name.to_string(), (w.effects, w.calls));
         }
+        let pointers = with_pointers.pointers;
         let mut map: HashMap<String, (HashSet<String>, HashSet<String>)> = direct
             .iter()
             .map(|(n, (e, _))| {
-                let keep = |s: &HashSet<String>| s.iter().filter(|v| globals.contains(*v)).cloned().collect();
+                let keep = |s: &HashSet<String>| {
+                    s.iter().filter(|v| globals.contains(*v) || v.as_str() == THROUGH_POINTER).cloned().collect()
+                };
                 (n.clone(), (keep(&e.reads), keep(&e.writes)))
             })
             .collect();
@@ -84,7 +114,7 @@ impl Summaries {
                 break;
             }
         }
-        Summaries { map }
+        Summaries { map, pointers }
     }
 
     /// The effects of one expression.
@@ -112,19 +142,33 @@ struct Walker<'s> {
     calls: HashSet<String>,
 }
 
-/// The variable an assignment target names: `x` or the array of `a[i]`.
-fn target_name(e: &Node<Expression>) -> Option<&str> {
-    match &e.node {
-        Expression::Identifier(id) => Some(&id.node.name),
-        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => target_name(&b.node.lhs),
-        _ => None,
-    }
-}
-
 impl Walker<'_> {
+    fn is_pointer(&self, name: &str) -> bool {
+        self.summaries.is_some_and(|s| s.pointers.contains(name))
+    }
+
+    /// The variables an assignment target may name: `x`, the array of `a[i]`, the struct of
+    /// `s.f`, or [`THROUGH_POINTER`].
+    fn target_names(&self, e: &Node<Expression>) -> Vec<String> {
+        match &e.node {
+            Expression::Identifier(id) => vec![id.node.name.clone()],
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                let mut names = self.target_names(&b.node.lhs);
+                if names.iter().any(|n| self.is_pointer(n)) || !matches!(b.node.lhs.node, Expression::Identifier(_)) {
+                    names.push(THROUGH_POINTER.into());
+                }
+                names
+            }
+            Expression::Member(m) if m.node.operator.node == lang_c::ast::MemberOperator::Direct => {
+                self.target_names(&m.node.expression)
+            }
+            _ => vec![THROUGH_POINTER.into()],
+        }
+    }
+
     fn write_target(&mut self, e: &Node<Expression>) {
-        if let Some(n) = target_name(e) {
-            self.effects.writes.insert(n.to_string());
+        for n in self.target_names(e) {
+            self.effects.writes.insert(n);
         }
         self.effects.any = true;
         self.expr(e);
@@ -134,6 +178,12 @@ impl Walker<'_> {
         match &e.node {
             Expression::Identifier(id) => {
                 self.effects.reads.insert(id.node.name.clone());
+            }
+            Expression::Member(m) => {
+                if m.node.operator.node == lang_c::ast::MemberOperator::Indirect {
+                    self.effects.reads.insert(THROUGH_POINTER.into());
+                }
+                self.expr(&m.node.expression);
             }
             Expression::Call(c) => {
                 self.effects.any = true;
@@ -161,27 +211,46 @@ impl Walker<'_> {
                 | UnaryOperator::PostDecrement
                 | UnaryOperator::PreIncrement
                 | UnaryOperator::PreDecrement => self.write_target(&u.node.operand),
+                UnaryOperator::Indirection => {
+                    self.effects.reads.insert(THROUGH_POINTER.into());
+                    self.expr(&u.node.operand)
+                }
                 _ => self.expr(&u.node.operand),
             },
             Expression::BinaryOperator(b) => {
                 use BinaryOperator::*;
                 match b.node.operator.node {
                     Assign => {
-                        // A plain assignment does not read its target, but does read its indices.
-                        if let Some(n) = target_name(&b.node.lhs) {
-                            self.effects.writes.insert(n.to_string());
+                        // A plain assignment does not read its target, but does read its indices
+                        // and the pointers it writes through.
+                        for n in self.target_names(&b.node.lhs) {
+                            self.effects.writes.insert(n);
                         }
                         self.effects.any = true;
-                        if let Expression::BinaryOperator(ix) = &b.node.lhs.node
-                            && ix.node.operator.node == Index
-                        {
-                            self.expr(&ix.node.rhs);
+                        match &b.node.lhs.node {
+                            Expression::Identifier(_) => {}
+                            Expression::BinaryOperator(ix) if ix.node.operator.node == Index => {
+                                if !matches!(ix.node.lhs.node, Expression::Identifier(_)) {
+                                    self.expr(&ix.node.lhs);
+                                }
+                                self.expr(&ix.node.rhs);
+                            }
+                            _ => self.expr(&b.node.lhs),
                         }
                         self.expr(&b.node.rhs);
                     }
                     AssignMultiply | AssignDivide | AssignModulo | AssignPlus | AssignMinus | AssignShiftLeft
                     | AssignShiftRight | AssignBitwiseAnd | AssignBitwiseXor | AssignBitwiseOr => {
                         self.write_target(&b.node.lhs);
+                        self.expr(&b.node.rhs);
+                    }
+                    Index => {
+                        if let Expression::Identifier(id) = &b.node.lhs.node
+                            && self.is_pointer(&id.node.name)
+                        {
+                            self.effects.reads.insert(THROUGH_POINTER.into());
+                        }
+                        self.expr(&b.node.lhs);
                         self.expr(&b.node.rhs);
                     }
                     _ => {
@@ -275,5 +344,74 @@ impl Walker<'_> {
             }
             _ => {}
         }
+    }
+}
+
+/// The names declared anywhere in `units` with a pointer type: a `*` in the declarator, a
+/// typedef of a pointer type, or an array parameter (a pointer in C).
+pub fn pointer_names<'a>(units: impl Iterator<Item = &'a lang_c::ast::TranslationUnit>) -> HashSet<String> {
+    use lang_c::visit::Visit;
+    let mut v = PointerNames::default();
+    for u in units {
+        v.visit_translation_unit(u);
+    }
+    v.names
+}
+
+#[derive(Default)]
+struct PointerNames {
+    names: HashSet<String>,
+    typedefs: HashSet<String>,
+}
+
+impl PointerNames {
+    fn pointer_specifiers(&self, specs: &[Node<lang_c::ast::DeclarationSpecifier>]) -> bool {
+        specs.iter().any(|s| {
+            matches!(&s.node, lang_c::ast::DeclarationSpecifier::TypeSpecifier(t)
+                if matches!(&t.node, lang_c::ast::TypeSpecifier::TypedefName(id) if self.typedefs.contains(&id.node.name)))
+        })
+    }
+}
+
+fn has_pointer(d: &lang_c::ast::Declarator, array_too: bool) -> bool {
+    crate::front::ctype::derived_parts(d).iter().any(|p| {
+        matches!(p.node, lang_c::ast::DerivedDeclarator::Pointer(_))
+            || (array_too && matches!(p.node, lang_c::ast::DerivedDeclarator::Array(_)))
+    })
+}
+
+impl<'ast> lang_c::visit::Visit<'ast> for PointerNames {
+    fn visit_declaration(&mut self, d: &'ast Declaration, span: &'ast lang_c::span::Span) {
+        let by_typedef = self.pointer_specifiers(&d.specifiers);
+        let is_typedef = d.specifiers.iter().any(|s| {
+            matches!(&s.node, lang_c::ast::DeclarationSpecifier::StorageClass(c)
+                if c.node == lang_c::ast::StorageClassSpecifier::Typedef)
+        });
+        for init in &d.declarators {
+            let decl = &init.node.declarator.node;
+            let Some(name) = crate::front::ctype::declarator_name(decl) else { continue };
+            if by_typedef || has_pointer(decl, false) {
+                if is_typedef {
+                    self.typedefs.insert(name.to_string());
+                } else {
+                    self.names.insert(name.to_string());
+                }
+            }
+        }
+        lang_c::visit::visit_declaration(self, d, span)
+    }
+
+    fn visit_parameter_declaration(
+        &mut self,
+        p: &'ast lang_c::ast::ParameterDeclaration,
+        span: &'ast lang_c::span::Span,
+    ) {
+        if let Some(d) = &p.declarator
+            && let Some(name) = crate::front::ctype::declarator_name(&d.node)
+            && (self.pointer_specifiers(&p.specifiers) || has_pointer(&d.node, true))
+        {
+            self.names.insert(name.to_string());
+        }
+        lang_c::visit::visit_parameter_declaration(self, p, span)
     }
 }

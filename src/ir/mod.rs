@@ -295,12 +295,21 @@ pub enum Fault {
     IndexOutOfBounds,
     /// A value sent on an event family outside the family's declared range.
     EventOutOfRange,
+    /// A dereference of a null or indeterminate pointer or outside the object it points into,
+    /// or a comparison or subtraction of pointers into different objects.
+    InvalidPointer,
 }
 
 impl Fault {
     /// All faults, for the text parser.
-    pub const ALL: [Fault; 5] =
-        [Fault::DivByZero, Fault::DivOverflow, Fault::ShiftOutOfRange, Fault::IndexOutOfBounds, Fault::EventOutOfRange];
+    pub const ALL: [Fault; 6] = [
+        Fault::DivByZero,
+        Fault::DivOverflow,
+        Fault::ShiftOutOfRange,
+        Fault::IndexOutOfBounds,
+        Fault::EventOutOfRange,
+        Fault::InvalidPointer,
+    ];
 
     /// The fault's keyword in the text form.
     pub fn keyword(self) -> &'static str {
@@ -310,6 +319,7 @@ impl Fault {
             Fault::ShiftOutOfRange => "shift_out_of_range",
             Fault::IndexOutOfBounds => "index_out_of_bounds",
             Fault::EventOutOfRange => "event_out_of_range",
+            Fault::InvalidPointer => "invalid_pointer",
         }
     }
 
@@ -321,6 +331,7 @@ impl Fault {
             Fault::ShiftOutOfRange => "shift count out of range",
             Fault::IndexOutOfBounds => "array index out of bounds",
             Fault::EventOutOfRange => "event value outside the family's range",
+            Fault::InvalidPointer => "invalid pointer (null, indeterminate, or outside its object)",
         }
     }
 }

@@ -18,6 +18,8 @@
 //! - designated initialisers and multi-dimensional arrays are rejected;
 //! - the side-effect analysis is by name and may reject a correct program that shadows a global.
 
+mod memory;
+
 use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::{
@@ -39,6 +41,7 @@ use crate::ir::{
     BinOp, Component, Edge, Event, Expr, ExprKind, Family, Fault, Frame, IntTy, LocId, Lvalue, Origin, SrcSpan, Stmt,
     Storage, UnOp, VarDecl, VarId, VarTy,
 };
+use memory::{Object, Place, PtrVal, Val};
 
 type Result<T> = std::result::Result<T, Diagnostic>;
 
@@ -50,6 +53,8 @@ enum Binding {
     Typedef(CType),
     /// `extern` in a block: the file-scope global of that name.
     Global(String),
+    /// A struct or pointer object (integers and integer arrays are `Var`).
+    Obj(Place),
 }
 
 /// A name at file scope.
@@ -95,7 +100,7 @@ struct FrameCtx {
     unit: usize,
     /// Where the caller called it; `None` for the component.
     call: Option<SrcSpan>,
-    ret: Option<(VarId, IntTy)>,
+    ret: Option<Place>,
     ret_loc: LocId,
     scopes: Vec<HashMap<String, Binding>>,
     labels: HashMap<String, (LocId, bool)>,
@@ -125,10 +130,46 @@ struct Lowerer<'p> {
     summaries: Summaries,
     /// Inside a constant expression: no edges may be emitted and no variables read.
     const_mode: bool,
+    /// Globals of struct and pointer types, by (defining file, name).
+    global_places: HashMap<(usize, String), Place>,
+    /// `static` locals of struct and pointer types, by (file, declaration offset).
+    static_places: HashMap<(usize, usize), Place>,
+    /// The objects whose address is taken; an object's tag is its index plus 2. A pass starts
+    /// with the objects the previous pass found.
+    objects: Vec<Object>,
+    /// Whether a previous pass fixed the objects (only then is a dereference without candidates
+    /// an error).
+    pinned: Option<Vec<Object>>,
+    /// Dereferences that found no candidate object in this pass.
+    unresolved: Vec<Diagnostic>,
 }
 
 /// Lowers the function at `index` of `unit` as a component.
 pub(crate) fn lower_component(prog: &Program, unit: usize, index: usize) -> Result<Component> {
+    // The points-to analysis needs every object whose address is taken before it can resolve a
+    // dereference: lower until a pass finds no object the previous one did not know.
+    let mut pinned: Option<Vec<Object>> = None;
+    for _ in 0..8 {
+        let (component, objects, unresolved) = lower_pass(prog, unit, index, pinned.clone())?;
+        if pinned.as_ref() == Some(&objects) {
+            if let Some(d) = unresolved.into_iter().next() {
+                return Err(d);
+            }
+            return Ok(component);
+        }
+        pinned = Some(objects);
+    }
+    Err(Diagnostic::global("the points-to analysis did not stabilise in 8 passes")
+        .with_note("this is a limit of subst; please report the input"))
+}
+
+/// One lowering pass, with the objects a previous pass found.
+fn lower_pass(
+    prog: &Program,
+    unit: usize,
+    index: usize,
+    pinned: Option<Vec<Object>>,
+) -> Result<(Component, Vec<Object>, Vec<Diagnostic>)> {
     let lang_c::ast::ExternalDeclaration::FunctionDefinition(def) = &prog.units[unit].ast.0[index].node else {
         return Err(Diagnostic::global("internal error: component is not a function definition"));
     };
@@ -151,7 +192,8 @@ pub(crate) fn lower_component(prog: &Program, unit: usize, index: usize) -> Resu
             _ => None,
         })
     });
-    let summaries = Summaries::new(defs, &all_globals);
+    let pointers = super::effects::pointer_names(prog.units.iter().map(|u| &u.ast));
+    let summaries = Summaries::new(defs, &all_globals, pointers);
     let mut l = Lowerer {
         prog,
         model: prog.options.data_model,
@@ -170,6 +212,11 @@ pub(crate) fn lower_component(prog: &Program, unit: usize, index: usize) -> Resu
         temps: 0,
         summaries,
         const_mode: false,
+        global_places: HashMap::new(),
+        static_places: HashMap::new(),
+        objects: pinned.clone().unwrap_or_default(),
+        pinned,
+        unresolved: Vec::new(),
     };
     let entry = l.new_loc();
     l.exit = l.new_loc();
@@ -189,17 +236,13 @@ pub(crate) fn lower_component(prog: &Program, unit: usize, index: usize) -> Resu
     l.stmt(&f.statement)?;
     l.edge(l.cur, exit, Stmt::Skip, None);
     l.end_frame()?;
-    l.finish(name, entry)
+    let objects = l.objects.clone();
+    let unresolved = std::mem::take(&mut l.unresolved);
+    Ok((l.finish(name, entry)?, objects, unresolved))
 }
 
 impl FrameCtx {
-    fn new(
-        function: String,
-        unit: usize,
-        call: Option<SrcSpan>,
-        ret: Option<(VarId, IntTy)>,
-        ret_loc: LocId,
-    ) -> FrameCtx {
+    fn new(function: String, unit: usize, call: Option<SrcSpan>, ret: Option<Place>, ret_loc: LocId) -> FrameCtx {
         FrameCtx {
             function,
             unit,
@@ -286,15 +329,6 @@ fn cmp(op: BinOp, a: Expr, value: i128) -> Expr {
     fold(Expr::binary(op, a, Expr::constant(value, ty)))
 }
 
-/// The size in bytes of a C type, as `sizeof` gives it.
-fn size_of(t: &CType) -> Option<i128> {
-    match t {
-        CType::Int(t) => Some((t.bits as i128 / 8).max(1)),
-        CType::Array(t, n) => Some((t.bits as i128 / 8).max(1) * *n as i128),
-        _ => None,
-    }
-}
-
 impl<'p> Lowerer<'p> {
     // ----- locations, edges, origins, diagnostics -----
 
@@ -361,7 +395,9 @@ impl<'p> Lowerer<'p> {
     fn unsupported_in(&self, unit: usize, what: &str, span: Span) -> Diagnostic {
         let (s, _) = self.src_span_in(unit, span);
         Diagnostic::at(s, format!("unsupported construct: {what}"), what.to_string())
-            .with_note("subst verifies a subset of C: integers, fixed-size integer arrays and non-recursive calls")
+            .with_note(
+                "subst verifies a subset of C: integers, fixed-size arrays, structs, pointers to known objects and non-recursive calls",
+            )
     }
 
     fn unsupported(&self, what: &str, span: Span) -> Diagnostic {
@@ -557,8 +593,14 @@ impl<'p> Lowerer<'p> {
         let Some(d) = &p.node.declarator else { return Ok((base, None, p.span)) };
         let name = ctype::declarator_name(&d.node);
         // An array parameter is a pointer in C.
-        if ctype::derived_parts(&d.node).iter().any(|q| matches!(q.node, DerivedDeclarator::Array(_))) {
-            return Ok((CType::Unsupported("array parameter (a pointer)".into(), d.span), name, d.span));
+        let parts = ctype::derived_parts(&d.node);
+        if parts.iter().any(|q| matches!(q.node, DerivedDeclarator::Array(_))) {
+            let only_one = parts.len() == 1;
+            let t = match base {
+                CType::Int(_) | CType::Struct(_) if only_one => CType::Ptr(Box::new(base)),
+                _ => CType::Unsupported("this array parameter".into(), d.span),
+            };
+            return Ok((t, name, d.span));
         }
         match ctype::apply_declarator(base, &d.node, &mut |e| self.array_size(e))? {
             Declared::Object(t) => Ok((t, name, d.span)),
@@ -642,6 +684,7 @@ impl<'p> Lowerer<'p> {
             match &s.node {
                 TypeSpecifier::Enum(e) => other = Some(self.enum_type(&e.node, s.span)?),
                 TypeSpecifier::TypedefName(id) => other = Some(self.typedef_type(&id.node.name, s.span)?),
+                TypeSpecifier::Struct(st) => other = Some(self.struct_type(&st.node, s.span)?),
                 _ => {}
             }
         }
@@ -654,6 +697,7 @@ impl<'p> Lowerer<'p> {
             match &s.node {
                 TypeSpecifier::Enum(e) => other = Some(self.enum_type(&e.node, s.span)?),
                 TypeSpecifier::TypedefName(id) => other = Some(self.typedef_type(&id.node.name, s.span)?),
+                TypeSpecifier::Struct(st) => other = Some(self.struct_type(&st.node, s.span)?),
                 _ => {}
             }
         }
@@ -775,6 +819,13 @@ impl<'p> Lowerer<'p> {
             CType::Array(t, n) => VarTy::Array(t, n),
             CType::Void => return Err(self.error("a variable of type void", "declared here", decl_span)),
             CType::Unsupported(what, at) => return Err(self.unsupported_in(unit, &what, at)),
+            other => {
+                return Err(self.error(
+                    &format!("`{name}` has type {} where an integer is needed", other.describe()),
+                    "not an integer",
+                    span,
+                ));
+            }
         };
         let values = self.with_file_frame(unit, |l| l.initial_values(vty, init))?;
         let v = self.add_var(name.to_string(), vty, Storage::Global { init: values });
@@ -841,7 +892,7 @@ impl<'p> Lowerer<'p> {
             }
             Statement::Expression(None) => {}
             Statement::Expression(Some(e)) => {
-                self.expr(e, false)?;
+                self.value(e, false)?;
             }
             Statement::If(i) => {
                 let (then_loc, else_loc, join) = (self.new_loc(), self.new_loc(), self.new_loc());
@@ -877,7 +928,7 @@ impl<'p> Lowerer<'p> {
                 match &f.node.initializer.node {
                     ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
                     ForInitializer::Expression(e) => {
-                        self.expr(e, false)?;
+                        self.value(e, false)?;
                     }
                     ForInitializer::Declaration(d) => self.local_declaration(d)?,
                 }
@@ -891,7 +942,7 @@ impl<'p> Lowerer<'p> {
                 self.in_loop(after, step, |l| l.stmt(&f.node.statement))?;
                 self.fall_to(step);
                 if let Some(e) = &f.node.step {
-                    self.expr(e, false)?;
+                    self.value(e, false)?;
                 }
                 self.fall_to(head);
                 self.cur = after;
@@ -916,16 +967,20 @@ impl<'p> Lowerer<'p> {
             },
             Statement::Return(e) => {
                 let (ret, ret_loc) = match self.frames.last() {
-                    Some(f) => (f.ret, f.ret_loc),
+                    Some(f) => (f.ret.clone(), f.ret_loc),
                     None => (None, self.exit),
                 };
                 match (e, ret) {
-                    (Some(e), Some((var, ty))) => {
+                    (Some(e), Some(Place::Int(lv, ty))) => {
                         let v = self.rvalue(e)?;
-                        self.step(Stmt::Assign(Lvalue::Var(var), v.cast(ty)), s.span)?;
+                        self.step(Stmt::Assign(lv, v.cast(ty)), s.span)?;
+                    }
+                    (Some(e), Some(p)) => {
+                        let v = self.value_of(e)?;
+                        self.store_val(&p, v, s.span)?;
                     }
                     (Some(e), None) => {
-                        self.expr(e, false)?;
+                        self.value(e, false)?;
                     }
                     (None, _) => {}
                 }
@@ -1084,6 +1139,13 @@ impl<'p> Lowerer<'p> {
                 CType::Array(t, n) => VarTy::Array(t, n),
                 CType::Void => return Err(self.error("a variable of type void", "declared here", init.span)),
                 CType::Unsupported(what, at) => return Err(self.unsupported(&what, at)),
+                CType::Incomplete(t) => {
+                    return Err(self.unsupported(&format!("a variable of the incomplete type `{t}`"), init.span));
+                }
+                other => {
+                    self.declare_object(name, &other, init.node.initializer.as_ref(), is_static, init.span)?;
+                    continue;
+                }
             };
             if is_static {
                 let unit = self.unit();
@@ -1156,12 +1218,15 @@ impl<'p> Lowerer<'p> {
             Expression::Comma(items) => {
                 let (last, init) = items.split_last().expect("a comma expression has operands");
                 for i in init {
-                    self.expr(i, false)?;
+                    self.value(i, false)?;
                 }
                 self.cond(last, t, f)
             }
             _ => {
-                let v = truth(self.rvalue(e)?);
+                let v = match self.value_of(e)? {
+                    Val::Ptr(p) => Self::ptr_truth(&p),
+                    other => truth(self.to_int(other, e.span)?),
+                };
                 let from = self.cur;
                 self.guarded_edge(from, t, v.clone(), e.span);
                 self.guarded_edge(from, f, negate(v), e.span);
@@ -1186,10 +1251,82 @@ impl<'p> Lowerer<'p> {
     // ----- expressions -----
 
     fn rvalue(&mut self, e: &'p Node<Expression>) -> Result<Expr> {
-        match self.expr(e, true)? {
-            Some(v) => Ok(v),
-            None => Err(self.error("a void value is used", "this has no value", e.span)),
+        let v = self.value_of(e)?;
+        self.to_int(v, e.span)
+    }
+
+    /// Lowers an expression of any type; `None` for a void one. Integer expressions are
+    /// lowered by [`Self::expr`].
+    fn value(&mut self, e: &'p Node<Expression>, want: bool) -> Result<Option<Val>> {
+        match &e.node {
+            Expression::Identifier(id) => match self.lookup(&id.node.name) {
+                Some(Binding::Obj(_) | Binding::Global(_)) => {
+                    let p = self.place(e)?;
+                    return self.read_place(&p, e.span).map(Some);
+                }
+                Some(Binding::Var(v)) if matches!(self.var_ty(v), VarTy::Array(..)) => {
+                    let p = self.place(e)?;
+                    return self.read_place(&p, e.span).map(Some);
+                }
+                _ => {}
+            },
+            Expression::UnaryOperator(u) => {
+                let operand = &u.node.operand;
+                let inc = match u.node.operator.node {
+                    UnaryOperator::Address => {
+                        if self.const_mode {
+                            return Err(self.error("not a constant expression", "an address", e.span));
+                        }
+                        if let Expression::Identifier(id) = &operand.node
+                            && self.lookup(&id.node.name).is_none()
+                        {
+                            return Err(self.unsupported("the address of a function (a function pointer)", e.span));
+                        }
+                        let p = self.place(operand)?;
+                        return Ok(Some(Val::Ptr(self.address_of(p, e.span)?)));
+                    }
+                    UnaryOperator::Indirection => {
+                        let p = self.place(e)?;
+                        return self.read_place(&p, e.span).map(Some);
+                    }
+                    UnaryOperator::PostIncrement => Some((BinOp::Add, true)),
+                    UnaryOperator::PostDecrement => Some((BinOp::Sub, true)),
+                    UnaryOperator::PreIncrement => Some((BinOp::Add, false)),
+                    UnaryOperator::PreDecrement => Some((BinOp::Sub, false)),
+                    _ => None,
+                };
+                if let Some((op, post)) = inc {
+                    let p = self.place(operand)?;
+                    return self.increment_place(p, op, post, e.span, want).map(Some);
+                }
+            }
+            Expression::Member(_) => {
+                let p = self.place(e)?;
+                return self.read_place(&p, e.span).map(Some);
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                let p = self.place(e)?;
+                return self.read_place(&p, e.span).map(Some);
+            }
+            Expression::BinaryOperator(b) => return self.binary_val(&b.node, e.span, want),
+            Expression::Cast(c) => {
+                let t = self.type_name(&c.node.type_name)?;
+                if let CType::Ptr(_) = t {
+                    let v = self.value_of(&c.node.expression)?;
+                    return Ok(Some(Val::Ptr(self.to_ptr(v, &t, c.span)?)));
+                }
+            }
+            Expression::Call(c) => return self.call_val(&c.node, e.span, want),
+            Expression::Comma(items) => {
+                let (last, init) = items.split_last().expect("a comma expression has operands");
+                for i in init {
+                    self.value(i, false)?;
+                }
+                return self.value(last, want);
+            }
+            _ => {}
         }
+        Ok(self.expr(e, want)?.map(Val::Int))
     }
 
     fn check_unsequenced(&self, parts: &[&'p Node<Expression>], span: Span) -> Result<()> {
@@ -1214,24 +1351,16 @@ impl<'p> Lowerer<'p> {
             Expression::Identifier(id) => self.identifier(&id.node.name, e.span)?,
             Expression::Constant(c) => self.constant(&c.node, c.span)?,
             Expression::StringLiteral(_) => return Err(self.unsupported("a string literal", e.span)),
-            Expression::Call(c) => return self.call(&c.node, e.span, want),
+            Expression::Call(_) => return self.int_value(e, want),
             Expression::UnaryOperator(u) => {
                 let operand = &u.node.operand;
                 match u.node.operator.node {
-                    UnaryOperator::PostIncrement => {
-                        return self.increment(operand, BinOp::Add, true, e.span, want).map(Some);
-                    }
-                    UnaryOperator::PostDecrement => {
-                        return self.increment(operand, BinOp::Sub, true, e.span, want).map(Some);
-                    }
-                    UnaryOperator::PreIncrement => {
-                        return self.increment(operand, BinOp::Add, false, e.span, want).map(Some);
-                    }
-                    UnaryOperator::PreDecrement => {
-                        return self.increment(operand, BinOp::Sub, false, e.span, want).map(Some);
-                    }
-                    UnaryOperator::Address => return Err(self.unsupported("taking an address (a pointer)", e.span)),
-                    UnaryOperator::Indirection => return Err(self.unsupported("dereferencing a pointer", e.span)),
+                    UnaryOperator::PostIncrement
+                    | UnaryOperator::PostDecrement
+                    | UnaryOperator::PreIncrement
+                    | UnaryOperator::PreDecrement
+                    | UnaryOperator::Address
+                    | UnaryOperator::Indirection => return self.int_value(e, want),
                     UnaryOperator::Plus => {
                         let a = self.rvalue(operand)?;
                         a.clone().cast(a.ty.promoted())
@@ -1246,22 +1375,23 @@ impl<'p> Lowerer<'p> {
                         let a = a.clone().cast(a.ty.promoted());
                         fold(Expr::unary(UnOp::BitNot, a))
                     }
-                    UnaryOperator::Negate => {
-                        let a = self.rvalue(operand)?;
-                        negate(truth(a))
-                    }
+                    UnaryOperator::Negate => match self.value_of(operand)? {
+                        Val::Ptr(p) => negate(Self::ptr_truth(&p)),
+                        other => negate(truth(self.to_int(other, operand.span)?)),
+                    },
                 }
             }
             Expression::Cast(c) => match self.type_name(&c.node.type_name)? {
                 CType::Void => {
-                    self.expr(&c.node.expression, false)?;
+                    self.value(&c.node.expression, false)?;
                     return Ok(None);
                 }
                 CType::Int(t) => self.rvalue(&c.node.expression)?.cast(t),
-                CType::Array(..) => return Err(self.unsupported("a cast to an array type", c.span)),
                 CType::Unsupported(what, at) => return Err(self.unsupported(&what, at)),
+                CType::Ptr(_) => return self.int_value(e, want),
+                other => return Err(self.unsupported(&format!("a cast to {}", other.describe()), c.span)),
             },
-            Expression::BinaryOperator(b) => return self.binary(&b.node, e.span, want),
+            Expression::BinaryOperator(_) => return self.int_value(e, want),
             Expression::Conditional(c) => {
                 let (a, b, join) = (self.new_loc(), self.new_loc(), self.new_loc());
                 if self.const_mode {
@@ -1312,7 +1442,7 @@ impl<'p> Lowerer<'p> {
             Expression::Comma(items) => {
                 let (last, init) = items.split_last().expect("a comma expression has operands");
                 for i in init {
-                    self.expr(i, false)?;
+                    self.value(i, false)?;
                 }
                 return self.expr(last, want);
             }
@@ -1324,7 +1454,7 @@ impl<'p> Lowerer<'p> {
                 let ty = self.type_of(&v.node.0)?;
                 self.size_expr(&ty, e.span)?
             }
-            Expression::Member(_) => return Err(self.unsupported("a struct or union member", e.span)),
+            Expression::Member(_) => return self.int_value(e, want),
             Expression::Statement(st) => return self.statement_expr(st, want),
             Expression::GenericSelection(_) => return Err(self.unsupported("_Generic", e.span)),
             Expression::CompoundLiteral(_) => return Err(self.unsupported("a compound literal", e.span)),
@@ -1335,8 +1465,16 @@ impl<'p> Lowerer<'p> {
         Ok(Some(v))
     }
 
+    /// An expression that [`Self::value`] lowers, as an integer.
+    fn int_value(&mut self, e: &'p Node<Expression>, want: bool) -> Result<Option<Expr>> {
+        match self.value(e, want)? {
+            Some(v) => self.to_int(v, e.span).map(Some),
+            None => Ok(None),
+        }
+    }
+
     fn size_expr(&self, ty: &CType, span: Span) -> Result<Expr> {
-        match size_of(ty) {
+        match self.size_align(ty).map(|(s, _)| s) {
             Some(n) => Ok(Expr::constant(n, IntTy { bits: self.model.long_bits(), signed: false })),
             None => Err(self.unsupported("sizeof of this type", span)),
         }
@@ -1402,6 +1540,10 @@ impl<'p> Lowerer<'p> {
             Some(Binding::Global(g)) => self.global_var(&g, span)?,
             Some(Binding::Const(v, t)) => return Ok(Expr::constant(v, t)),
             Some(Binding::Typedef(_)) => return Err(self.error(&format!("`{name}` is a type"), "not a value", span)),
+            Some(Binding::Obj(p)) => {
+                let v = self.read_place(&p, span)?;
+                return self.to_int(v, span);
+            }
             None => {
                 let unit = self.unit();
                 if let Some(FileName::Function(_)) = self.file(unit).and_then(|f| f.names.get(name)) {
@@ -1495,76 +1637,6 @@ impl<'p> Lowerer<'p> {
 
     // ----- lvalues, assignment, increments -----
 
-    fn lvalue(&mut self, e: &'p Node<Expression>) -> Result<(Lvalue, IntTy)> {
-        match &e.node {
-            Expression::Identifier(id) => {
-                let v = match self.lookup(&id.node.name) {
-                    Some(Binding::Var(v)) => v,
-                    Some(Binding::Global(g)) => self.global_var(&g, e.span)?,
-                    Some(_) => {
-                        return Err(self.error(
-                            &format!("`{}` cannot be assigned", id.node.name),
-                            "not a variable",
-                            e.span,
-                        ));
-                    }
-                    None => {
-                        return Err(self.error(&format!("`{}` is not declared", id.node.name), "unknown name", e.span));
-                    }
-                };
-                match self.var_ty(v) {
-                    VarTy::Scalar(t) => Ok((Lvalue::Var(v), t)),
-                    VarTy::Array(..) => Err(self.error("an array cannot be assigned as a whole", "array", e.span)),
-                }
-            }
-            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                let (v, t, idx) = self.element(&b.node.lhs, &b.node.rhs, e.span)?;
-                Ok((Lvalue::Elem(v, idx), t))
-            }
-            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
-                Err(self.unsupported("dereferencing a pointer", e.span))
-            }
-            Expression::Member(_) => Err(self.unsupported("a struct or union member", e.span)),
-            _ => Err(self.error("not assignable", "not an lvalue", e.span)),
-        }
-    }
-
-    /// `base[index]`: the array, its element type and the index, after a bounds check.
-    fn element(
-        &mut self,
-        base: &'p Node<Expression>,
-        index: &'p Node<Expression>,
-        span: Span,
-    ) -> Result<(VarId, IntTy, Expr)> {
-        let Expression::Identifier(id) = &base.node else {
-            let what = match &base.node {
-                Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                    "a multi-dimensional array"
-                }
-                _ => "indexing something other than an array variable (pointer arithmetic)",
-            };
-            return Err(self.unsupported(what, base.span));
-        };
-        let v = match self.lookup(&id.node.name) {
-            Some(Binding::Var(v)) => v,
-            Some(Binding::Global(g)) => self.global_var(&g, base.span)?,
-            _ => return Err(self.error(&format!("`{}` is not an array", id.node.name), "not an array", base.span)),
-        };
-        let VarTy::Array(t, n) = self.var_ty(v) else {
-            return Err(self.error(&format!("`{}` is not an array", id.node.name), "not an array", base.span));
-        };
-        self.check_unsequenced(&[base, index], span)?;
-        let i = self.rvalue(index)?;
-        let i = i.clone().cast(i.ty.promoted());
-        let in_bounds = if i.ty.signed {
-            and(cmp(BinOp::Ge, i.clone(), 0), cmp(BinOp::Lt, i.clone(), n as i128))
-        } else {
-            cmp(BinOp::Lt, i.clone(), n as i128)
-        };
-        self.check(in_bounds, Fault::IndexOutOfBounds, span)?;
-        Ok((v, t, i))
-    }
-
     fn check(&mut self, cond: Expr, fault: Fault, span: Span) -> Result<()> {
         match cond.as_const() {
             Some(c) if c != 0 => Ok(()),
@@ -1599,25 +1671,75 @@ impl<'p> Lowerer<'p> {
         Ok(result)
     }
 
-    fn increment(
-        &mut self,
-        target: &'p Node<Expression>,
-        op: BinOp,
-        post: bool,
-        span: Span,
-        want: bool,
-    ) -> Result<Expr> {
-        let (lv, ty) = self.lvalue(target)?;
-        let old = Self::read(&lv, ty);
+    /// Stores an integer into an integer place (maybe a choice of places behind a pointer).
+    fn store_place(&mut self, p: Place, ty: IntTy, value: Expr, span: Span, want: bool) -> Result<Expr> {
+        match p {
+            Place::Int(lv, _) => self.store(lv, ty, value, span, want),
+            p => {
+                let value = if value.as_const().is_some() || matches!(value.kind, ExprKind::Var(_)) {
+                    value
+                } else {
+                    let t = self.temp(ty);
+                    self.step(Stmt::Assign(Lvalue::Var(t), value), span)?;
+                    Expr::var(t, ty)
+                };
+                self.store_val(&p, Val::Int(value.clone()), span)?;
+                Ok(value)
+            }
+        }
+    }
+
+    /// The integer type of a place, or why it has none.
+    fn int_place_ty(&self, p: &Place, span: Span) -> Result<IntTy> {
+        match memory::place_ty(p) {
+            CType::Int(t) => Ok(t),
+            CType::Array(..) | CType::StructArray(..) => {
+                Err(self.error("an array cannot be assigned as a whole", "array", span))
+            }
+            other => {
+                Err(self.error(&format!("an object of type {} used as an integer", other.describe()), "here", span))
+            }
+        }
+    }
+
+    fn increment_place(&mut self, p: Place, op: BinOp, post: bool, span: Span, want: bool) -> Result<Val> {
+        if let CType::Ptr(_) = memory::place_ty(&p) {
+            let old = match self.read_place(&p, span)? {
+                Val::Ptr(v) => v,
+                _ => return Err(self.error("internal error: pointer place", "here", span)),
+            };
+            let new = self.ptr_offset(old.clone(), Expr::constant(1, IntTy::I32), op);
+            let result = if post && want {
+                let (tag, off) = (self.temp(memory::TAG), self.temp(memory::OFF));
+                self.step(Stmt::Assign(Lvalue::Var(tag), old.tag.clone()), span)?;
+                self.step(Stmt::Assign(Lvalue::Var(off), old.off.clone()), span)?;
+                PtrVal { tag: Expr::var(tag, memory::TAG), off: Expr::var(off, memory::OFF), ..old }
+            } else {
+                new.clone()
+            };
+            self.store_val(&p, Val::Ptr(new), span)?;
+            if !post && want {
+                return self.read_place(&p, span);
+            }
+            return Ok(Val::Ptr(result));
+        }
+        let ty = self.int_place_ty(&p, span)?;
+        let old = self.read_int(&p, span)?;
         let one = Expr::constant(1, IntTy::I32);
         let new = self.arith(op, old.clone(), one, span)?.cast(ty);
         if post && want {
             let t = self.temp(ty);
             self.step(Stmt::Assign(Lvalue::Var(t), old), span)?;
-            self.step(Stmt::Assign(lv, new), span)?;
-            return Ok(Expr::var(t, ty));
+            self.store_place(p, ty, new, span, false)?;
+            return Ok(Val::Int(Expr::var(t, ty)));
         }
-        self.store(lv, ty, new, span, want)
+        self.store_place(p, ty, new, span, want).map(Val::Int)
+    }
+
+    /// Reads an integer place.
+    fn read_int(&mut self, p: &Place, span: Span) -> Result<Expr> {
+        let v = self.read_place(p, span)?;
+        self.to_int(v, span)
     }
 
     /// A binary arithmetic or comparison operator with C's conversions and checks.
@@ -1647,19 +1769,21 @@ impl<'p> Lowerer<'p> {
         Ok(fold(Expr::binary(op, a, b)))
     }
 
-    fn binary(&mut self, b: &'p lang_c::ast::BinaryOperatorExpression, span: Span, want: bool) -> Result<Option<Expr>> {
+    fn binary_val(
+        &mut self,
+        b: &'p lang_c::ast::BinaryOperatorExpression,
+        span: Span,
+        want: bool,
+    ) -> Result<Option<Val>> {
         use BinaryOperator as B;
         let op = match b.operator.node.clone() {
-            B::Index => {
-                let (v, t, i) = self.element(&b.lhs, &b.rhs, span)?;
-                return Ok(Some(Self::read(&Lvalue::Elem(v, i), t)));
-            }
+            B::Index => return Err(self.error("internal error: an index lowered as an operator", "here", span)),
             B::LogicalAnd | B::LogicalOr => {
                 if self.const_mode {
                     let (x, _) = self.const_value(&b.lhs)?;
                     let short = (b.operator.node == B::LogicalAnd) == (x == 0);
                     let v = if short { (x != 0) as i128 } else { (self.const_value(&b.rhs)?.0 != 0) as i128 };
-                    return Ok(Some(Expr::constant(v, IntTy::I32)));
+                    return Ok(Some(Val::Int(Expr::constant(v, IntTy::I32))));
                 }
                 let (t, f, join) = (self.new_loc(), self.new_loc(), self.new_loc());
                 let tmp = self.temp(IntTy::I32);
@@ -1667,13 +1791,22 @@ impl<'p> Lowerer<'p> {
                 self.edge(t, join, Stmt::Assign(Lvalue::Var(tmp), Expr::constant(1, IntTy::I32)), Some(span));
                 self.edge(f, join, Stmt::Assign(Lvalue::Var(tmp), Expr::constant(0, IntTy::I32)), Some(span));
                 self.cur = join;
-                return Ok(Some(Expr::var(tmp, IntTy::I32)));
+                return Ok(Some(Val::Int(Expr::var(tmp, IntTy::I32))));
             }
             B::Assign => {
                 self.check_assignment(&b.lhs, &b.rhs, false, span)?;
-                let (lv, ty) = self.lvalue(&b.lhs)?;
-                let v = self.rvalue(&b.rhs)?.cast(ty);
-                return self.store(lv, ty, v, span, want).map(Some);
+                let p = self.place(&b.lhs)?;
+                if let CType::Int(ty) = memory::place_ty(&p) {
+                    let v = self.rvalue(&b.rhs)?.cast(ty);
+                    return self.store_place(p, ty, v, span, want).map(|v| Some(Val::Int(v)));
+                }
+                self.int_place_ty(&p, span).or_else(|e| match memory::place_ty(&p) {
+                    CType::Ptr(_) | CType::Struct(_) => Ok(IntTy::I32),
+                    _ => Err(e),
+                })?;
+                let v = self.value_of(&b.rhs)?;
+                self.store_val(&p, v, span)?;
+                return if want { self.read_place(&p, span).map(Some) } else { Ok(None) };
             }
             B::AssignMultiply => BinOp::Mul,
             B::AssignDivide => BinOp::Div,
@@ -1705,17 +1838,53 @@ impl<'p> Lowerer<'p> {
                     _ => BinOp::BitOr,
                 };
                 self.check_unsequenced(&[&b.lhs, &b.rhs], span)?;
-                let x = self.rvalue(&b.lhs)?;
-                let y = self.rvalue(&b.rhs)?;
-                return self.arith(op, x, y, span).map(Some);
+                let x = self.value_of(&b.lhs)?;
+                let y = self.value_of(&b.rhs)?;
+                return self.operands(op, x, y, span).map(Some);
             }
         };
         // Compound assignment: the target is evaluated once.
         self.check_assignment(&b.lhs, &b.rhs, true, span)?;
-        let (lv, ty) = self.lvalue(&b.lhs)?;
+        let p = self.place(&b.lhs)?;
+        if let CType::Ptr(_) = memory::place_ty(&p) {
+            if !matches!(op, BinOp::Add | BinOp::Sub) {
+                return Err(self.unsupported("this compound assignment to a pointer", span));
+            }
+            let old = self.read_place(&p, span)?;
+            let y = self.rvalue(&b.rhs)?;
+            let Val::Ptr(old) = old else { return Err(self.error("internal error: pointer place", "here", span)) };
+            let new = self.ptr_offset(old, y, op);
+            self.store_val(&p, Val::Ptr(new), span)?;
+            return if want { self.read_place(&p, span).map(Some) } else { Ok(None) };
+        }
+        let ty = self.int_place_ty(&p, span)?;
+        let old = self.read_int(&p, span)?;
         let y = self.rvalue(&b.rhs)?;
-        let value = self.arith(op, Self::read(&lv, ty), y, span)?.cast(ty);
-        self.store(lv, ty, value, span, want).map(Some)
+        let value = self.arith(op, old, y, span)?.cast(ty);
+        self.store_place(p, ty, value, span, want).map(|v| Some(Val::Int(v)))
+    }
+
+    /// A binary operator on two values: integers, or pointers with C's pointer arithmetic and
+    /// comparisons.
+    fn operands(&mut self, op: BinOp, x: Val, y: Val, span: Span) -> Result<Val> {
+        match (x, y) {
+            (Val::Ptr(p), Val::Ptr(q)) => self.ptr_binary(op, p, q, span).map(Val::Int),
+            (Val::Ptr(p), Val::Int(i)) | (Val::Int(i), Val::Ptr(p))
+                if matches!(op, BinOp::Eq | BinOp::Ne) && i.as_const() == Some(0) =>
+            {
+                let null = self.to_ptr(Val::Int(i), &CType::Ptr(Box::new(p.pointee.clone())), span)?;
+                self.ptr_binary(op, p, null, span).map(Val::Int)
+            }
+            (Val::Ptr(p), Val::Int(i)) if matches!(op, BinOp::Add | BinOp::Sub) => {
+                Ok(Val::Ptr(self.ptr_offset(p, i, op)))
+            }
+            (Val::Int(i), Val::Ptr(p)) if op == BinOp::Add => Ok(Val::Ptr(self.ptr_offset(p, i, op))),
+            (x, y) => {
+                let x = self.to_int(x, span)?;
+                let y = self.to_int(y, span)?;
+                self.arith(op, x, y, span).map(Val::Int)
+            }
+        }
     }
 
     /// Rejects `lhs = rhs` when the order of evaluating the two sides could matter.
@@ -1730,9 +1899,18 @@ impl<'p> Lowerer<'p> {
         let lhs_eff = match (&lhs.node, compound) {
             (_, true) => self.summaries.of_expr(lhs),
             (Expression::BinaryOperator(ix), false) if ix.node.operator.node == BinaryOperator::Index => {
-                self.summaries.of_expr(&ix.node.rhs)
+                let mut e = self.summaries.of_expr(&ix.node.rhs);
+                if !matches!(ix.node.lhs.node, Expression::Identifier(_)) {
+                    let base = self.summaries.of_expr(&ix.node.lhs);
+                    e.reads.extend(base.reads);
+                    e.writes.extend(base.writes);
+                    e.observable |= base.observable;
+                }
+                e
             }
-            _ => Effects::default(),
+            (Expression::Identifier(_), false) => Effects::default(),
+            // `s.f = ...`, `*p = ...`, `p->f = ...`: the pointers and structs on the left are read.
+            _ => self.summaries.of_expr(lhs),
         };
         let mut conflict = lhs_eff.conflict(&rhs_eff);
         // `x = x++`: the right side updates the target without a sequence point.
@@ -1752,12 +1930,17 @@ impl<'p> Lowerer<'p> {
 
     // ----- calls -----
 
-    fn call(&mut self, c: &'p CallExpression, span: Span, want: bool) -> Result<Option<Expr>> {
+    fn call_val(&mut self, c: &'p CallExpression, span: Span, want: bool) -> Result<Option<Val>> {
         let Expression::Identifier(id) = &c.callee.node else {
             return Err(self.unsupported("a call through a function pointer", c.callee.span));
         };
         let name = id.node.name.as_str();
-        if let Some(Binding::Var(_) | Binding::Global(_)) = self.lookup(name) {
+        if HEAP_FUNCTIONS.contains(&name) {
+            return Err(self
+                .unsupported(&format!("heap allocation (`{name}`)"), span)
+                .with_note("subst has no heap: objects must be variables whose address the component takes"));
+        }
+        if let Some(Binding::Var(_) | Binding::Global(_) | Binding::Obj(_)) = self.lookup(name) {
             return Err(self.unsupported("a call through a variable (a function pointer)", c.callee.span));
         }
         if self.const_mode {
@@ -1799,19 +1982,16 @@ impl<'p> Lowerer<'p> {
             }
             let t = self.temp(ty);
             self.step(Stmt::Havoc(Lvalue::Var(t)), span)?;
-            return Ok(Some(Expr::var(t, ty)));
+            return Ok(Some(Val::Int(Expr::var(t, ty))));
         }
         if is_unsupported_nondet(name) {
             return Err(self.unsupported(&format!("`{name}` (a non-integer input)"), span));
-        }
-        if HEAP_FUNCTIONS.contains(&name) {
-            return Err(self.unsupported("heap allocation", span));
         }
         let unit = self.unit();
         if let Some((u, i)) = self.prog.find_function(unit, name) {
             return self.inline(name, u, i, &args, span, want);
         }
-        self.event_call(name, &args, span, want)
+        Ok(self.event_call(name, &args, span, want)?.map(Val::Int))
     }
 
     fn inline(
@@ -1822,7 +2002,7 @@ impl<'p> Lowerer<'p> {
         args: &[&'p Node<Expression>],
         span: Span,
         want: bool,
-    ) -> Result<Option<Expr>> {
+    ) -> Result<Option<Val>> {
         if self.frames.iter().any(|f| f.function == name && f.unit == unit) {
             let chain: Vec<&str> = self.frames.iter().map(|f| f.function.as_str()).collect();
             return Err(self
@@ -1842,53 +2022,76 @@ impl<'p> Lowerer<'p> {
                 span,
             ));
         }
-        let ret_ty = match ret {
-            CType::Void => None,
-            CType::Int(t) => Some(t),
-            CType::Array(..) => {
-                return Err(self.unsupported_in(unit, "a function returning an array", def.declarator.span));
+        match &ret {
+            CType::Void | CType::Int(_) | CType::Struct(_) | CType::Ptr(_) => {}
+            CType::Unsupported(what, at) => return Err(self.unsupported_in(unit, what, *at)),
+            other => {
+                return Err(self.unsupported_in(
+                    unit,
+                    &format!("a function returning {}", other.describe()),
+                    def.declarator.span,
+                ));
             }
-            CType::Unsupported(what, at) => return Err(self.unsupported_in(unit, &what, at)),
-        };
+        }
         self.check_unsequenced(args, span)?;
         let mut values = Vec::new();
         for (a, (t, pspan, _)) in args.iter().zip(&params) {
-            let t = match t {
-                CType::Int(t) => t,
+            let v = match t {
+                CType::Int(t) => Val::Int(self.rvalue(a)?.cast(*t)),
+                CType::Ptr(_) => {
+                    let v = self.value_of(a)?;
+                    Val::Ptr(self.to_ptr(v, t, a.span)?)
+                }
+                CType::Struct(_) => match self.value_of(a)? {
+                    v @ Val::Struct(_) => v,
+                    _ => return Err(self.error("a struct parameter needs a struct", "not a struct", a.span)),
+                },
                 CType::Unsupported(what, at) => return Err(self.unsupported_in(unit, what, *at)),
-                _ => return Err(self.unsupported_in(unit, "a parameter that is not an integer", *pspan)),
+                _ => return Err(self.unsupported_in(unit, "a parameter of this type", *pspan)),
             };
-            values.push(self.rvalue(a)?.cast(*t));
+            values.push((t.clone(), v));
         }
         let ret_loc = self.new_loc();
-        let ret = ret_ty.map(|t| (self.temp(t), t));
+        let ret = match &ret {
+            CType::Void => None,
+            CType::Int(t) => Some(Place::Int(Lvalue::Var(self.temp(*t)), *t)),
+            other => Some(self.alloc(&format!("{name}$ret"), other, false, span)?),
+        };
         // Parameters are assigned at the call, in the caller's file; they are visible only in
         // the callee's scope.
         let mut bindings = Vec::new();
-        for ((_, _, pname), value) in params.iter().zip(values) {
+        for ((_, _, pname), (t, value)) in params.iter().zip(values) {
             let Some(pname) = pname else { continue };
-            let v = self.add_var(format!("{name}.{pname}"), VarTy::Scalar(value.ty), Storage::Local);
-            self.step(Stmt::Assign(Lvalue::Var(v), value), span)?;
-            bindings.push((*pname, v));
+            match value {
+                Val::Int(value) => {
+                    let v = self.add_var(format!("{name}.{pname}"), VarTy::Scalar(value.ty), Storage::Local);
+                    self.step(Stmt::Assign(Lvalue::Var(v), value), span)?;
+                    bindings.push((*pname, Binding::Var(v)));
+                }
+                value => {
+                    let p = self.alloc(&format!("{name}.{pname}"), &t, false, span)?;
+                    self.store_val(&p, value, span)?;
+                    bindings.push((*pname, Binding::Obj(p)));
+                }
+            }
         }
         let call = self.src_span(span);
-        self.frames.push(FrameCtx::new(name.to_string(), unit, Some(call), ret, ret_loc));
-        for (pname, v) in bindings {
-            self.bind(pname, Binding::Var(v));
+        self.frames.push(FrameCtx::new(name.to_string(), unit, Some(call), ret.clone(), ret_loc));
+        for (pname, b) in bindings {
+            self.bind(pname, b);
         }
         self.stmt(&def.statement)?;
-        if let Some((v, _)) = ret {
+        if let Some(p) = &ret {
             // Falling off the end of a non-void function leaves the result indeterminate.
-            self.step(Stmt::Havoc(Lvalue::Var(v)), def.statement.span)?;
+            self.havoc_place(p, def.statement.span)?;
         }
         self.fall_to(ret_loc);
         self.end_frame()?;
         self.cur = ret_loc;
-        Ok(match ret {
-            Some((v, t)) if want => Some(Expr::var(v, t)),
-            Some(_) => None,
-            None => None,
-        })
+        match ret {
+            Some(p) if want => self.read_place(&p, span).map(Some),
+            _ => Ok(None),
+        }
     }
 
     fn end_frame(&mut self) -> Result<()> {
@@ -1975,7 +2178,15 @@ impl<'p> Lowerer<'p> {
                 Ok(Some(Expr::var(t, ty)))
             }
             ([arg], false) => {
-                let v = self.rvalue(arg)?;
+                let v = match self.value_of(arg)? {
+                    Val::Ptr(_) => {
+                        return Err(self.unsupported(
+                            &format!("a pointer passed to the event `{name}` (it would escape the component)"),
+                            arg.span,
+                        ));
+                    }
+                    v => self.to_int(v, arg.span)?,
+                };
                 let ty = match proto.as_ref().and_then(|p| p.params.as_ref()) {
                     Some(ps) if ps.len() == 1 => match &ps[0] {
                         CType::Int(t) => *t,
