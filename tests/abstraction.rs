@@ -7,7 +7,8 @@
 //! - so is every path of the explicit-state under-approximation that containment uses for
 //!   `M'` when it is small enough.
 //!
-//! Both are checked on every component of `examples-c/` and on programs from the generator,
+//! Both are checked on every component of `examples-c/` (among them structs and pointers) and
+//! on programs from the generator, with and without structs and pointers,
 //! with predicates taken from the components' own branch conditions so that the models are
 //! not trivial.
 
@@ -171,12 +172,22 @@ fn models_of_the_examples_are_sound() {
 
 #[test]
 fn models_of_generated_programs_are_sound() {
+    generated_models_are_sound(0..20, generator::program);
+}
+
+#[test]
+fn models_of_generated_programs_with_structs_and_pointers_are_sound() {
+    generated_models_are_sound(0..10, generator::program_with_memory);
+}
+
+/// Checks the models of the generator's programs for `seeds`.
+fn generated_models_are_sound(seeds: std::ops::Range<u64>, make: fn(u64) -> generator::GenProgram) {
     let mut failures = Vec::new();
     let mut undecided = Vec::new();
     let mut must_paths_checked = 0;
-    for seed in 0..20u64 {
+    for seed in seeds {
         let t = std::time::Instant::now();
-        let g = generator::program(seed);
+        let g = make(seed);
         let dir = tempfile::tempdir().expect("a temporary folder");
         let path = dir.path().join(format!("gen{seed}.c"));
         std::fs::write(&path, &g.source).expect("write");

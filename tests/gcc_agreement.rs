@@ -3,7 +3,8 @@
 //!
 //! Checked on every example whose stated runs do not fault (a fault is undefined behaviour, so
 //! gcc's behaviour there is not a reference) and on 240 programs from the seeded generator in
-//! `tests/common/generator.rs`, each with several input lists.
+//! `tests/common/generator.rs`, each with several input lists, and 220 more that also use structs
+//! and pointers to known objects.
 
 mod common;
 
@@ -129,8 +130,48 @@ fn generated_programs_agree_with_gcc() {
     assert_eq!(faults.into_inner().unwrap(), 0, "the interpreter reported faults in UB-free programs");
 }
 
+/// Generated programs with structs and pointers to known objects.
+const GENERATED_WITH_MEMORY: u64 = 220;
+
+#[test]
+fn generated_programs_with_structs_and_pointers_agree_with_gcc() {
+    let failures = Mutex::new(Vec::new());
+    let next_seed = Mutex::new(0u64);
+    let faults = Mutex::new(0usize);
+    std::thread::scope(|s| {
+        for _ in 0..std::thread::available_parallelism().map_or(2, |n| n.get()).min(4) {
+            s.spawn(|| {
+                loop {
+                    let seed = {
+                        let mut n = next_seed.lock().unwrap();
+                        if *n >= GENERATED_WITH_MEMORY {
+                            return;
+                        }
+                        *n += 1;
+                        *n - 1
+                    };
+                    if let Some(f) = check_program(seed, generator::program_with_memory(seed), &faults) {
+                        failures.lock().unwrap().push(f);
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(
+        failures.is_empty(),
+        "{} of {GENERATED_WITH_MEMORY} programs disagree:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    assert_eq!(faults.into_inner().unwrap(), 0, "the interpreter reported faults in UB-free programs");
+}
+
 fn check_generated(seed: u64, faults: &Mutex<usize>) -> Option<String> {
-    let g = generator::program(seed);
+    check_program(seed, generator::program(seed), faults)
+}
+
+fn check_program(seed: u64, g: generator::GenProgram, faults: &Mutex<usize>) -> Option<String> {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let path = dir.path().join(format!("gen{seed}.c"));
     std::fs::write(&path, &g.source).expect("write the program");

@@ -117,6 +117,11 @@ impl Summaries {
         Summaries { map, pointers }
     }
 
+    /// Whether `name` is declared somewhere with a pointer type.
+    pub fn is_pointer(&self, name: &str) -> bool {
+        self.pointers.contains(name)
+    }
+
     /// The effects of one expression.
     pub fn of_expr(&self, e: &Node<Expression>) -> Effects {
         let mut w = Walker { summaries: Some(self), effects: Effects::default(), calls: HashSet::new() };

@@ -44,6 +44,31 @@ pub fn program(seed: u64) -> GenProgram {
     Gen::new(seed).program()
 }
 
+/// Like [`program`], with structs and pointers as well: a struct with an array member, an array
+/// of structs, helpers taking a pointer to a struct and returning a struct by value, pointers to
+/// globals, into arrays and to structs (retargeted now and then among objects of their type),
+/// pointer arithmetic and comparison inside one array, struct assignment.
+///
+/// Pointers always point to a live object of their own type, and a pointer into an array is
+/// indexed with a mask that keeps it inside the array.
+pub fn program_with_memory(seed: u64) -> GenProgram {
+    let mut g = Gen::new(seed ^ 0x6d65_6d6f_7279);
+    g.memory = Some(Memory::default());
+    g.program()
+}
+
+/// What the memory statements of [`program_with_memory`] may use.
+#[derive(Clone, Debug, Default)]
+struct Memory {
+    /// The element types of `struct rec`'s members `f0`, `f1`, `fa[8]` and `struct pair`'s `a`, `b`.
+    rec: Vec<Ty>,
+    pair: Vec<Ty>,
+    /// Scalar globals, for `T *q1 = &g`, with their types.
+    scalars: Vec<(String, Ty)>,
+    /// The pointer `q1` and the type it points to, once declared.
+    q1: Option<Ty>,
+}
+
 /// splitmix64 (Steele, Lea and Flood 2014): tiny, and independent of any crate's versions, so a
 /// seed names the same program for good.
 struct Rng(u64);
@@ -184,6 +209,12 @@ struct Var {
     array: bool,
     /// False for loop counters, which only their own increment writes.
     writable: bool,
+    /// For an array, the mask that keeps an index inside it (7 for the arrays of 8; less for a
+    /// pointer into the middle of one).
+    mask: u32,
+    /// Reached through a pointer: never the target of a helper's result, which may write what
+    /// the pointer points to (C would leave the order unspecified, and subst rejects it).
+    deref: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -226,6 +257,8 @@ struct Gen {
     n_names: usize,
     /// Statements left to generate in the current function; bounds the program's size.
     budget: usize,
+    /// Structs and pointers, in [`program_with_memory`].
+    memory: Option<Memory>,
 }
 
 impl Gen {
@@ -243,6 +276,7 @@ impl Gen {
             uses_assume: BTreeSet::new(),
             n_names: 0,
             budget: 0,
+            memory: None,
         }
     }
 
@@ -263,7 +297,7 @@ impl Gen {
             } else {
                 let _ = writeln!(globals, "{} {name};", ty.c());
             }
-            self.scopes[0].push(Var { name, ty, array: false, writable: true });
+            self.scopes[0].push(Var { name, ty, array: false, writable: true, mask: 7, deref: false });
         }
         for _ in 0..self.rng.range(1, 2) {
             let ty = self.rng.pick(&ARRAY_TYPES);
@@ -275,10 +309,15 @@ impl Gen {
             } else {
                 let _ = writeln!(globals, "{} {name}[8];", ty.c());
             }
-            self.scopes[0].push(Var { name, ty, array: true, writable: true });
+            self.scopes[0].push(Var { name, ty, array: true, writable: true, mask: 7, deref: false });
         }
 
         let mut functions = String::new();
+        if self.memory.is_some() {
+            let (types, helpers) = self.memory_globals(&mut globals);
+            globals = types + &globals;
+            functions += &helpers;
+        }
         for _ in 0..self.rng.range(1, 3) {
             functions += &self.helper();
             functions += "\n";
@@ -297,6 +336,9 @@ impl Gen {
             if self.events.contains(name) {
                 events.push(EventDecl::send(name, ty));
             }
+        }
+        if self.events.contains("outl") {
+            events.push(EventDecl::send("outl", CTy::Long));
         }
         for (name, ty) in RECV_EVENTS {
             if self.events.contains(name) {
@@ -342,7 +384,7 @@ impl Gen {
         for (i, ty) in params.iter().enumerate() {
             let p = format!("p{i}");
             list.push(format!("{} {p}", ty.c()));
-            scope.push(Var { name: p, ty: *ty, array: false, writable: true });
+            scope.push(Var { name: p, ty: *ty, array: false, writable: true, mask: 7, deref: false });
         }
         self.scopes.push(scope);
         self.labels.clear();
@@ -368,6 +410,9 @@ impl Gen {
         let mut body = String::new();
         let ctx = Ctx { depth: 1, in_loop: false, breakable: false, returns: None };
         self.events.insert("tick");
+        if self.memory.is_some() {
+            self.memory_locals(&mut body);
+        }
         if self.rng.chance(75) {
             for _ in 0..self.rng.range(0, 2) {
                 self.local_decl(&mut body, 1);
@@ -427,6 +472,10 @@ impl Gen {
         let p = pad(indent);
         let can_nest = ctx.depth < 4;
         loop {
+            if self.memory.is_some() && self.rng.chance(20) {
+                self.memory_statement(out, indent);
+                return;
+            }
             match self.rng.below(100) {
                 0..=13 => {
                     let lv = self.lvalue();
@@ -574,7 +623,14 @@ impl Gen {
         let e = self.expr(2);
         let name = self.fresh("l");
         let _ = writeln!(out, "{}{} {name} = {e};", pad(indent), ty.c());
-        self.scopes.last_mut().expect("a local scope").push(Var { name, ty, array: false, writable: true });
+        self.scopes.last_mut().expect("a local scope").push(Var {
+            name,
+            ty,
+            array: false,
+            writable: true,
+            mask: 7,
+            deref: false,
+        });
     }
 
     fn loop_statement(&mut self, out: &mut String, ctx: Ctx, indent: usize) {
@@ -583,7 +639,8 @@ impl Gen {
         let bound = self.rng.range(1, 4);
         let inner = Ctx { depth: ctx.depth + 1, in_loop: true, breakable: true, returns: ctx.returns };
         let extra = if self.rng.chance(30) { format!(" && {}", self.cond()) } else { String::new() };
-        let counter_var = Var { name: counter.clone(), ty: Ty::Int, array: false, writable: false };
+        let counter_var =
+            Var { name: counter.clone(), ty: Ty::Int, array: false, writable: false, mask: 7, deref: false };
         match self.rng.below(3) {
             0 => {
                 let _ = writeln!(out, "{p}for (int {counter} = 0; {counter} < {bound}{extra}; {counter}++) {{");
@@ -648,7 +705,7 @@ impl Gen {
         let var = &candidates[self.rng.below(candidates.len())];
         if var.array {
             let index = self.expr(1);
-            (format!("{}[({index}) & 7]", var.name), var.ty)
+            (format!("{}[({index}) & {}]", var.name, var.mask), var.ty)
         } else {
             (var.name.clone(), var.ty)
         }
@@ -656,12 +713,20 @@ impl Gen {
 
     /// A place for a helper's result: its address must not depend on what the helper writes.
     fn call_target(&mut self) -> String {
-        let candidates: Vec<Var> = self.visible().filter(|v| v.writable).cloned().collect();
+        let candidates: Vec<Var> = self.visible().filter(|v| v.writable && !v.deref).cloned().collect();
         let var = &candidates[self.rng.below(candidates.len())];
-        if var.array { format!("{}[{}]", var.name, self.rng.below(8)) } else { var.name.clone() }
+        if var.array { format!("{}[{}]", var.name, self.rng.below(var.mask as usize + 1)) } else { var.name.clone() }
     }
 
     fn cond(&mut self) -> String {
+        if self.memory.as_ref().is_some_and(|m| m.q1.is_some()) && self.rng.chance(10) {
+            let k = self.rng.below(4);
+            return match self.rng.below(3) {
+                0 => format!("pp == &ps[{k}]"),
+                1 => "q1 != 0".to_string(),
+                _ => format!("qa + {} > &r1.fa[{}]", self.rng.below(4), self.rng.below(8)),
+            };
+        }
         let a = self.expr(1);
         let b = self.expr(1);
         match self.rng.below(5) {
@@ -732,12 +797,161 @@ impl Gen {
         let var = &vars[self.rng.below(vars.len())];
         if var.array {
             let index = if depth == 0 { self.rng.below(8).to_string() } else { self.expr(depth - 1) };
-            format!("{}[({index}) & 7]", var.name)
+            format!("{}[({index}) & {}]", var.name, var.mask)
         } else {
             var.name.clone()
         }
     }
 }
+
+impl Gen {
+    /// The struct types, the struct globals and the helpers that take pointers; returns the
+    /// type definitions and the helpers' text.
+    fn memory_globals(&mut self, globals: &mut String) -> (String, String) {
+        let rec: Vec<Ty> = (0..3).map(|_| self.rng.pick(&FIELD_TYPES)).collect();
+        let pair: Vec<Ty> = (0..2).map(|_| self.rng.pick(&FIELD_TYPES)).collect();
+        let types = format!(
+            "struct rec {{\n    {} f0;\n    {} f1;\n    {} fa[8];\n}};\nstruct pair {{\n    {} a;\n    {} b;\n}};\n",
+            rec[0].c(),
+            rec[1].c(),
+            rec[2].c(),
+            pair[0].c(),
+            pair[1].c()
+        );
+        if self.rng.chance(60) {
+            let (a, b, c, d) = (
+                self.rng.pick(&LITERALS),
+                self.rng.pick(&LITERALS),
+                self.rng.pick(&LITERALS),
+                self.rng.pick(&LITERALS),
+            );
+            let _ = writeln!(globals, "struct rec r1 = {{ {a}, {b}, {{ {c}, {d} }} }};");
+        } else {
+            globals.push_str("struct rec r1;\n");
+        }
+        if self.rng.chance(50) {
+            let (a, b) = (self.rng.pick(&LITERALS), self.rng.pick(&LITERALS));
+            let _ = writeln!(globals, "struct pair ps[4] = {{ {{ {a}, {b} }}, [2] = {{ .b = {a} }} }};");
+        } else {
+            globals.push_str("struct pair ps[4];\n");
+        }
+        let scalars: Vec<(String, Ty)> =
+            self.scopes[0].iter().filter(|v| !v.array).map(|v| (v.name.clone(), v.ty)).collect();
+        let g = &mut self.scopes[0];
+        g.push(Var { name: "r1.f0".into(), ty: rec[0], array: false, writable: true, mask: 7, deref: false });
+        g.push(Var { name: "r1.f1".into(), ty: rec[1], array: false, writable: true, mask: 7, deref: false });
+        g.push(Var { name: "r1.fa".into(), ty: rec[2], array: true, writable: true, mask: 7, deref: false });
+        for k in 0..4 {
+            let (f, ty) = if k % 2 == 0 { ("a", pair[0]) } else { ("b", pair[1]) };
+            g.push(Var { name: format!("ps[{k}].{f}"), ty, array: false, writable: true, mask: 7, deref: false });
+        }
+        let helpers = format!(
+            "static void bump(struct rec *p, int v) {{\n    p->f0 += v;\n    p->fa[v & 7] ^= p->f1;\n    p->f1 = p->f1 * 3 + 1;\n}}\n\n\
+             static struct pair mk({} a, {} b) {{\n    struct pair q = {{ 0, 0 }};\n    q.a = a;\n    q.b = b;\n    return q;\n}}\n\n\
+             static {t} total(const {t} *p, int n) {{\n    {t} s = 0;\n    for (int i = 0; i < n; i++)\n        s += p[i];\n    return s;\n}}\n\n",
+            pair[0].c(),
+            pair[1].c(),
+            t = rec[2].c()
+        );
+        self.memory = Some(Memory { rec, pair, scalars, q1: None });
+        (types, helpers)
+    }
+
+    /// The component's pointers and local struct, declared before its loop.
+    fn memory_locals(&mut self, out: &mut String) {
+        let m = self.memory.clone().expect("memory mode");
+        let (g, ty) = m.scalars[self.rng.below(m.scalars.len())].clone();
+        let k = self.rng.below(5);
+        let kp = self.rng.below(4);
+        let (a, b) = (self.rng.pick(&LITERALS), self.rng.pick(&LITERALS));
+        let _ = writeln!(out, "    struct rec *rp = &r1;");
+        let _ = writeln!(out, "    {} *q1 = &{g};", ty.c());
+        let _ = writeln!(out, "    {} *qa = &r1.fa[{k}];", m.rec[2].c());
+        let _ = writeln!(out, "    struct pair lp = {{ {a}, {b} }};");
+        let _ = writeln!(out, "    struct pair *pp = &ps[{kp}];");
+        let scope = self.scopes.last_mut().expect("the component's scope");
+        let deref = |name: &str, ty: Ty, array: bool, mask: u32| Var {
+            name: name.to_string(),
+            ty,
+            array,
+            writable: true,
+            mask,
+            deref: true,
+        };
+        scope.push(deref("rp->f0", m.rec[0], false, 7));
+        scope.push(deref("rp->f1", m.rec[1], false, 7));
+        scope.push(deref("rp->fa", m.rec[2], true, 7));
+        scope.push(deref("(*q1)", ty, false, 7));
+        scope.push(deref("qa", m.rec[2], true, 3));
+        scope.push(deref("pp->a", m.pair[0], false, 7));
+        scope.push(deref("pp->b", m.pair[1], false, 7));
+        scope.push(Var { name: "lp.a".into(), ty: m.pair[0], array: false, writable: true, mask: 7, deref: false });
+        scope.push(Var { name: "lp.b".into(), ty: m.pair[1], array: false, writable: true, mask: 7, deref: false });
+        self.memory = Some(Memory { q1: Some(ty), ..m });
+    }
+
+    /// A statement about structs and pointers.
+    fn memory_statement(&mut self, out: &mut String, indent: usize) {
+        let p = pad(indent);
+        let m = self.memory.clone().expect("memory mode");
+        let in_component = m.q1.is_some() && self.visible().any(|v| v.name == "(*q1)");
+        match self.rng.below(if in_component { 8 } else { 3 }) {
+            0 => {
+                let (a, b) = (self.expr(2), self.expr(2));
+                let _ = writeln!(out, "{p}ps[{}] = mk({a}, {b});", self.rng.below(4));
+            }
+            1 => {
+                let (x, y) = (self.rng.below(4), self.rng.below(4));
+                let _ = writeln!(out, "{p}ps[{x}] = ps[{y}];");
+            }
+            2 => {
+                let lv = self.call_target();
+                let n = self.rng.range(1, 8);
+                let from = if self.rng.chance(50) { "r1.fa".to_string() } else { "&r1.fa[0]".to_string() };
+                let _ = writeln!(out, "{p}{lv} = total({from}, {n});");
+            }
+            3 => {
+                let target = if self.rng.chance(50) { "rp" } else { "&r1" };
+                let e = self.expr(2);
+                let _ = writeln!(out, "{p}bump({target}, {e});");
+            }
+            4 => {
+                // Retargets a pointer among the objects of its type.
+                let ty = m.q1.expect("in the component");
+                let same: Vec<&(String, Ty)> = m.scalars.iter().filter(|(_, t)| *t == ty).collect();
+                if self.rng.chance(50) || same.is_empty() {
+                    let _ = writeln!(out, "{p}pp = &ps[{}];", self.rng.below(4));
+                } else {
+                    let (g, _) = same[self.rng.below(same.len())];
+                    let _ = writeln!(out, "{p}q1 = &{g};");
+                }
+            }
+            5 => {
+                let e = self.expr(1);
+                let step = self.rng.range(1, 3);
+                let t = m.rec[2].c();
+                let _ = writeln!(out, "{p}for ({t} *w = r1.fa; w < r1.fa + 8; w += {step})");
+                let _ = writeln!(out, "{p}    *w += {e};");
+            }
+            6 => {
+                let x = self.rng.below(4);
+                if self.rng.chance(50) {
+                    let _ = writeln!(out, "{p}lp = ps[{x}];");
+                } else {
+                    let _ = writeln!(out, "{p}ps[{x}] = lp;");
+                }
+            }
+            _ => {
+                let _ = writeln!(out, "{p}qa = &r1.fa[{}];", self.rng.below(5));
+                let _ = writeln!(out, "{p}outl((long) (qa - r1.fa) + (long) (&r1.fa[7] - qa));");
+                self.events.insert("outl");
+            }
+        }
+    }
+}
+
+/// The types of struct members in generated programs.
+const FIELD_TYPES: [Ty; 7] = [Ty::Int, Ty::UInt, Ty::Long, Ty::Char, Ty::Short, Ty::UShort, Ty::ULong];
 
 /// The divisor form that is never 0 or -1: 1..8 or -2..-9 (or their unsigned images).
 fn divisor(d: &str) -> String {

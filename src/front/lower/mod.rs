@@ -1887,6 +1887,39 @@ impl<'p> Lowerer<'p> {
         }
     }
 
+    /// What evaluating an assignment target does to find the object (not to read it): its
+    /// indices, and the pointers it goes through.
+    fn locating_effects(&self, e: &'p Node<Expression>) -> Effects {
+        let merge = |mut a: Effects, b: Effects| {
+            a.reads.extend(b.reads);
+            a.writes.extend(b.writes);
+            a.observable |= b.observable;
+            a.any |= b.any;
+            a
+        };
+        match &e.node {
+            Expression::Identifier(_) => Effects::default(),
+            Expression::Member(m) if m.node.operator.node == lang_c::ast::MemberOperator::Direct => {
+                self.locating_effects(&m.node.expression)
+            }
+            Expression::Member(m) => self.summaries.of_expr(&m.node.expression),
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                self.summaries.of_expr(&u.node.operand)
+            }
+            Expression::BinaryOperator(ix) if ix.node.operator.node == BinaryOperator::Index => {
+                let index = self.summaries.of_expr(&ix.node.rhs);
+                let base = match &ix.node.lhs.node {
+                    Expression::Identifier(id) if self.summaries.is_pointer(&id.node.name) => {
+                        self.summaries.of_expr(&ix.node.lhs)
+                    }
+                    _ => self.locating_effects(&ix.node.lhs),
+                };
+                merge(index, base)
+            }
+            _ => self.summaries.of_expr(e),
+        }
+    }
+
     /// Rejects `lhs = rhs` when the order of evaluating the two sides could matter.
     fn check_assignment(
         &self,
@@ -1898,19 +1931,7 @@ impl<'p> Lowerer<'p> {
         let rhs_eff = self.summaries.of_expr(rhs);
         let lhs_eff = match (&lhs.node, compound) {
             (_, true) => self.summaries.of_expr(lhs),
-            (Expression::BinaryOperator(ix), false) if ix.node.operator.node == BinaryOperator::Index => {
-                let mut e = self.summaries.of_expr(&ix.node.rhs);
-                if !matches!(ix.node.lhs.node, Expression::Identifier(_)) {
-                    let base = self.summaries.of_expr(&ix.node.lhs);
-                    e.reads.extend(base.reads);
-                    e.writes.extend(base.writes);
-                    e.observable |= base.observable;
-                }
-                e
-            }
-            (Expression::Identifier(_), false) => Effects::default(),
-            // `s.f = ...`, `*p = ...`, `p->f = ...`: the pointers and structs on the left are read.
-            _ => self.summaries.of_expr(lhs),
+            (_, false) => self.locating_effects(lhs),
         };
         let mut conflict = lhs_eff.conflict(&rhs_eff);
         // `x = x++`: the right side updates the target without a sequence point.
