@@ -797,6 +797,9 @@ impl<'p> Lowerer<'p> {
         }
         let p = self.with_file_frame(unit, |l| l.alloc(name, &ty, true, decl_span))?;
         self.global_places.insert((unit, name.to_string()), p.clone());
+        if let Some(super::FileName::Global { constant: true, .. }) = self.file(unit).and_then(|f| f.names.get(name)) {
+            self.const_vars.extend(place_vars(&p));
+        }
         self.with_file_frame(unit, |l| l.static_init(&p, init))?;
         Ok(p)
     }
@@ -1222,6 +1225,19 @@ fn has_elem(p: &Place) -> bool {
         Place::Ptr { tag: Lvalue::Elem(..), .. } => true,
         Place::Struct(_, fs) => fs.iter().any(has_elem),
         _ => false,
+    }
+}
+
+/// The IR variables a place writes (none for a choice behind a pointer).
+pub(super) fn place_vars(p: &Place) -> Vec<VarId> {
+    match p {
+        Place::Int(lv, _) => vec![lv.var()],
+        Place::Ptr { tag, off, .. } => vec![tag.var(), off.var()],
+        Place::IntArray(v, ..) => vec![*v],
+        Place::PtrArray { tag, off, .. } => vec![*tag, *off],
+        Place::Struct(_, fs) | Place::StructArray(_, _, fs) => fs.iter().flat_map(place_vars).collect(),
+        Place::StructElem(arr, _) => place_vars(arr),
+        Place::Choice(_) | Place::Nowhere(_) => Vec::new(),
     }
 }
 

@@ -70,6 +70,8 @@ enum FileName<'p> {
         span: Span,
         external: bool,
         internal: bool,
+        /// Declared `const` (the object itself, not what it points to).
+        constant: bool,
     },
     Function(Proto),
 }
@@ -86,6 +88,8 @@ struct Proto {
 struct FileScope<'p> {
     names: HashMap<String, FileName<'p>>,
     enum_tags: HashMap<String, IntTy>,
+    /// The functions this file defines (not only declares).
+    defined: HashSet<String>,
 }
 
 struct SwitchCtx {
@@ -108,6 +112,8 @@ struct FrameCtx {
     breaks: Vec<LocId>,
     continues: Vec<LocId>,
     switches: Vec<SwitchCtx>,
+    /// Whether the caller uses the function's result (a `return;` is then an error).
+    value_used: bool,
 }
 
 struct Lowerer<'p> {
@@ -142,6 +148,8 @@ struct Lowerer<'p> {
     pinned: Option<Vec<Object>>,
     /// Dereferences that found no candidate object in this pass.
     unresolved: Vec<Diagnostic>,
+    /// Variables of objects declared `const`.
+    const_vars: HashSet<VarId>,
 }
 
 /// Lowers the function at `index` of `unit` as a component.
@@ -217,6 +225,7 @@ fn lower_pass(
         objects: pinned.clone().unwrap_or_default(),
         pinned,
         unresolved: Vec::new(),
+        const_vars: HashSet::new(),
     };
     let entry = l.new_loc();
     l.exit = l.new_loc();
@@ -255,6 +264,7 @@ impl FrameCtx {
             breaks: Vec::new(),
             continues: Vec::new(),
             switches: Vec::new(),
+            value_used: false,
         }
     }
 }
@@ -490,6 +500,13 @@ impl<'p> Lowerer<'p> {
                     lang_c::ast::ExternalDeclaration::Declaration(decl) => l.file_declaration(unit, decl)?,
                     lang_c::ast::ExternalDeclaration::FunctionDefinition(f) => {
                         if let Some(name) = super::function_name(&f.node) {
+                            if !l.file_mut(unit).defined.insert(name.to_string()) {
+                                return Err(l.error(
+                                    &format!("redefinition of the function `{name}`"),
+                                    "a second definition",
+                                    f.node.declarator.span,
+                                ));
+                            }
                             // A signature we cannot read is only a problem if the function is called.
                             let proto = l.function_signature(&f.node).map_or(
                                 Proto { ret: CType::Unsupported("function signature".into(), f.span), params: None },
@@ -536,6 +553,13 @@ impl<'p> Lowerer<'p> {
                         Some(FileName::Global { init, external, .. }) => (*init, *external),
                         _ => (None, true),
                     };
+                    if old_init.is_some() && init.node.initializer.is_some() {
+                        return Err(self.error(
+                            &format!("redefinition of `{name}`"),
+                            "a second initialised definition",
+                            init.span,
+                        ));
+                    }
                     let declares_only = is_extern && init.node.initializer.is_none();
                     if declares_only && self.file(unit).is_some_and(|f| f.names.contains_key(name)) {
                         // A repeated declaration adds nothing to what is known.
@@ -547,6 +571,7 @@ impl<'p> Lowerer<'p> {
                         span: init.span,
                         external: declares_only && old_external,
                         internal: has_storage(&d.specifiers, StorageClassSpecifier::Static),
+                        constant: is_const_object(&d.specifiers, &init.node.declarator.node),
                     }
                 }
                 Declared::Function(f) if typedef => {
@@ -830,6 +855,9 @@ impl<'p> Lowerer<'p> {
         let values = self.with_file_frame(unit, |l| l.initial_values(vty, init))?;
         let v = self.add_var(name.to_string(), vty, Storage::Global { init: values });
         self.globals.insert((unit, name.to_string()), v);
+        if let Some(FileName::Global { constant: true, .. }) = self.file(unit).and_then(|f| f.names.get(name)) {
+            self.const_vars.insert(v);
+        }
         Ok(v)
     }
 
@@ -981,6 +1009,14 @@ impl<'p> Lowerer<'p> {
                     }
                     (Some(e), None) => {
                         self.value(e, false)?;
+                    }
+                    (None, Some(_)) if self.frames.last().is_some_and(|f| f.value_used) => {
+                        let f = self.frames.last().map_or(String::new(), |f| f.function.clone());
+                        return Err(self.error(
+                            &format!("`return` without a value in `{f}`, whose result the caller uses"),
+                            "returns no value",
+                            s.span,
+                        ));
                     }
                     (None, _) => {}
                 }
@@ -1134,6 +1170,19 @@ impl<'p> Lowerer<'p> {
                 self.bind(name, Binding::Global(name.to_string()));
                 continue;
             }
+            let redeclared = self
+                .frames
+                .last()
+                .and_then(|f| f.scopes.last())
+                .is_some_and(|scope| matches!(scope.get(name), Some(Binding::Var(_) | Binding::Obj(_))));
+            if redeclared {
+                return Err(self.error(
+                    &format!("redeclaration of `{name}` in the same scope"),
+                    "already declared in this block",
+                    init.span,
+                ));
+            }
+            let constant = is_const_object(&d.specifiers, &init.node.declarator.node);
             let vty = match ty {
                 CType::Int(t) => VarTy::Scalar(t),
                 CType::Array(t, n) => VarTy::Array(t, n),
@@ -1144,6 +1193,9 @@ impl<'p> Lowerer<'p> {
                 }
                 other => {
                     self.declare_object(name, &other, init.node.initializer.as_ref(), is_static, init.span)?;
+                    if constant && let Some(Binding::Obj(p)) = self.lookup(name) {
+                        self.const_vars.extend(memory::place_vars(&p));
+                    }
                     continue;
                 }
             };
@@ -1153,15 +1205,22 @@ impl<'p> Lowerer<'p> {
                     self.bind(name, Binding::Var(v));
                     continue;
                 }
+
                 let values = self.with_file_frame(unit, |l| l.initial_values(vty, init.node.initializer.as_ref()))?;
                 let f = self.frames.last().map_or(String::new(), |f| f.function.clone());
                 let v = self.add_var(format!("{f}.{name}"), vty, Storage::Global { init: values });
                 self.statics.insert((unit, init.span.start), v);
+                if constant {
+                    self.const_vars.insert(v);
+                }
                 self.bind(name, Binding::Var(v));
                 continue;
             }
             let v = self.local(name, vty);
             self.bind(name, Binding::Var(v));
+            if constant {
+                self.const_vars.insert(v);
+            }
             match &init.node.initializer {
                 None => self.step(Stmt::Havoc(Lvalue::Var(v)), init.span)?,
                 Some(i) => {
@@ -1297,6 +1356,7 @@ impl<'p> Lowerer<'p> {
                 };
                 if let Some((op, post)) = inc {
                     let p = self.place(operand)?;
+                    self.check_writable(&p, operand)?;
                     return self.increment_place(p, op, post, e.span, want).map(Some);
                 }
             }
@@ -1796,6 +1856,7 @@ impl<'p> Lowerer<'p> {
             B::Assign => {
                 self.check_assignment(&b.lhs, &b.rhs, false, span)?;
                 let p = self.place(&b.lhs)?;
+                self.check_writable(&p, &b.lhs)?;
                 if let CType::Int(ty) = memory::place_ty(&p) {
                     let v = self.rvalue(&b.rhs)?.cast(ty);
                     return self.store_place(p, ty, v, span, want).map(|v| Some(Val::Int(v)));
@@ -1846,6 +1907,7 @@ impl<'p> Lowerer<'p> {
         // Compound assignment: the target is evaluated once.
         self.check_assignment(&b.lhs, &b.rhs, true, span)?;
         let p = self.place(&b.lhs)?;
+        self.check_writable(&p, &b.lhs)?;
         if let CType::Ptr(_) = memory::place_ty(&p) {
             if !matches!(op, BinOp::Add | BinOp::Sub) {
                 return Err(self.unsupported("this compound assignment to a pointer", span));
@@ -1885,6 +1947,19 @@ impl<'p> Lowerer<'p> {
                 self.arith(op, x, y, span).map(Val::Int)
             }
         }
+    }
+
+    /// Rejects a write to an object declared `const`, as gcc does.
+    fn check_writable(&self, p: &Place, target: &'p Node<Expression>) -> Result<()> {
+        if memory::place_vars(p).iter().any(|v| self.const_vars.contains(v)) {
+            let (span, text) = self.src_span_in(self.unit(), target.span);
+            return Err(Diagnostic::at(
+                span,
+                format!("assignment to `{text}`, which is declared `const`"),
+                "read-only".to_string(),
+            ));
+        }
+        Ok(())
     }
 
     /// What evaluating an assignment target does to find the object (not to read it): its
@@ -2097,7 +2172,9 @@ impl<'p> Lowerer<'p> {
             }
         }
         let call = self.src_span(span);
-        self.frames.push(FrameCtx::new(name.to_string(), unit, Some(call), ret.clone(), ret_loc));
+        let mut frame = FrameCtx::new(name.to_string(), unit, Some(call), ret.clone(), ret_loc);
+        frame.value_used = want && ret.is_some();
+        self.frames.push(frame);
         for (pname, b) in bindings {
             self.bind(pname, b);
         }
@@ -2169,6 +2246,15 @@ impl<'p> Lowerer<'p> {
         // says the function returns a value, even if the value is then discarded.
         let receives = self.prog.options.families.contains_key(name)
             || matches!(proto.as_ref().map(|p| &p.ret), Some(CType::Int(_)));
+        if let Some(ps) = proto.as_ref().and_then(|p| p.params.as_ref())
+            && ps.len() != args.len()
+        {
+            return Err(self.error(
+                &format!("`{name}` is declared with {} parameters, {} arguments given", ps.len(), args.len()),
+                "wrong number of arguments",
+                span,
+            ));
+        }
         match (args, want) {
             ([], false) if !receives => {
                 self.plain_events.push((name.to_string(), span, unit));
@@ -2256,6 +2342,20 @@ fn target_of(e: &Node<Expression>) -> Option<&str> {
         Expression::Identifier(id) => Some(&id.node.name),
         Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => target_of(&b.node.lhs),
         _ => None,
+    }
+}
+
+/// Whether a declaration declares a `const` object (`const int x`, `int *const p`), as opposed to
+/// a pointer to `const`.
+fn is_const_object(specs: &[Node<DeclarationSpecifier>], d: &lang_c::ast::Declarator) -> bool {
+    let pointer_quals: Vec<&Node<DerivedDeclarator>> =
+        ctype::derived_parts(d).into_iter().filter(|p| matches!(p.node, DerivedDeclarator::Pointer(_))).collect();
+    match pointer_quals.last() {
+        Some(p) => matches!(&p.node, DerivedDeclarator::Pointer(q) if q.iter().any(|q| matches!(&q.node,
+            lang_c::ast::PointerQualifier::TypeQualifier(t) if t.node == lang_c::ast::TypeQualifier::Const))),
+        None => specs.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::TypeQualifier(q) if q.node == lang_c::ast::TypeQualifier::Const)
+        }),
     }
 }
 
