@@ -427,6 +427,7 @@ fn verify_c(
         let mut options = c.front();
         options.families = spec.family_ranges();
         let program = front::load(src, &options)?;
+        check_props(&spec, &program)?;
         let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
         let result = if engine == crate::check::verify::Engine::Ag {
             let options = crate::check::compat::CompatOptions {
@@ -455,6 +456,22 @@ fn verify_c(
     let result = crate::check::cegar::verify_program(&comp, cegar.options());
     print!("{}", crate::report::program_text(&comp, &result, ag.stats));
     Ok(exit_of(&result.verdict()))
+}
+
+/// Checks the spec's propositions against the C sources (see [`crate::spec::Spec::check_props`]).
+fn check_props(spec: &crate::spec::Spec, program: &front::Program) -> Result<(), Diagnostic> {
+    if spec.props().is_empty() {
+        return Ok(());
+    }
+    let defined = program.defined_functions();
+    spec.check_props(&mut |name| {
+        if !defined.iter().any(|d| d == name) {
+            return Ok(None);
+        }
+        let comp = program.lower(name)?;
+        let globals = comp.vars.iter().filter(|v| matches!(v.storage, ir::Storage::Global { .. }));
+        Ok(Some(globals.map(|v| v.name.clone()).collect()))
+    })
 }
 
 fn exit_of(v: &crate::check::Verdict) -> Exit {
@@ -582,6 +599,9 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
     };
     let old_program = front::load(&v.old, &options)?;
     let new_program = front::load(&v.new, &options)?;
+    if let Some(spec) = &spec {
+        check_props(spec, &new_program)?;
+    }
     let contain =
         crate::check::contain::ContainOptions { limits: args.cegar.options(), max_missing: args.max_missing.max(1) };
     let mut result = if args.skip_containment {
