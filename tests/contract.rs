@@ -52,3 +52,35 @@ fn every_bad_prop_is_rejected_at_its_line() {
         insta::assert_snapshot!(format!("prop_{}", name.trim_end_matches(".lts")), err);
     }
 }
+
+// ---- Spec discovery --------------------------------------------------------------------------
+
+/// The spec that `subst -v check` in `tests/data/discovery/CASE` reports it found.
+fn found_spec(case: &str, old: &str, new: &str) -> String {
+    let (code, out, err) = subst(&data("discovery").join(case), &["-v", "check", old, new]);
+    assert_eq!(code, 0, "{case}: {out}{err}");
+    let line = err.lines().find(|l| l.contains("subst::cli: spec: ")).unwrap_or_else(|| panic!("{case}: {err}"));
+    line.split("spec: ").nth(1).expect("a path").to_string()
+}
+
+#[test]
+fn check_finds_the_spec_in_the_parent_folder_of_the_versions() {
+    assert_eq!(found_spec("parent", "old/meter.c", "new/meter.c"), "meter.lts");
+}
+
+#[test]
+fn check_finds_the_spec_beside_the_old_version() {
+    assert_eq!(found_spec("beside_old", "old/meter.c", "new/meter.c"), "old/meter.lts");
+}
+
+#[test]
+fn check_finds_the_spec_in_the_specs_folder() {
+    assert_eq!(found_spec("specs_dir", "v1/meter.c", "v2/meter.c"), "specs/meter.lts");
+}
+
+#[test]
+fn a_missing_spec_is_named_with_every_place_looked_at() {
+    let (code, out, err) = subst(&data("discovery").join("none"), &["check", "old/meter.c", "new/meter.c"]);
+    assert_eq!(code, 2, "{out}");
+    insta::assert_snapshot!(err);
+}

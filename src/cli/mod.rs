@@ -201,8 +201,8 @@ pub enum Command {
         /// job on a branch needs no second checkout.
         #[arg(long, value_name = "REV")]
         git_base: Option<String>,
-        /// The spec with event ranges and processes (default: `STEM.lts` beside the new file,
-        /// then in its parent folder, then `specs/STEM.lts`).
+        /// The spec with event ranges and processes (default: `STEM.lts` beside NEW, beside
+        /// OLD, in their parent folders, then in `specs/`).
         #[arg(long)]
         spec: Option<PathBuf>,
         /// A process of the spec whose behaviours the upgrade removes on purpose (a bug fix):
@@ -237,8 +237,8 @@ pub enum Command {
         /// An FSP spec (`.lts`), or C files or folders.
         #[arg(required = true)]
         src: Vec<PathBuf>,
-        /// The spec of an assembly of C components (default: `STEM.lts` beside the first C
-        /// file, then `specs/STEM.lts`; with none, `main` against `reach_error`).
+        /// The spec of an assembly of C components (default: `STEM.lts` beside the sources, in
+        /// their parent folders, then in `specs/`; with none, `main` against `reach_error`).
         #[arg(long)]
         spec: Option<PathBuf>,
         /// mono: explore the whole product; ag: assume-guarantee with learned assumptions.
@@ -397,20 +397,64 @@ fn is_lts(path: &std::path::Path) -> bool {
     path.extension().is_some_and(|x| x == "lts")
 }
 
-/// The spec of C sources: the one given, else `STEM.lts` beside the first file, else
-/// `specs/STEM.lts`.
-fn find_spec(src: &[PathBuf], given: Option<&std::path::Path>) -> Option<PathBuf> {
+/// Where the spec of C sources was found, and every place that was tried.
+struct SpecSearch {
+    found: Option<PathBuf>,
+    looked: Vec<PathBuf>,
+}
+
+impl SpecSearch {
+    /// The places tried, for a message.
+    fn looked(&self) -> String {
+        let places: Vec<String> = self.looked.iter().map(|p| p.display().to_string()).collect();
+        format!("no spec given (--spec) or found; looked for {}", places.join(", "))
+    }
+
+    /// Adds where the spec was looked for to a diagnostic about C sources read without one:
+    /// such errors (an event family without a range, an unknown component) often mean the
+    /// spec was not found.
+    fn explain(&self, d: Diagnostic) -> Diagnostic {
+        if self.found.is_some() { d } else { d.with_note(self.looked()) }
+    }
+}
+
+/// The one spec search of every command: the spec given, else `STEM.lts` beside each new
+/// path (a file's stem; a folder's name), beside each old one, in their parent folders, then
+/// in `specs/` of the current folder. `new` and `old` are the paths as given.
+fn find_spec(given: Option<&std::path::Path>, new: &[PathBuf], old: &[PathBuf]) -> SpecSearch {
     if let Some(g) = given {
-        return Some(g.to_path_buf());
+        tracing::info!("spec: {} (given)", g.display());
+        return SpecSearch { found: Some(g.to_path_buf()), looked: vec![g.to_path_buf()] };
     }
-    let first = src.first()?;
-    let stem = first.file_stem()?;
-    let beside = first.with_file_name(stem).with_extension("lts");
-    if beside.is_file() {
-        return Some(beside);
+    let stem_dir = |p: &PathBuf| -> Option<(std::ffi::OsString, PathBuf)> {
+        let stem = p.file_stem()?.to_os_string();
+        let dir = p.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+        Some((stem, dir))
+    };
+    let versions: Vec<(std::ffi::OsString, PathBuf)> = new.iter().chain(old).filter_map(stem_dir).collect();
+    let mut looked: Vec<PathBuf> = Vec::new();
+    let mut push = |p: PathBuf| {
+        if !looked.contains(&p) {
+            looked.push(p);
+        }
+    };
+    for (stem, dir) in &versions {
+        push(dir.join(stem).with_extension("lts"));
     }
-    let in_specs = PathBuf::from("specs").join(stem).with_extension("lts");
-    in_specs.is_file().then_some(in_specs)
+    for (stem, dir) in &versions {
+        if let Some(up) = dir.parent() {
+            push(up.join(stem).with_extension("lts"));
+        }
+    }
+    for (stem, _) in &versions {
+        push(PathBuf::from("specs").join(stem).with_extension("lts"));
+    }
+    let found = looked.iter().find(|c| c.is_file()).cloned();
+    match &found {
+        Some(f) => tracing::info!("spec: {}", f.display()),
+        None => tracing::info!("no spec: looked for {looked:?}"),
+    }
+    SpecSearch { found, looked }
 }
 
 fn verify_c(
@@ -422,8 +466,9 @@ fn verify_c(
     cache: &CacheArgs,
     c: &COptions,
 ) -> Result<Exit, Diagnostic> {
-    if let Some(spec_path) = find_spec(src, spec) {
-        let spec = crate::spec::load(&spec_path)?;
+    let search = find_spec(spec, src, &[]);
+    if let Some(spec_path) = &search.found {
+        let spec = crate::spec::load(spec_path)?;
         let mut options = c.front();
         options.families = spec.family_ranges();
         let program = front::load(src, &options)?;
@@ -444,13 +489,14 @@ fn verify_c(
         print!("{}", crate::report::assembly_text(&result, ag.stats));
         return Ok(exit_of(&result.verdict()));
     }
-    let program = front::load(src, &c.front())?;
-    let names = components(&program, Vec::new())?;
+    let program = front::load(src, &c.front()).map_err(|d| search.explain(d))?;
+    let names = components(&program, Vec::new()).map_err(|d| search.explain(d))?;
     let [name] = names.as_slice() else {
         return Err(Diagnostic::global(format!(
             "several components ({}) and no spec; verifying an assembly of C components needs a spec (--spec)",
             names.join(", ")
-        )));
+        ))
+        .with_note(search.looked()));
     };
     let comp = program.lower(name)?;
     let result = crate::check::cegar::verify_program(&comp, cegar.options());
@@ -500,22 +546,6 @@ struct CheckC {
     cegar: CegarArgs,
     cache: CacheArgs,
     c: COptions,
-}
-
-/// The spec of `subst check` on C: the one given, else `STEM.lts` beside the new file, in its
-/// parent folder, or in `specs/`.
-fn find_check_spec(new: &std::path::Path, given: Option<&std::path::Path>) -> Option<PathBuf> {
-    if let Some(g) = given {
-        return Some(g.to_path_buf());
-    }
-    let stem = new.file_stem()?;
-    let dir = new.parent()?;
-    let mut candidates = vec![dir.join(stem).with_extension("lts")];
-    if let Some(up) = dir.parent() {
-        candidates.push(up.join(stem).with_extension("lts"));
-    }
-    candidates.push(PathBuf::from("specs").join(stem).with_extension("lts"));
-    candidates.into_iter().find(|c| c.is_file())
 }
 
 /// The two versions `subst check` compares on C.
@@ -579,9 +609,15 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
             )));
         }
     }
-    let first_new = v.new.first().ok_or_else(|| Diagnostic::global("no new version given"))?;
-    let spec = match find_check_spec(first_new, args.spec.as_deref()) {
-        Some(path) => Some(crate::spec::load(&path)?),
+    if v.new.is_empty() {
+        return Err(Diagnostic::global("no new version given"));
+    }
+    // With --git-base the old versions sit in a temporary folder; the spec is searched for
+    // beside the paths as given.
+    let old_paths: &[PathBuf] = if v.extracted.is_some() { &[] } else { &v.old };
+    let search = find_spec(args.spec.as_deref(), &v.new, old_paths);
+    let spec = match &search.found {
+        Some(path) => Some(crate::spec::load(path)?),
         None => None,
     };
     let mut options = args.c.front();
@@ -593,12 +629,13 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
         (Some(b), None) => {
             return Err(Diagnostic::global(format!(
                 "--removed {b} names a process of the spec, but no spec was found; give one with --spec"
-            )));
+            ))
+            .with_note(search.looked()));
         }
         (Some(b), Some(spec)) => Some(spec.process(b)?),
     };
-    let old_program = front::load(&v.old, &options)?;
-    let new_program = front::load(&v.new, &options)?;
+    let old_program = front::load(&v.old, &options).map_err(|d| search.explain(d))?;
+    let new_program = front::load(&v.new, &options).map_err(|d| search.explain(d))?;
     if let Some(spec) = &spec {
         check_props(spec, &new_program)?;
     }
@@ -607,7 +644,8 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
     let mut result = if args.skip_containment {
         crate::check::substitution::Substitution { components: Vec::new(), compat: None }
     } else {
-        crate::check::substitution::check(&old_program, &new_program, removed.as_ref(), &contain)?
+        crate::check::substitution::check(&old_program, &new_program, removed.as_ref(), &contain)
+            .map_err(|d| search.explain(d))?
     };
     // Compatibility, when the spec has an assembly (or one is asked for).
     if let Some(spec) = &spec
@@ -625,7 +663,8 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
     } else if !args.ag.prop.is_empty() {
         return Err(Diagnostic::global(
             "--prop needs a spec with the assembly and its properties; give one with --spec",
-        ));
+        )
+        .with_note(search.looked()));
     }
     let names = crate::report::check::Inputs {
         old: v.old_name.clone(),
