@@ -84,3 +84,140 @@ fn a_missing_spec_is_named_with_every_place_looked_at() {
     assert_eq!(code, 2, "{out}");
     insta::assert_snapshot!(err);
 }
+
+// ---- Formats ---------------------------------------------------------------------------------
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The SARIF 2.1.0 schema that serde-sarif ships.
+fn sarif_schema() -> serde_json::Value {
+    let out = Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--manifest-path"])
+        .arg(root().join("Cargo.toml"))
+        .output()
+        .expect("cargo metadata runs");
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata JSON");
+    let package = meta["packages"]
+        .as_array()
+        .expect("packages")
+        .iter()
+        .find(|p| p["name"] == "serde-sarif")
+        .expect("serde-sarif is in the dependency graph");
+    let manifest = PathBuf::from(package["manifest_path"].as_str().expect("a path"));
+    let text = std::fs::read_to_string(manifest.with_file_name("src/schema.json")).expect("the schema is there");
+    serde_json::from_str(&text).expect("the schema is JSON")
+}
+
+/// Validates `doc` against a schema of `docs/schemas/` (by file name) or, for `sarif`, SARIF 2.1.0.
+fn validate(schema: &str, text: &str) -> serde_json::Value {
+    let doc: serde_json::Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"));
+    let schema_doc = if schema == "sarif" {
+        sarif_schema()
+    } else {
+        let path = root().join("docs/schemas").join(schema);
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("the schema is there")).expect("schema JSON")
+    };
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler.add_resource("urn:test-schema", schema_doc).expect("the schema loads");
+    let id = compiler.compile("urn:test-schema", &mut schemas).expect("the schema compiles");
+    if let Err(e) = schemas.validate(&doc, id) {
+        panic!("not valid against {schema}: {e:#}\n{text}");
+    }
+    doc
+}
+
+#[test]
+fn the_schemas_reject_what_they_forbid() {
+    for (schema, bad) in [
+        (
+            "subst-verify-1.json",
+            r#"{"schema": "subst-verify/1", "tool_version": "0", "target": "x", "verdict": "maybe", "properties": []}"#,
+        ),
+        ("subst-upgrade-1.json", r#"{"schema": "subst-upgrade/1"}"#),
+        (
+            "subst-error-1.json",
+            r#"{"schema": "subst-error/1", "tool_version": "0", "verdict": "error", "diagnostics": []}"#,
+        ),
+    ] {
+        let result = std::panic::catch_unwind(|| validate(schema, bad));
+        assert!(result.is_err(), "{schema} accepted {bad}");
+    }
+}
+
+#[test]
+fn verify_of_a_model_that_fails_is_json_with_its_trace() {
+    let (code, out, _) = subst(&root(), &["verify", "specs/mutex.lts", "--assembly", "NOLOCK", "--format", "json"]);
+    assert_eq!(code, 1);
+    let doc = validate("subst-verify-1.json", &out);
+    assert_eq!(doc["properties"][0]["trace"], serde_json::json!(["p.1.enter", "p.2.enter"]));
+}
+
+#[test]
+fn verify_of_a_model_that_fails_is_valid_sarif() {
+    let (code, out, _) = subst(&root(), &["verify", "specs/mutex.lts", "--assembly", "NOLOCK", "--format", "sarif"]);
+    assert_eq!(code, 1);
+    let doc = validate("sarif", &out);
+    assert_eq!(doc["runs"][0]["results"][0]["ruleId"], "subst/property-violated");
+}
+
+#[test]
+fn verify_of_a_c_program_that_fails_is_json_with_the_run() {
+    let (code, out, _) = subst(&root(), &["verify", "examples-c/cegar/lock_loop_bug.c", "--format", "json"]);
+    assert_eq!(code, 1);
+    let doc = validate("subst-verify-1.json", &out);
+    assert_eq!(doc["properties"][0]["property"], "unreach-call");
+    assert!(doc["properties"][0]["runs"][0]["path"].as_array().is_some_and(|p| !p.is_empty()), "{out}");
+    let (_, sarif, _) = subst(&root(), &["verify", "examples-c/cegar/lock_loop_bug.c", "--format", "sarif"]);
+    validate("sarif", &sarif);
+}
+
+#[test]
+fn verify_of_a_c_assembly_that_holds_is_json() {
+    let (code, out, _) = subst(&data("props"), &["verify", "server.c", "--spec", "good.lts", "--format", "json"]);
+    assert_eq!(code, 0);
+    let doc = validate("subst-verify-1.json", &out);
+    assert_eq!(doc["verdict"], "holds");
+}
+
+#[test]
+fn check_of_two_models_prints_json() {
+    let dir = "specs/upgrades/output_twice";
+    let (code, out, err) =
+        subst(&root(), &["check", &format!("{dir}/old.lts"), &format!("{dir}/new.lts"), "--format", "json"]);
+    assert!(code == 0 || code == 1, "{err}");
+    let doc = validate("subst-upgrade-1.json", &out);
+    assert_eq!(doc["changed"], serde_json::json!(["OUTPUT"]));
+    let (_, sarif, _) =
+        subst(&root(), &["check", &format!("{dir}/old.lts"), &format!("{dir}/new.lts"), "--format", "sarif"]);
+    validate("sarif", &sarif);
+}
+
+#[test]
+fn an_input_error_under_json_is_an_error_document() {
+    let (code, out, err) =
+        subst(&data("props"), &["verify", "server.c", "--spec", "unknown_variable.lts", "--format", "json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown variable"), "the diagnostic is on stderr too: {err}");
+    let doc = validate("subst-error-1.json", &out);
+    assert_eq!(doc["diagnostics"][0]["location"]["line"], 4);
+}
+
+#[test]
+fn an_input_error_under_sarif_is_a_failed_run() {
+    let (code, out, _) = subst(&root(), &["check", "nosuch/old.c", "nosuch/new.c", "--format", "sarif"]);
+    assert_eq!(code, 2);
+    let doc = validate("sarif", &out);
+    assert_eq!(doc["runs"][0]["invocations"][0]["executionSuccessful"], false);
+    assert_eq!(doc["runs"][0]["results"][0]["ruleId"], "subst/input-error");
+}
+
+#[test]
+fn a_usage_error_under_json_is_an_error_document() {
+    let (code, out, _) = subst(&root(), &["verify", "--format", "json", "--no-such-option", "x.c"]);
+    assert_eq!(code, 2);
+    let doc = validate("subst-error-1.json", &out);
+    assert!(doc["diagnostics"][0]["message"].as_str().is_some_and(|m| m.contains("--no-such-option")));
+}

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::diag::Diagnostic;
 use crate::front::{self, DataModel, FrontOptions};
 use crate::ir::{self, interp};
+use crate::report::verdict::VerifyReport;
 
 mod git;
 
@@ -215,7 +216,7 @@ pub enum Command {
         /// Missing behaviours to report per component.
         #[arg(long, default_value_t = 5, value_name = "K")]
         max_missing: usize,
-        /// Report format.
+        /// Report format (schemas in docs/report.md).
         #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
         format: ReportFormat,
         /// Options of the compositional check.
@@ -244,6 +245,9 @@ pub enum Command {
         /// mono: explore the whole product; ag: assume-guarantee with learned assumptions.
         #[arg(long, value_enum, default_value_t = EngineArg::Mono)]
         engine: EngineArg,
+        /// Report format (schemas in docs/report.md).
+        #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+        format: ReportFormat,
         /// Options of the compositional check.
         #[command(flatten)]
         ag: AgArgs,
@@ -341,6 +345,55 @@ fn report(d: &Diagnostic) -> Exit {
     Exit::BadInput
 }
 
+/// Reports an input error: rendered on stderr, and under `--format json|sarif` also as a
+/// document on stdout, so that whoever reads stdout gets one.
+fn report_as(d: &Diagnostic, format: ReportFormat) -> Exit {
+    let doc = crate::report::verdict::ErrorReport::new(d);
+    match format {
+        ReportFormat::Text => {}
+        ReportFormat::Json => println!("{}", doc.json()),
+        ReportFormat::Sarif => println!("{}", doc.sarif()),
+    }
+    report(d)
+}
+
+/// The `--format` value in raw arguments that clap refused, so that a usage error under
+/// `--format json|sarif` is a document too.
+pub fn format_in(raw: &[std::ffi::OsString]) -> ReportFormat {
+    let words: Vec<String> = raw.iter().map(|w| w.to_string_lossy().into_owned()).collect();
+    let value = words.iter().enumerate().find_map(|(i, w)| match w.strip_prefix("--format") {
+        Some("") => words.get(i + 1).cloned(),
+        Some(rest) => rest.strip_prefix('=').map(str::to_string),
+        None => None,
+    });
+    match value.as_deref() {
+        Some("json") => ReportFormat::Json,
+        Some("sarif") => ReportFormat::Sarif,
+        _ => ReportFormat::Text,
+    }
+}
+
+/// A usage error from clap: printed as clap does, and under `--format json|sarif` also as an
+/// error document on stdout. Returns the exit code.
+pub fn usage_error(e: &clap::Error, raw: &[std::ffi::OsString]) -> Exit {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = e.print();
+        return Exit::Holds;
+    }
+    let format = format_in(raw);
+    let text = e.render().to_string();
+    let headline = text.lines().next().unwrap_or("bad usage").trim_start_matches("error: ").to_string();
+    let doc = crate::report::verdict::ErrorReport::new(&Diagnostic::global(headline));
+    match format {
+        ReportFormat::Text => {}
+        ReportFormat::Json => println!("{}", doc.json()),
+        ReportFormat::Sarif => println!("{}", doc.sarif()),
+    }
+    let _ = e.print();
+    Exit::BadInput
+}
+
 /// Runs a command and returns its exit code; output goes to stdout, diagnostics to stderr.
 pub fn run(args: Args) -> Exit {
     match args.command {
@@ -360,30 +413,30 @@ pub fn run(args: Args) -> Exit {
             let args = CheckC { spec, removed, skip_containment, max_missing, format, ag, cegar, cache, c };
             let result = match (git_base, paths.as_slice()) {
                 (Some(rev), _) => check_git(&rev, &paths, &args),
-                (None, [old, new]) if is_lts(old) && is_lts(new) => check(old, new, &args.ag),
+                (None, [old, new]) if is_lts(old) && is_lts(new) => check(old, new, &args.ag, format),
                 (None, [old, new]) => check_c(&Versions::given(old, new), &args),
                 (None, _) => Err(Diagnostic::global("give OLD and NEW, or the new versions with --git-base REV")),
             };
             match result {
                 Ok(code) => code,
-                Err(d) => report(&d),
+                Err(d) => report_as(&d, format),
             }
         }
-        Command::Verify { src, spec, engine, ag, cegar, cache, c } => {
+        Command::Verify { src, spec, engine, format, ag, cegar, cache, c } => {
             let engine = match engine {
                 EngineArg::Mono => crate::check::verify::Engine::Mono,
                 EngineArg::Ag => crate::check::verify::Engine::Ag,
             };
             let result = match src.as_slice() {
-                [one] if is_lts(one) => verify(one, engine, &ag),
+                [one] if is_lts(one) => verify(one, engine, &ag, format),
                 _ if src.iter().any(|p| is_lts(p)) => {
                     Err(Diagnostic::global("give either one FSP spec or C sources (with the spec as --spec), not both"))
                 }
-                _ => verify_c(&src, spec.as_deref(), engine, &ag, &cegar, &cache, &c),
+                _ => verify_c(&src, spec.as_deref(), engine, format, &ag, &cegar, &cache, &c),
             };
             match result {
                 Ok(code) => code,
-                Err(d) => report(&d),
+                Err(d) => report_as(&d, format),
             }
         }
         Command::Show { what } => match show(what) {
@@ -457,10 +510,12 @@ fn find_spec(given: Option<&std::path::Path>, new: &[PathBuf], old: &[PathBuf]) 
     SpecSearch { found, looked }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn verify_c(
     src: &[PathBuf],
     spec: Option<&std::path::Path>,
     engine: crate::check::verify::Engine,
+    format: ReportFormat,
     ag: &AgArgs,
     cegar: &CegarArgs,
     cache: &CacheArgs,
@@ -486,7 +541,12 @@ fn verify_c(
         } else {
             crate::check::cegar::verify_assembly(&spec, &name, &program, &ag.prop, cegar.options())?
         };
-        print!("{}", crate::report::assembly_text(&result, ag.stats));
+        let target = shown(src);
+        match format {
+            ReportFormat::Text => print!("{}", crate::report::assembly_text(&result, ag.stats)),
+            ReportFormat::Json => println!("{}", VerifyReport::of_assembly(&target, &result).json()),
+            ReportFormat::Sarif => println!("{}", VerifyReport::of_assembly(&target, &result).sarif()),
+        }
         return Ok(exit_of(&result.verdict()));
     }
     let program = front::load(src, &c.front()).map_err(|d| search.explain(d))?;
@@ -500,8 +560,18 @@ fn verify_c(
     };
     let comp = program.lower(name)?;
     let result = crate::check::cegar::verify_program(&comp, cegar.options());
-    print!("{}", crate::report::program_text(&comp, &result, ag.stats));
+    let target = shown(src);
+    match format {
+        ReportFormat::Text => print!("{}", crate::report::program_text(&comp, &result, ag.stats)),
+        ReportFormat::Json => println!("{}", VerifyReport::of_program(&target, &comp, &result).json()),
+        ReportFormat::Sarif => println!("{}", VerifyReport::of_program(&target, &comp, &result).sarif()),
+    }
     Ok(exit_of(&result.verdict()))
+}
+
+/// Paths as the reports name them.
+fn shown(paths: &[PathBuf]) -> String {
+    paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ")
 }
 
 /// Checks the spec's propositions against the C sources (see [`crate::spec::Spec::check_props`]).
@@ -510,14 +580,18 @@ fn check_props(spec: &crate::spec::Spec, program: &front::Program) -> Result<(),
         return Ok(());
     }
     let defined = program.defined_functions();
-    spec.check_props(&mut |name| {
-        if !defined.iter().any(|d| d == name) {
-            return Ok(None);
-        }
-        let comp = program.lower(name)?;
-        let globals = comp.vars.iter().filter(|v| matches!(v.storage, ir::Storage::Global { .. }));
-        Ok(Some(globals.map(|v| v.name.clone()).collect()))
-    })
+    let constants = program.enum_constants();
+    spec.check_props(
+        &mut |name| {
+            if !defined.iter().any(|d| d == name) {
+                return Ok(None);
+            }
+            let comp = program.lower(name)?;
+            let globals = comp.vars.iter().filter(|v| matches!(v.storage, ir::Storage::Global { .. }));
+            Ok(Some(globals.map(|v| v.name.clone()).collect()))
+        },
+        &constants,
+    )
 }
 
 fn exit_of(v: &crate::check::Verdict) -> Exit {
@@ -528,11 +602,21 @@ fn exit_of(v: &crate::check::Verdict) -> Exit {
     }
 }
 
-fn verify(src: &std::path::Path, engine: crate::check::verify::Engine, ag: &AgArgs) -> Result<Exit, Diagnostic> {
+fn verify(
+    src: &std::path::Path,
+    engine: crate::check::verify::Engine,
+    ag: &AgArgs,
+    format: ReportFormat,
+) -> Result<Exit, Diagnostic> {
     let spec = crate::spec::load(src)?;
     let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
     let result = crate::check::verify::verify(&spec, &name, &ag.prop, engine, &ag.order, ag.cex.mode())?;
-    print!("{}", crate::report::verification_text(&result, ag.stats));
+    let target = src.display().to_string();
+    match format {
+        ReportFormat::Text => print!("{}", crate::report::verification_text(&result, ag.stats)),
+        ReportFormat::Json => println!("{}", VerifyReport::of_model(&target, &result).json()),
+        ReportFormat::Sarif => println!("{}", VerifyReport::of_model(&target, &result).sarif()),
+    }
     Ok(exit_of(&result.verdict()))
 }
 
@@ -683,12 +767,18 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
     Ok(exit_of(&result.verdict()))
 }
 
-fn check(old: &std::path::Path, new: &std::path::Path, ag: &AgArgs) -> Result<Exit, Diagnostic> {
+fn check(old: &std::path::Path, new: &std::path::Path, ag: &AgArgs, format: ReportFormat) -> Result<Exit, Diagnostic> {
     let old_spec = crate::spec::load(old)?;
     let new_spec = crate::spec::load(new)?;
     let name = crate::check::verify::choose_assembly(&new_spec, ag.assembly.as_deref())?;
     let result = crate::check::upgrade::check_upgrade(&old_spec, &new_spec, &name, &ag.prop, &ag.order, ag.cex.mode())?;
-    print!("{}", crate::report::upgrade_text(&result, ag.stats));
+    let report =
+        || crate::report::verdict::UpgradeReport::new(&old.display().to_string(), &new.display().to_string(), &result);
+    match format {
+        ReportFormat::Text => print!("{}", crate::report::upgrade_text(&result, ag.stats)),
+        ReportFormat::Json => println!("{}", report().json()),
+        ReportFormat::Sarif => println!("{}", report().sarif()),
+    }
     Ok(exit_of(&result.verdict()))
 }
 

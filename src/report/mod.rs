@@ -1,7 +1,9 @@
 //! Rendering of results. Results are data first ([`crate::check`]); this module turns them into
-//! text for a terminal (JSON and SARIF follow with the containment report).
+//! text for a terminal, and ([`check`], [`verdict`]) into JSON and SARIF 2.1.0 documents whose
+//! schemas `docs/report.md` gives. Every command that gives a verdict takes `--format`.
 
 pub mod check;
+pub mod verdict;
 
 use std::fmt::Write;
 

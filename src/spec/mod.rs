@@ -230,10 +230,11 @@ impl Spec {
     }
 
     /// Checks each proposition against the C sources: its component must be a function of
-    /// them, and every name in its expression a global variable of that component.
-    /// `globals_of` gives a component's globals, or `None` when the sources define no such
-    /// function. The first problem is returned, located in the spec.
-    pub fn check_props(&self, globals_of: &mut GlobalsOf<'_>) -> Result<(), Diagnostic> {
+    /// them, and every name in its expression a global variable of that component or one of
+    /// the `constants` (enum constants) of the sources. `globals_of` gives a component's
+    /// globals, or `None` when the sources define no such function. The first problem is
+    /// returned, located in the spec.
+    pub fn check_props(&self, globals_of: &mut GlobalsOf<'_>, constants: &[String]) -> Result<(), Diagnostic> {
         for (p, ast) in self.props.iter().zip(&self.ast.props) {
             let Some(globals) = globals_of(&p.component)? else {
                 return Err(Diagnostic::at(
@@ -243,7 +244,7 @@ impl Spec {
                 ));
             };
             for (name, at) in c_identifiers(&p.expr, &p.expr_span) {
-                if !globals.contains(&name) {
+                if !globals.contains(&name) && !constants.contains(&name) {
                     let mut d = Diagnostic::at(
                         at,
                         format!("unknown variable `{name}`: not a global variable of `{}`", p.component),
