@@ -221,3 +221,34 @@ fn a_usage_error_under_json_is_an_error_document() {
     let doc = validate("subst-error-1.json", &out);
     assert!(doc["diagnostics"][0]["message"].as_str().is_some_and(|m| m.contains("--no-such-option")));
 }
+
+// ---- Counterexample runs ---------------------------------------------------------------------
+
+#[test]
+fn a_run_shows_every_statement_of_a_one_line_loop() {
+    let (code, out, err) = subst(&data("runs"), &["verify", "one_line_loop.c"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out.matches(": put(i)").count(), 3, "{out}");
+    insta::assert_snapshot!(out);
+}
+
+// ---- Logging and help ------------------------------------------------------------------------
+
+#[test]
+fn debug_logging_leaves_out_z3s_own_lines() {
+    let (_, _, err) = subst(&root(), &["-vv", "verify", "examples-c/cegar/lock_loop_bug.c"]);
+    assert!(err.contains("DEBUG"), "debug lines are shown: {err}");
+    assert!(
+        !err.contains("z3::"),
+        "{}",
+        err.lines().filter(|l| l.contains("z3::")).take(3).collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[test]
+fn help_shows_examples_and_exit_codes() {
+    let (code, out, _) = subst(&root(), &["--help"]);
+    assert_eq!(code, 0);
+    let tail = &out[out.find("Examples:").expect("examples")..];
+    insta::assert_snapshot!(tail);
+}

@@ -29,9 +29,24 @@ pub enum Exit {
     Unknown = 3,
 }
 
+/// What `subst --help` shows after the options: examples and the exit codes.
+const AFTER_HELP: &str = "\
+Examples:
+  subst check old/ipc.c new/ipc.c --prop P1      can new/ipc.c replace old/ipc.c?
+  subst check --git-base main src/               the same, old versions from git
+  subst verify prog.c                            SV-COMP unreach-call on main
+  subst verify model.lts --format json           an FSP model, as JSON
+  subst show ir prog.c                           the IR of a component
+
+Exit codes:
+  0  holds (substitutable, verified)
+  1  does not hold; the report gives the evidence
+  2  bad input or usage; a located message on stderr (a document on stdout under --format json|sarif)
+  3  unknown: a limit was hit; the report says which";
+
 /// subst: can the new versions of these C components replace the old ones?
 #[derive(Parser, Debug)]
-#[command(name = "subst", version, about, long_about = None)]
+#[command(name = "subst", version, about, long_about = None, after_help = AFTER_HELP)]
 pub struct Args {
     /// More logging (-v info, -vv debug, -vvv trace); RUST_LOG overrides.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
@@ -325,10 +340,12 @@ pub enum Show {
 
 /// Sets up `tracing` to stderr: `RUST_LOG` if set, else a level from the `-v` count.
 pub fn init_tracing(verbose: u8) {
+    // z3's own debug lines (`z3::ast`, bridged from `log`) drown subst's at -vv; they are
+    // shown from -vvv on, or when RUST_LOG asks for them.
     let default = match verbose {
         0 => "warn",
-        1 => "info",
-        2 => "debug",
+        1 => "info,z3=warn",
+        2 => "debug,z3=warn",
         _ => "trace",
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
