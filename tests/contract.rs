@@ -252,3 +252,34 @@ fn help_shows_examples_and_exit_codes() {
     let tail = &out[out.find("Examples:").expect("examples")..];
     insta::assert_snapshot!(tail);
 }
+
+// ---- Progress --------------------------------------------------------------------------------
+
+/// Runs subst under a pseudo-terminal (`script`), returning everything it wrote there.
+fn under_a_terminal(args: &str) -> String {
+    let out = Command::new("script")
+        .current_dir(root())
+        .args(["-qec", &format!("{} {args}", env!("CARGO_BIN_EXE_subst")), "/dev/null"])
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("script(1) runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+const CONTAINMENT: &str = "check examples-c/contain/off_by_one/old examples-c/contain/off_by_one/new";
+
+#[test]
+fn a_terminal_shows_progress_with_the_phase() {
+    let transcript = under_a_terminal(CONTAINMENT);
+    assert!(transcript.contains("containment:"), "{transcript}");
+    assert!(transcript.contains("verdict: NOT CONTAINED"), "{transcript}");
+}
+
+#[test]
+fn a_pipe_shows_no_progress() {
+    let args: Vec<&str> = CONTAINMENT.split(' ').collect();
+    let (code, out, err) = subst(&root(), &args);
+    assert_eq!(code, 1);
+    assert!(err.is_empty(), "nothing on stderr: {err}");
+    assert!(!out.contains("containment:"), "{out}");
+}

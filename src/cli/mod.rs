@@ -14,6 +14,7 @@ use crate::ir::{self, interp};
 use crate::report::verdict::VerifyReport;
 
 mod git;
+pub mod progress;
 
 /// The exit codes of PRODUCT.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -348,16 +349,27 @@ pub fn init_tracing(verbose: u8) {
         2 => "debug,z3=warn",
         _ => "trace",
     };
+    use tracing_subscriber::Layer;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let fmt = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
-        .try_init();
+        .with_filter(filter);
+    // A progress line only when stderr is a terminal that no log writes to.
+    let progress_on = verbose == 0 && std::env::var_os("RUST_LOG").is_none() && std::io::stderr().is_terminal();
+    let progress = progress_on.then(|| {
+        let targets = tracing_subscriber::filter::Targets::new().with_target("subst", tracing::Level::DEBUG);
+        progress::ProgressLayer.with_filter(targets)
+    });
+    let _ = tracing_subscriber::registry().with(fmt).with(progress).try_init();
+    progress::start(progress_on);
 }
 
 fn report(d: &Diagnostic) -> Exit {
+    progress::clear();
     eprint!("{}", d.render(std::io::stderr().is_terminal()));
     Exit::BadInput
 }
@@ -365,6 +377,7 @@ fn report(d: &Diagnostic) -> Exit {
 /// Reports an input error: rendered on stderr, and under `--format json|sarif` also as a
 /// document on stdout, so that whoever reads stdout gets one.
 fn report_as(d: &Diagnostic, format: ReportFormat) -> Exit {
+    progress::clear();
     let doc = crate::report::verdict::ErrorReport::new(d);
     match format {
         ReportFormat::Text => {}
@@ -489,8 +502,9 @@ impl SpecSearch {
 }
 
 /// The one spec search of every command: the spec given, else `STEM.lts` beside each new
-/// path (a file's stem; a folder's name), beside each old one, in their parent folders, then
-/// in `specs/` of the current folder. `new` and `old` are the paths as given.
+/// path, beside each old one, in their parent folders, then in `specs/` of the current folder.
+/// `new` and `old` are the paths as given; a folder stands for itself (STEM its name) and for
+/// each C file in it (STEM the file's stem, beside it the folder).
 fn find_spec(given: Option<&std::path::Path>, new: &[PathBuf], old: &[PathBuf]) -> SpecSearch {
     if let Some(g) = given {
         tracing::info!("spec: {} (given)", g.display());
@@ -501,7 +515,16 @@ fn find_spec(given: Option<&std::path::Path>, new: &[PathBuf], old: &[PathBuf]) 
         let dir = p.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
         Some((stem, dir))
     };
-    let versions: Vec<(std::ffi::OsString, PathBuf)> = new.iter().chain(old).filter_map(stem_dir).collect();
+    // A folder stands for its C files (and for its own name, as a file would).
+    let expand = |p: &PathBuf| -> Vec<PathBuf> {
+        let mut out = vec![p.clone()];
+        if p.is_dir() {
+            out.extend(front::c_files(p).unwrap_or_default());
+        }
+        out
+    };
+    let versions: Vec<(std::ffi::OsString, PathBuf)> =
+        new.iter().chain(old).flat_map(expand).filter_map(|p| stem_dir(&p)).collect();
     let mut looked: Vec<PathBuf> = Vec::new();
     let mut push = |p: PathBuf| {
         if !looked.contains(&p) {
@@ -546,6 +569,7 @@ fn verify_c(
         let program = front::load(src, &options)?;
         check_props(&spec, &program)?;
         let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
+        progress::phase("verification");
         let result = if engine == crate::check::verify::Engine::Ag {
             let options = crate::check::compat::CompatOptions {
                 properties: ag.prop.clone(),
@@ -559,6 +583,7 @@ fn verify_c(
             crate::check::cegar::verify_assembly(&spec, &name, &program, &ag.prop, cegar.options())?
         };
         let target = shown(src);
+        progress::clear();
         match format {
             ReportFormat::Text => print!("{}", crate::report::assembly_text(&result, ag.stats)),
             ReportFormat::Json => println!("{}", VerifyReport::of_assembly(&target, &result).json()),
@@ -576,8 +601,10 @@ fn verify_c(
         .with_note(search.looked()));
     };
     let comp = program.lower(name)?;
+    progress::phase("verification");
     let result = crate::check::cegar::verify_program(&comp, cegar.options());
     let target = shown(src);
+    progress::clear();
     match format {
         ReportFormat::Text => print!("{}", crate::report::program_text(&comp, &result, ag.stats)),
         ReportFormat::Json => println!("{}", VerifyReport::of_program(&target, &comp, &result).json()),
@@ -627,8 +654,10 @@ fn verify(
 ) -> Result<Exit, Diagnostic> {
     let spec = crate::spec::load(src)?;
     let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
+    progress::phase("verification");
     let result = crate::check::verify::verify(&spec, &name, &ag.prop, engine, &ag.order, ag.cex.mode())?;
     let target = src.display().to_string();
+    progress::clear();
     match format {
         ReportFormat::Text => print!("{}", crate::report::verification_text(&result, ag.stats)),
         ReportFormat::Json => println!("{}", VerifyReport::of_model(&target, &result).json()),
@@ -735,6 +764,7 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
         }
         (Some(b), Some(spec)) => Some(spec.process(b)?),
     };
+    progress::phase("reading sources");
     let old_program = front::load(&v.old, &options).map_err(|d| search.explain(d))?;
     let new_program = front::load(&v.new, &options).map_err(|d| search.explain(d))?;
     if let Some(spec) = &spec {
@@ -742,6 +772,7 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
     }
     let contain =
         crate::check::contain::ContainOptions { limits: args.cegar.options(), max_missing: args.max_missing.max(1) };
+    progress::phase("containment");
     let mut result = if args.skip_containment {
         crate::check::substitution::Substitution { components: Vec::new(), compat: None }
     } else {
@@ -760,6 +791,7 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
             limits: args.cegar.options(),
             cache: args.cache.cache(),
         };
+        progress::phase("compatibility");
         result.compat = Some(crate::check::compat::check(spec, &name, &old_program, &new_program, &options)?);
     } else if !args.ag.prop.is_empty() {
         return Err(Diagnostic::global(
@@ -776,6 +808,7 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
     if let Some((dir, rev)) = &v.extracted {
         report.relocate(dir, rev);
     }
+    progress::clear();
     match args.format {
         ReportFormat::Text => print!("{}", report.text(std::io::stdout().is_terminal(), args.ag.stats)),
         ReportFormat::Json => println!("{}", report.json()),
@@ -788,6 +821,7 @@ fn check(old: &std::path::Path, new: &std::path::Path, ag: &AgArgs, format: Repo
     let old_spec = crate::spec::load(old)?;
     let new_spec = crate::spec::load(new)?;
     let name = crate::check::verify::choose_assembly(&new_spec, ag.assembly.as_deref())?;
+    progress::phase("compatibility");
     let result = crate::check::upgrade::check_upgrade(&old_spec, &new_spec, &name, &ag.prop, &ag.order, ag.cex.mode())?;
     let report =
         || crate::report::verdict::UpgradeReport::new(&old.display().to_string(), &new.display().to_string(), &result);
