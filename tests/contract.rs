@@ -283,3 +283,80 @@ fn a_pipe_shows_no_progress() {
     assert!(err.is_empty(), "nothing on stderr: {err}");
     assert!(!out.contains("containment:"), "{out}");
 }
+
+// ---- Looking inside: show ir / model, text and DOT -------------------------------------------
+
+/// Checks that `text` is a DOT digraph: with Graphviz installed, `dot -Tsvg` must accept it;
+/// without, a structural check: one `digraph "..." {` header, statements ending in `;`, every
+/// edge between declared nodes, and the closing brace.
+fn assert_dot(text: &str) {
+    if let Ok(mut child) = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+    {
+        use std::io::Write;
+        child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("written");
+        let out = child.wait_with_output().expect("dot runs");
+        assert!(out.status.success(), "dot rejects it: {}\n{text}", String::from_utf8_lossy(&out.stderr));
+        return;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("digraph \"") && lines[0].ends_with('{'), "{text}");
+    assert_eq!(lines.last().copied(), Some("}"), "{text}");
+    let mut nodes = std::collections::HashSet::new();
+    for l in &lines[1..lines.len() - 1] {
+        let l = l.trim();
+        if l.starts_with("//") {
+            continue;
+        }
+        assert!(l.ends_with("];") || l.ends_with(';'), "statement: {l}");
+        assert!((l.matches('"').count() - l.matches("\\\"").count()) % 2 == 0, "unbalanced quotes: {l}");
+        let head = l.split(" [").next().expect("a head");
+        if let Some((a, b)) = head.split_once(" -> ") {
+            assert!(nodes.contains(a) && nodes.contains(b), "edge between undeclared nodes: {l}");
+        } else if head != "node" && head != "rankdir=LR;" {
+            nodes.insert(head.to_string());
+        }
+    }
+    assert!(!nodes.is_empty(), "{text}");
+}
+
+#[test]
+fn show_ir_as_dot_is_a_graph_of_locations() {
+    let (code, out, err) = subst(&data("props"), &["show", "ir", "server.c", "--format", "dot"]);
+    assert_eq!(code, 0, "{err}");
+    assert_dot(&out);
+    assert!(out.contains("l0 -> l1 [label=\"event acquire @"), "{out}");
+}
+
+#[test]
+fn show_model_uses_the_predicates_that_verify_cached() {
+    let cache = tempfile::tempdir().expect("a temp dir");
+    let cache_dir = cache.path().to_str().expect("UTF-8");
+    let dir = data("props");
+    let (code, _, err) =
+        subst(&dir, &["verify", "server.c", "--spec", "good.lts", "--engine", "ag", "--cache", cache_dir]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = subst(&dir, &["show", "model", "server.c", "--spec", "good.lts", "--cache", cache_dir]);
+    assert_eq!(code, 0, "{err}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn show_model_without_predicates_reaches_the_bounds_error() {
+    let (code, out, err) = subst(&data("props"), &["show", "model", "server.c", "--spec", "good.lts", "--no-cache"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("predicates: none") && out.contains("-server!index_out_of_bounds-> [error]"), "{out}");
+}
+
+#[test]
+fn show_must_model_as_dot_names_states_by_location() {
+    let args = ["show", "model", "server.c", "--spec", "good.lts", "--must", "--format", "dot", "--no-cache"];
+    let (code, out, err) = subst(&data("props"), &args);
+    assert_eq!(code, 0, "{err}");
+    assert_dot(&out);
+    assert!(out.starts_with("digraph \"server must\"") && out.contains("[label=\"l0\", style=bold]"), "{out}");
+}

@@ -15,6 +15,7 @@ use crate::report::verdict::VerifyReport;
 
 mod git;
 pub mod progress;
+pub mod show;
 
 /// The exit codes of PRODUCT.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -288,7 +289,7 @@ pub enum Command {
 /// What `subst show` can print.
 #[derive(Subcommand, Debug)]
 pub enum Show {
-    /// The IR of components, in text form.
+    /// The IR of components, as text or DOT.
     Ir {
         /// C files or folders.
         #[arg(required = true)]
@@ -296,6 +297,34 @@ pub enum Show {
         /// Components to show (default: `main`, or every `void f(void)` no other function calls).
         #[arg(long)]
         component: Vec<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// C options.
+        #[command(flatten)]
+        c: COptions,
+    },
+    /// The abstract model of a C component (may; --must for must), at the predicates the cache
+    /// holds for its code (else none), as text or DOT.
+    Model {
+        /// C files or folders.
+        #[arg(required = true)]
+        src: Vec<PathBuf>,
+        /// The component (default as for `show ir`, which must give exactly one).
+        #[arg(long)]
+        component: Option<String>,
+        /// The must-model (under-approximation) instead of the may-model.
+        #[arg(long)]
+        must: bool,
+        /// The spec with the event ranges (default: found as for `verify`).
+        #[arg(long)]
+        spec: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// The cache with the predicates.
+        #[command(flatten)]
+        cache: CacheArgs,
         /// C options.
         #[command(flatten)]
         c: COptions,
@@ -847,14 +876,40 @@ fn components(program: &front::Program, named: Vec<String>) -> Result<Vec<String
 
 fn show(what: Show) -> Result<Exit, Diagnostic> {
     match what {
-        Show::Ir { src, component, c } => {
+        Show::Ir { src, component, format, c } => {
             let program = front::load(&src, &c.front())?;
             for (i, name) in components(&program, component)?.iter().enumerate() {
                 let comp = program.lower(name)?;
                 if i > 0 {
                     println!();
                 }
-                print!("{}", ir::text::component(&comp));
+                match format {
+                    Format::Text => print!("{}", ir::text::component(&comp)),
+                    Format::Dot => print!("{}", show::ir_dot(&comp)),
+                }
+            }
+            Ok(Exit::Holds)
+        }
+        Show::Model { src, component, must, spec, format, cache, c } => {
+            let search = find_spec(spec.as_deref(), &src, &[]);
+            let mut options = c.front();
+            if let Some(path) = &search.found {
+                options.families = crate::spec::load(path)?.family_ranges();
+            }
+            let program = front::load(&src, &options).map_err(|d| search.explain(d))?;
+            let names = components(&program, component.into_iter().collect())?;
+            let [name] = names.as_slice() else {
+                return Err(Diagnostic::global(format!(
+                    "several components ({}); name one with --component",
+                    names.join(", ")
+                )));
+            };
+            let comp = program.lower(name)?;
+            let mode = if must { crate::abs::Mode::Must } else { crate::abs::Mode::May };
+            let model = show::model(&comp, crate::abs::EventView::Visible, mode, &cache.cache())?;
+            match format {
+                Format::Text => print!("{}", show::model_text(&comp, &model, mode)),
+                Format::Dot => print!("{}", show::model_dot(&comp, &model, mode)),
             }
             Ok(Exit::Holds)
         }
