@@ -14,9 +14,9 @@
 //! | [`smt`] | the only user of `z3`: IR expressions as bit-vector formulas, edge steps, query cache, all-SAT | done |
 //! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by weakest preconditions; an explicit-state under-approximation ([`abs::explicit`]) | done |
 //! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]); containment of changed C components ([`check::contain`], paper 003 Section 4) per matched component ([`check::substitution`]) | FSP models; C programs and C assemblies (monolithic, or compositional with `--engine ag`); containment and compatibility on C ([`check::compat`]) |
-//! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]) | done for what exists |
+//! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]); `verify`, `check` on FSP models and input errors as JSON (schemas in `docs/schemas/`) and SARIF ([`report::verdict`]) | done for what exists |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
-//! | [`cli`] | command-line arguments to library calls and exit codes | `show`; `verify` on FSP and C; `check` on FSP and on C (containment, compatibility, `--git-base`) |
+//! | [`cli`] | command-line arguments to library calls and exit codes; one spec search for every command; a progress line on a terminal ([`cli::progress`]); `show ir|model` as text and DOT ([`cli::show`]) | `show`; `verify` on FSP and C; `check` on FSP and on C (containment, compatibility, `--git-base`); `--format text|json|sarif` on every verdict |
 //! | [`cache`] | the persistent cache (`.subst/`): observation tables and verdicts, content-addressed, written atomically; an entry is a hint, never a premise | tables (with digests of what they were learned for), predicates and verdicts of compatibility |
 //!
 //! # Architecture invariants
@@ -61,7 +61,10 @@
 //!   stale or foreign entry is a logged miss.
 //! - `--timeout` is a deadline that DynamicCheck looks at between membership queries; a stopped
 //!   run keeps only the levels that finished ([`check::ag::Outcome::Stopped`]).
-//! - Exit codes: 0 holds, 1 does not hold, 2 bad input or usage, 3 unknown.
+//! - Exit codes: 0 holds, 1 does not hold, 2 bad input or usage, 3 unknown. Under
+//!   `--format json|sarif`, stdout always holds one document, an error document for exit 2.
+//! - State propositions are checked against the spec and the sources (located errors), but no
+//!   check reads state labels yet: a guard over a proposition is refused, never ignored.
 
 #![warn(missing_docs)]
 

@@ -12,16 +12,16 @@ int grant(void);
 void release(void);
 void work(void);
 extern int nondet_int(void);
-
+_Bool held; /* while it holds the lock: the proposition Held of specs/lock.lts */
 void client(void) {
     while (1) {
         request();
         int answer = grant();
-        if (answer == 1) {
+        if (answer == 1) { held = 1;
             if (nondet_int() > 5)
                 continue; /* the bug: asks again while holding the lock */
             work();
-            release();
+            release(); held = 0;
         }
     }
 }

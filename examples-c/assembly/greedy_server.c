@@ -6,10 +6,10 @@
 void request(void);
 void grant(int answer);
 void release(void);
-
+enum lock_state { FREE, TAKEN } state; /* the proposition Taken of specs/lock.lts */
 void lock_server(void) {
     while (1) {
-        request();
+        request(); state = TAKEN;
         grant(1);
     }
 }

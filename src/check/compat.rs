@@ -275,7 +275,7 @@ fn cache_key(
 }
 
 /// The cache key of a component's predicates (kind `predicates`): its code.
-fn predicates_key(comp: &Component) -> String {
+pub(crate) fn predicates_key(comp: &Component) -> String {
     crate::cache::key(&["predicates", &super::substitution::code_text(comp)])
 }
 

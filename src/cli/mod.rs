@@ -11,8 +11,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::diag::Diagnostic;
 use crate::front::{self, DataModel, FrontOptions};
 use crate::ir::{self, interp};
+use crate::report::verdict::VerifyReport;
 
 mod git;
+pub mod progress;
+pub mod show;
 
 /// The exit codes of PRODUCT.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,9 +31,24 @@ pub enum Exit {
     Unknown = 3,
 }
 
+/// What `subst --help` shows after the options: examples and the exit codes.
+const AFTER_HELP: &str = "\
+Examples:
+  subst check old/ipc.c new/ipc.c --prop P1      can new/ipc.c replace old/ipc.c?
+  subst check --git-base main src/               the same, old versions from git
+  subst verify prog.c                            SV-COMP unreach-call on main
+  subst verify model.lts --format json           an FSP model, as JSON
+  subst show ir prog.c                           the IR of a component
+
+Exit codes:
+  0  holds (substitutable, verified)
+  1  does not hold; the report gives the evidence
+  2  bad input or usage; a located message on stderr (a document on stdout under --format json|sarif)
+  3  unknown: a limit was hit; the report says which";
+
 /// subst: can the new versions of these C components replace the old ones?
 #[derive(Parser, Debug)]
-#[command(name = "subst", version, about, long_about = None)]
+#[command(name = "subst", version, about, long_about = None, after_help = AFTER_HELP)]
 pub struct Args {
     /// More logging (-v info, -vv debug, -vvv trace); RUST_LOG overrides.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
@@ -201,8 +219,8 @@ pub enum Command {
         /// job on a branch needs no second checkout.
         #[arg(long, value_name = "REV")]
         git_base: Option<String>,
-        /// The spec with event ranges and processes (default: `STEM.lts` beside the new file,
-        /// then in its parent folder, then `specs/STEM.lts`).
+        /// The spec with event ranges and processes (default: `STEM.lts` beside NEW, beside
+        /// OLD, in their parent folders, then in `specs/`).
         #[arg(long)]
         spec: Option<PathBuf>,
         /// A process of the spec whose behaviours the upgrade removes on purpose (a bug fix):
@@ -215,7 +233,7 @@ pub enum Command {
         /// Missing behaviours to report per component.
         #[arg(long, default_value_t = 5, value_name = "K")]
         max_missing: usize,
-        /// Report format.
+        /// Report format (schemas in docs/report.md).
         #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
         format: ReportFormat,
         /// Options of the compositional check.
@@ -237,13 +255,16 @@ pub enum Command {
         /// An FSP spec (`.lts`), or C files or folders.
         #[arg(required = true)]
         src: Vec<PathBuf>,
-        /// The spec of an assembly of C components (default: `STEM.lts` beside the first C
-        /// file, then `specs/STEM.lts`; with none, `main` against `reach_error`).
+        /// The spec of an assembly of C components (default: `STEM.lts` beside the sources, in
+        /// their parent folders, then in `specs/`; with none, `main` against `reach_error`).
         #[arg(long)]
         spec: Option<PathBuf>,
         /// mono: explore the whole product; ag: assume-guarantee with learned assumptions.
         #[arg(long, value_enum, default_value_t = EngineArg::Mono)]
         engine: EngineArg,
+        /// Report format (schemas in docs/report.md).
+        #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+        format: ReportFormat,
         /// Options of the compositional check.
         #[command(flatten)]
         ag: AgArgs,
@@ -268,7 +289,7 @@ pub enum Command {
 /// What `subst show` can print.
 #[derive(Subcommand, Debug)]
 pub enum Show {
-    /// The IR of components, in text form.
+    /// The IR of components, as text or DOT.
     Ir {
         /// C files or folders.
         #[arg(required = true)]
@@ -276,6 +297,34 @@ pub enum Show {
         /// Components to show (default: `main`, or every `void f(void)` no other function calls).
         #[arg(long)]
         component: Vec<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// C options.
+        #[command(flatten)]
+        c: COptions,
+    },
+    /// The abstract model of a C component (may; --must for must), at the predicates the cache
+    /// holds for its code (else none), as text or DOT.
+    Model {
+        /// C files or folders.
+        #[arg(required = true)]
+        src: Vec<PathBuf>,
+        /// The component (default as for `show ir`, which must give exactly one).
+        #[arg(long)]
+        component: Option<String>,
+        /// The must-model (under-approximation) instead of the may-model.
+        #[arg(long)]
+        must: bool,
+        /// The spec with the event ranges (default: found as for `verify`).
+        #[arg(long)]
+        spec: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// The cache with the predicates.
+        #[command(flatten)]
+        cache: CacheArgs,
         /// C options.
         #[command(flatten)]
         c: COptions,
@@ -321,23 +370,86 @@ pub enum Show {
 
 /// Sets up `tracing` to stderr: `RUST_LOG` if set, else a level from the `-v` count.
 pub fn init_tracing(verbose: u8) {
+    // z3's own debug lines (`z3::ast`, bridged from `log`) drown subst's at -vv; they are
+    // shown from -vvv on, or when RUST_LOG asks for them.
     let default = match verbose {
         0 => "warn",
-        1 => "info",
-        2 => "debug",
+        1 => "info,z3=warn",
+        2 => "debug,z3=warn",
         _ => "trace",
     };
+    use tracing_subscriber::Layer;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let fmt = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
-        .try_init();
+        .with_filter(filter);
+    // A progress line only when stderr is a terminal that no log writes to.
+    let progress_on = verbose == 0 && std::env::var_os("RUST_LOG").is_none() && std::io::stderr().is_terminal();
+    let progress = progress_on.then(|| {
+        let targets = tracing_subscriber::filter::Targets::new().with_target("subst", tracing::Level::DEBUG);
+        progress::ProgressLayer.with_filter(targets)
+    });
+    let _ = tracing_subscriber::registry().with(fmt).with(progress).try_init();
+    progress::start(progress_on);
 }
 
 fn report(d: &Diagnostic) -> Exit {
+    progress::clear();
     eprint!("{}", d.render(std::io::stderr().is_terminal()));
+    Exit::BadInput
+}
+
+/// Reports an input error: rendered on stderr, and under `--format json|sarif` also as a
+/// document on stdout, so that whoever reads stdout gets one.
+fn report_as(d: &Diagnostic, format: ReportFormat) -> Exit {
+    progress::clear();
+    let doc = crate::report::verdict::ErrorReport::new(d);
+    match format {
+        ReportFormat::Text => {}
+        ReportFormat::Json => println!("{}", doc.json()),
+        ReportFormat::Sarif => println!("{}", doc.sarif()),
+    }
+    report(d)
+}
+
+/// The `--format` value in raw arguments that clap refused, so that a usage error under
+/// `--format json|sarif` is a document too.
+pub fn format_in(raw: &[std::ffi::OsString]) -> ReportFormat {
+    let words: Vec<String> = raw.iter().map(|w| w.to_string_lossy().into_owned()).collect();
+    let value = words.iter().enumerate().find_map(|(i, w)| match w.strip_prefix("--format") {
+        Some("") => words.get(i + 1).cloned(),
+        Some(rest) => rest.strip_prefix('=').map(str::to_string),
+        None => None,
+    });
+    match value.as_deref() {
+        Some("json") => ReportFormat::Json,
+        Some("sarif") => ReportFormat::Sarif,
+        _ => ReportFormat::Text,
+    }
+}
+
+/// A usage error from clap: printed as clap does, and under `--format json|sarif` also as an
+/// error document on stdout. Returns the exit code.
+pub fn usage_error(e: &clap::Error, raw: &[std::ffi::OsString]) -> Exit {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = e.print();
+        return Exit::Holds;
+    }
+    let format = format_in(raw);
+    let text = e.render().to_string();
+    let headline = text.lines().next().unwrap_or("bad usage").trim_start_matches("error: ").to_string();
+    let doc = crate::report::verdict::ErrorReport::new(&Diagnostic::global(headline));
+    match format {
+        ReportFormat::Text => {}
+        ReportFormat::Json => println!("{}", doc.json()),
+        ReportFormat::Sarif => println!("{}", doc.sarif()),
+    }
+    let _ = e.print();
     Exit::BadInput
 }
 
@@ -360,30 +472,30 @@ pub fn run(args: Args) -> Exit {
             let args = CheckC { spec, removed, skip_containment, max_missing, format, ag, cegar, cache, c };
             let result = match (git_base, paths.as_slice()) {
                 (Some(rev), _) => check_git(&rev, &paths, &args),
-                (None, [old, new]) if is_lts(old) && is_lts(new) => check(old, new, &args.ag),
+                (None, [old, new]) if is_lts(old) && is_lts(new) => check(old, new, &args.ag, format),
                 (None, [old, new]) => check_c(&Versions::given(old, new), &args),
                 (None, _) => Err(Diagnostic::global("give OLD and NEW, or the new versions with --git-base REV")),
             };
             match result {
                 Ok(code) => code,
-                Err(d) => report(&d),
+                Err(d) => report_as(&d, format),
             }
         }
-        Command::Verify { src, spec, engine, ag, cegar, cache, c } => {
+        Command::Verify { src, spec, engine, format, ag, cegar, cache, c } => {
             let engine = match engine {
                 EngineArg::Mono => crate::check::verify::Engine::Mono,
                 EngineArg::Ag => crate::check::verify::Engine::Ag,
             };
             let result = match src.as_slice() {
-                [one] if is_lts(one) => verify(one, engine, &ag),
+                [one] if is_lts(one) => verify(one, engine, &ag, format),
                 _ if src.iter().any(|p| is_lts(p)) => {
                     Err(Diagnostic::global("give either one FSP spec or C sources (with the spec as --spec), not both"))
                 }
-                _ => verify_c(&src, spec.as_deref(), engine, &ag, &cegar, &cache, &c),
+                _ => verify_c(&src, spec.as_deref(), engine, format, &ag, &cegar, &cache, &c),
             };
             match result {
                 Ok(code) => code,
-                Err(d) => report(&d),
+                Err(d) => report_as(&d, format),
             }
         }
         Command::Show { what } => match show(what) {
@@ -397,37 +509,96 @@ fn is_lts(path: &std::path::Path) -> bool {
     path.extension().is_some_and(|x| x == "lts")
 }
 
-/// The spec of C sources: the one given, else `STEM.lts` beside the first file, else
-/// `specs/STEM.lts`.
-fn find_spec(src: &[PathBuf], given: Option<&std::path::Path>) -> Option<PathBuf> {
-    if let Some(g) = given {
-        return Some(g.to_path_buf());
-    }
-    let first = src.first()?;
-    let stem = first.file_stem()?;
-    let beside = first.with_file_name(stem).with_extension("lts");
-    if beside.is_file() {
-        return Some(beside);
-    }
-    let in_specs = PathBuf::from("specs").join(stem).with_extension("lts");
-    in_specs.is_file().then_some(in_specs)
+/// Where the spec of C sources was found, and every place that was tried.
+struct SpecSearch {
+    found: Option<PathBuf>,
+    looked: Vec<PathBuf>,
 }
 
+impl SpecSearch {
+    /// The places tried, for a message.
+    fn looked(&self) -> String {
+        let places: Vec<String> = self.looked.iter().map(|p| p.display().to_string()).collect();
+        format!("no spec given (--spec) or found; looked for {}", places.join(", "))
+    }
+
+    /// Adds where the spec was looked for to a diagnostic about C sources read without one:
+    /// such errors (an event family without a range, an unknown component) often mean the
+    /// spec was not found.
+    fn explain(&self, d: Diagnostic) -> Diagnostic {
+        if self.found.is_some() { d } else { d.with_note(self.looked()) }
+    }
+}
+
+/// The one spec search of every command: the spec given, else `STEM.lts` beside each new
+/// path, beside each old one, in their parent folders, then in `specs/` of the current folder.
+/// `new` and `old` are the paths as given; a folder stands for itself (STEM its name) and for
+/// each C file in it (STEM the file's stem, beside it the folder).
+fn find_spec(given: Option<&std::path::Path>, new: &[PathBuf], old: &[PathBuf]) -> SpecSearch {
+    if let Some(g) = given {
+        tracing::info!("spec: {} (given)", g.display());
+        return SpecSearch { found: Some(g.to_path_buf()), looked: vec![g.to_path_buf()] };
+    }
+    let stem_dir = |p: &PathBuf| -> Option<(std::ffi::OsString, PathBuf)> {
+        let stem = p.file_stem()?.to_os_string();
+        let dir = p.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+        Some((stem, dir))
+    };
+    // A folder stands for its C files (and for its own name, as a file would).
+    let expand = |p: &PathBuf| -> Vec<PathBuf> {
+        let mut out = vec![p.clone()];
+        if p.is_dir() {
+            out.extend(front::c_files(p).unwrap_or_default());
+        }
+        out
+    };
+    let versions: Vec<(std::ffi::OsString, PathBuf)> =
+        new.iter().chain(old).flat_map(expand).filter_map(|p| stem_dir(&p)).collect();
+    let mut looked: Vec<PathBuf> = Vec::new();
+    let mut push = |p: PathBuf| {
+        if !looked.contains(&p) {
+            looked.push(p);
+        }
+    };
+    for (stem, dir) in &versions {
+        push(dir.join(stem).with_extension("lts"));
+    }
+    for (stem, dir) in &versions {
+        if let Some(up) = dir.parent() {
+            push(up.join(stem).with_extension("lts"));
+        }
+    }
+    for (stem, _) in &versions {
+        push(PathBuf::from("specs").join(stem).with_extension("lts"));
+    }
+    let found = looked.iter().find(|c| c.is_file()).cloned();
+    match &found {
+        Some(f) => tracing::info!("spec: {}", f.display()),
+        None => tracing::info!("no spec: looked for {looked:?}"),
+    }
+    SpecSearch { found, looked }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn verify_c(
     src: &[PathBuf],
     spec: Option<&std::path::Path>,
     engine: crate::check::verify::Engine,
+    format: ReportFormat,
     ag: &AgArgs,
     cegar: &CegarArgs,
     cache: &CacheArgs,
     c: &COptions,
 ) -> Result<Exit, Diagnostic> {
-    if let Some(spec_path) = find_spec(src, spec) {
-        let spec = crate::spec::load(&spec_path)?;
+    let search = find_spec(spec, src, &[]);
+    if let Some(spec_path) = &search.found {
+        let spec = crate::spec::load(spec_path)?;
         let mut options = c.front();
         options.families = spec.family_ranges();
         let program = front::load(src, &options)?;
+        check_props(&spec, &program)?;
         let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
+        progress::phase("verification");
         let result = if engine == crate::check::verify::Engine::Ag {
             let options = crate::check::compat::CompatOptions {
                 properties: ag.prop.clone(),
@@ -440,21 +611,60 @@ fn verify_c(
         } else {
             crate::check::cegar::verify_assembly(&spec, &name, &program, &ag.prop, cegar.options())?
         };
-        print!("{}", crate::report::assembly_text(&result, ag.stats));
+        let target = shown(src);
+        progress::clear();
+        match format {
+            ReportFormat::Text => print!("{}", crate::report::assembly_text(&result, ag.stats)),
+            ReportFormat::Json => println!("{}", VerifyReport::of_assembly(&target, &result).json()),
+            ReportFormat::Sarif => println!("{}", VerifyReport::of_assembly(&target, &result).sarif()),
+        }
         return Ok(exit_of(&result.verdict()));
     }
-    let program = front::load(src, &c.front())?;
-    let names = components(&program, Vec::new())?;
+    let program = front::load(src, &c.front()).map_err(|d| search.explain(d))?;
+    let names = components(&program, Vec::new()).map_err(|d| search.explain(d))?;
     let [name] = names.as_slice() else {
         return Err(Diagnostic::global(format!(
             "several components ({}) and no spec; verifying an assembly of C components needs a spec (--spec)",
             names.join(", ")
-        )));
+        ))
+        .with_note(search.looked()));
     };
     let comp = program.lower(name)?;
+    progress::phase("verification");
     let result = crate::check::cegar::verify_program(&comp, cegar.options());
-    print!("{}", crate::report::program_text(&comp, &result, ag.stats));
+    let target = shown(src);
+    progress::clear();
+    match format {
+        ReportFormat::Text => print!("{}", crate::report::program_text(&comp, &result, ag.stats)),
+        ReportFormat::Json => println!("{}", VerifyReport::of_program(&target, &comp, &result).json()),
+        ReportFormat::Sarif => println!("{}", VerifyReport::of_program(&target, &comp, &result).sarif()),
+    }
     Ok(exit_of(&result.verdict()))
+}
+
+/// Paths as the reports name them.
+fn shown(paths: &[PathBuf]) -> String {
+    paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// Checks the spec's propositions against the C sources (see [`crate::spec::Spec::check_props`]).
+fn check_props(spec: &crate::spec::Spec, program: &front::Program) -> Result<(), Diagnostic> {
+    if spec.props().is_empty() {
+        return Ok(());
+    }
+    let defined = program.defined_functions();
+    let constants = program.enum_constants();
+    spec.check_props(
+        &mut |name| {
+            if !defined.iter().any(|d| d == name) {
+                return Ok(None);
+            }
+            let comp = program.lower(name)?;
+            let globals = comp.vars.iter().filter(|v| matches!(v.storage, ir::Storage::Global { .. }));
+            Ok(Some(globals.map(|v| v.name.clone()).collect()))
+        },
+        &constants,
+    )
 }
 
 fn exit_of(v: &crate::check::Verdict) -> Exit {
@@ -465,11 +675,23 @@ fn exit_of(v: &crate::check::Verdict) -> Exit {
     }
 }
 
-fn verify(src: &std::path::Path, engine: crate::check::verify::Engine, ag: &AgArgs) -> Result<Exit, Diagnostic> {
+fn verify(
+    src: &std::path::Path,
+    engine: crate::check::verify::Engine,
+    ag: &AgArgs,
+    format: ReportFormat,
+) -> Result<Exit, Diagnostic> {
     let spec = crate::spec::load(src)?;
     let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
+    progress::phase("verification");
     let result = crate::check::verify::verify(&spec, &name, &ag.prop, engine, &ag.order, ag.cex.mode())?;
-    print!("{}", crate::report::verification_text(&result, ag.stats));
+    let target = src.display().to_string();
+    progress::clear();
+    match format {
+        ReportFormat::Text => print!("{}", crate::report::verification_text(&result, ag.stats)),
+        ReportFormat::Json => println!("{}", VerifyReport::of_model(&target, &result).json()),
+        ReportFormat::Sarif => println!("{}", VerifyReport::of_model(&target, &result).sarif()),
+    }
     Ok(exit_of(&result.verdict()))
 }
 
@@ -483,22 +705,6 @@ struct CheckC {
     cegar: CegarArgs,
     cache: CacheArgs,
     c: COptions,
-}
-
-/// The spec of `subst check` on C: the one given, else `STEM.lts` beside the new file, in its
-/// parent folder, or in `specs/`.
-fn find_check_spec(new: &std::path::Path, given: Option<&std::path::Path>) -> Option<PathBuf> {
-    if let Some(g) = given {
-        return Some(g.to_path_buf());
-    }
-    let stem = new.file_stem()?;
-    let dir = new.parent()?;
-    let mut candidates = vec![dir.join(stem).with_extension("lts")];
-    if let Some(up) = dir.parent() {
-        candidates.push(up.join(stem).with_extension("lts"));
-    }
-    candidates.push(PathBuf::from("specs").join(stem).with_extension("lts"));
-    candidates.into_iter().find(|c| c.is_file())
 }
 
 /// The two versions `subst check` compares on C.
@@ -562,9 +768,15 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
             )));
         }
     }
-    let first_new = v.new.first().ok_or_else(|| Diagnostic::global("no new version given"))?;
-    let spec = match find_check_spec(first_new, args.spec.as_deref()) {
-        Some(path) => Some(crate::spec::load(&path)?),
+    if v.new.is_empty() {
+        return Err(Diagnostic::global("no new version given"));
+    }
+    // With --git-base the old versions sit in a temporary folder; the spec is searched for
+    // beside the paths as given.
+    let old_paths: &[PathBuf] = if v.extracted.is_some() { &[] } else { &v.old };
+    let search = find_spec(args.spec.as_deref(), &v.new, old_paths);
+    let spec = match &search.found {
+        Some(path) => Some(crate::spec::load(path)?),
         None => None,
     };
     let mut options = args.c.front();
@@ -576,18 +788,25 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
         (Some(b), None) => {
             return Err(Diagnostic::global(format!(
                 "--removed {b} names a process of the spec, but no spec was found; give one with --spec"
-            )));
+            ))
+            .with_note(search.looked()));
         }
         (Some(b), Some(spec)) => Some(spec.process(b)?),
     };
-    let old_program = front::load(&v.old, &options)?;
-    let new_program = front::load(&v.new, &options)?;
+    progress::phase("reading sources");
+    let old_program = front::load(&v.old, &options).map_err(|d| search.explain(d))?;
+    let new_program = front::load(&v.new, &options).map_err(|d| search.explain(d))?;
+    if let Some(spec) = &spec {
+        check_props(spec, &new_program)?;
+    }
     let contain =
         crate::check::contain::ContainOptions { limits: args.cegar.options(), max_missing: args.max_missing.max(1) };
+    progress::phase("containment");
     let mut result = if args.skip_containment {
         crate::check::substitution::Substitution { components: Vec::new(), compat: None }
     } else {
-        crate::check::substitution::check(&old_program, &new_program, removed.as_ref(), &contain)?
+        crate::check::substitution::check(&old_program, &new_program, removed.as_ref(), &contain)
+            .map_err(|d| search.explain(d))?
     };
     // Compatibility, when the spec has an assembly (or one is asked for).
     if let Some(spec) = &spec
@@ -601,11 +820,13 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
             limits: args.cegar.options(),
             cache: args.cache.cache(),
         };
+        progress::phase("compatibility");
         result.compat = Some(crate::check::compat::check(spec, &name, &old_program, &new_program, &options)?);
     } else if !args.ag.prop.is_empty() {
         return Err(Diagnostic::global(
             "--prop needs a spec with the assembly and its properties; give one with --spec",
-        ));
+        )
+        .with_note(search.looked()));
     }
     let names = crate::report::check::Inputs {
         old: v.old_name.clone(),
@@ -616,6 +837,7 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
     if let Some((dir, rev)) = &v.extracted {
         report.relocate(dir, rev);
     }
+    progress::clear();
     match args.format {
         ReportFormat::Text => print!("{}", report.text(std::io::stdout().is_terminal(), args.ag.stats)),
         ReportFormat::Json => println!("{}", report.json()),
@@ -624,12 +846,19 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
     Ok(exit_of(&result.verdict()))
 }
 
-fn check(old: &std::path::Path, new: &std::path::Path, ag: &AgArgs) -> Result<Exit, Diagnostic> {
+fn check(old: &std::path::Path, new: &std::path::Path, ag: &AgArgs, format: ReportFormat) -> Result<Exit, Diagnostic> {
     let old_spec = crate::spec::load(old)?;
     let new_spec = crate::spec::load(new)?;
     let name = crate::check::verify::choose_assembly(&new_spec, ag.assembly.as_deref())?;
+    progress::phase("compatibility");
     let result = crate::check::upgrade::check_upgrade(&old_spec, &new_spec, &name, &ag.prop, &ag.order, ag.cex.mode())?;
-    print!("{}", crate::report::upgrade_text(&result, ag.stats));
+    let report =
+        || crate::report::verdict::UpgradeReport::new(&old.display().to_string(), &new.display().to_string(), &result);
+    match format {
+        ReportFormat::Text => print!("{}", crate::report::upgrade_text(&result, ag.stats)),
+        ReportFormat::Json => println!("{}", report().json()),
+        ReportFormat::Sarif => println!("{}", report().sarif()),
+    }
     Ok(exit_of(&result.verdict()))
 }
 
@@ -647,14 +876,40 @@ fn components(program: &front::Program, named: Vec<String>) -> Result<Vec<String
 
 fn show(what: Show) -> Result<Exit, Diagnostic> {
     match what {
-        Show::Ir { src, component, c } => {
+        Show::Ir { src, component, format, c } => {
             let program = front::load(&src, &c.front())?;
             for (i, name) in components(&program, component)?.iter().enumerate() {
                 let comp = program.lower(name)?;
                 if i > 0 {
                     println!();
                 }
-                print!("{}", ir::text::component(&comp));
+                match format {
+                    Format::Text => print!("{}", ir::text::component(&comp)),
+                    Format::Dot => print!("{}", show::ir_dot(&comp)),
+                }
+            }
+            Ok(Exit::Holds)
+        }
+        Show::Model { src, component, must, spec, format, cache, c } => {
+            let search = find_spec(spec.as_deref(), &src, &[]);
+            let mut options = c.front();
+            if let Some(path) = &search.found {
+                options.families = crate::spec::load(path)?.family_ranges();
+            }
+            let program = front::load(&src, &options).map_err(|d| search.explain(d))?;
+            let names = components(&program, component.into_iter().collect())?;
+            let [name] = names.as_slice() else {
+                return Err(Diagnostic::global(format!(
+                    "several components ({}); name one with --component",
+                    names.join(", ")
+                )));
+            };
+            let comp = program.lower(name)?;
+            let mode = if must { crate::abs::Mode::Must } else { crate::abs::Mode::May };
+            let model = show::model(&comp, crate::abs::EventView::Visible, mode, &cache.cache())?;
+            match format {
+                Format::Text => print!("{}", show::model_text(&comp, &model, mode)),
+                Format::Dot => print!("{}", show::model_dot(&comp, &model, mode)),
             }
             Ok(Exit::Holds)
         }

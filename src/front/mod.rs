@@ -218,6 +218,27 @@ impl Program {
         self.definitions().filter_map(|(_, f)| function_name(f).map(str::to_string)).collect()
     }
 
+    /// The names of the enum constants declared at file scope (as `enum e { A, B };` or in a
+    /// typedef or variable declaration), in order; used to check spec expressions that name
+    /// them (state propositions).
+    pub fn enum_constants(&self) -> Vec<String> {
+        use lang_c::ast::{DeclarationSpecifier, TypeSpecifier};
+        let mut out = Vec::new();
+        for unit in &self.units {
+            for d in &unit.ast.0 {
+                let ExternalDeclaration::Declaration(decl) = &d.node else { continue };
+                for spec in &decl.node.specifiers {
+                    if let DeclarationSpecifier::TypeSpecifier(t) = &spec.node
+                        && let TypeSpecifier::Enum(e) = &t.node
+                    {
+                        out.extend(e.node.enumerators.iter().map(|en| en.node.identifier.node.name.clone()));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The components to use when none is named: `main` if defined, otherwise every function
     /// taking no parameters and returning `void` that no other function calls.
     pub fn default_components(&self) -> Vec<String> {

@@ -411,7 +411,7 @@ fn step_event(comp: &Component, edge: usize, take: Take) -> Option<String> {
 
 /// The steps of a run that have a source statement; consecutive steps of one statement are
 /// merged.
-fn steps(comp: &Component, run: &Witness) -> Vec<Step> {
+pub(crate) fn steps(comp: &Component, run: &Witness) -> Vec<Step> {
     let mut out: Vec<Step> = Vec::new();
     for s in &run.steps {
         let edge = &comp.edges[s.edge];
@@ -764,7 +764,7 @@ fn sarif_uri(file: &str) -> &str {
     }
 }
 
-fn sarif_location(l: &Location, message: Option<&str>) -> Value {
+pub(crate) fn sarif_location(l: &Location, message: Option<&str>) -> Value {
     let mut v = json!({
         "physicalLocation": {
             "artifactLocation": { "uri": sarif_uri(&l.file) },
@@ -782,7 +782,7 @@ fn sarif_location(l: &Location, message: Option<&str>) -> Value {
     v
 }
 
-fn file_location(file: &str) -> Value {
+pub(crate) fn file_location(file: &str) -> Value {
     json!({ "physicalLocation": { "artifactLocation": { "uri": file } } })
 }
 

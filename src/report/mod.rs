@@ -1,7 +1,9 @@
 //! Rendering of results. Results are data first ([`crate::check`]); this module turns them into
-//! text for a terminal (JSON and SARIF follow with the containment report).
+//! text for a terminal, and ([`check`], [`verdict`]) into JSON and SARIF 2.1.0 documents whose
+//! schemas `docs/report.md` gives. Every command that gives a verdict takes `--format`.
 
 pub mod check;
+pub mod verdict;
 
 use std::fmt::Write;
 
@@ -131,8 +133,10 @@ pub fn program_text(comp: &crate::ir::Component, r: &crate::check::cegar::Progra
     out
 }
 
-/// A component's run, one line per source statement (consecutive steps on one line shown
-/// once), with the inputs read; long runs are cut in the middle.
+/// A component's run, one line per source statement (consecutive steps of one statement shown
+/// once: a step whose source range lies inside the previous one's, or that encloses it, is the
+/// same statement), with the inputs read; long runs are cut in the middle. Statements that
+/// merely share a line are distinct steps (issue 16, item 9).
 fn run_lines(comp: &crate::ir::Component, witness: &crate::abs::refine::Witness, indent: &str) -> String {
     let mut out = String::new();
     let inputs = witness.inputs();
@@ -140,24 +144,37 @@ fn run_lines(comp: &crate::ir::Component, witness: &crate::abs::refine::Witness,
     let _ =
         writeln!(out, "{indent}inputs, in order: {}", if shown.is_empty() { "none".into() } else { shown.join(", ") });
     let _ = writeln!(out, "{indent}the run:");
-    let mut last: Option<(String, u32)> = None;
-    let mut lines: Vec<String> = Vec::new();
+    // Each shown statement: its range, text and the inputs read there.
+    let mut rows: Vec<(&crate::ir::SrcSpan, &str, Vec<i128>)> = Vec::new();
     for step in &witness.steps {
         let edge = &comp.edges[step.edge];
         let Some(o) = &edge.origin else { continue };
-        let note = if step.inputs.is_empty() {
-            String::new()
-        } else {
-            let v: Vec<String> = step.inputs.iter().map(i128::to_string).collect();
-            format!("    <- input {}", v.join(", "))
-        };
-        let key = (o.span.file.clone(), o.span.line);
-        if last.as_ref() == Some(&key) && note.is_empty() {
-            continue;
+        if let Some(last) = rows.last_mut() {
+            if within(&o.span, last.0) {
+                last.2.extend(step.inputs.iter().copied());
+                continue;
+            }
+            if within(last.0, &o.span) {
+                // The enclosing statement names the step better (`x = f()` rather than `f()`).
+                (last.0, last.1) = (&o.span, &o.text);
+                last.2.extend(step.inputs.iter().copied());
+                continue;
+            }
         }
-        last = Some(key);
-        lines.push(format!("{indent}  {}:{}: {}{}", o.span.file, o.span.line, o.text, note));
+        rows.push((&o.span, &o.text, step.inputs.clone()));
     }
+    let mut lines: Vec<String> = rows
+        .iter()
+        .map(|(span, text, inputs)| {
+            let note = if inputs.is_empty() {
+                String::new()
+            } else {
+                let v: Vec<String> = inputs.iter().map(i128::to_string).collect();
+                format!("    <- input {}", v.join(", "))
+            };
+            format!("{indent}  {}:{}: {}{}", span.file, span.line, text, note)
+        })
+        .collect();
     const SHOWN: usize = 40;
     if lines.len() > SHOWN {
         let omitted = lines.len() - SHOWN;
@@ -168,6 +185,13 @@ fn run_lines(comp: &crate::ir::Component, witness: &crate::abs::refine::Witness,
         let _ = writeln!(out, "{l}");
     }
     out
+}
+
+/// Whether the source range `inner` lies within `outer`.
+fn within(inner: &crate::ir::SrcSpan, outer: &crate::ir::SrcSpan) -> bool {
+    inner.file == outer.file
+        && (inner.line, inner.col) >= (outer.line, outer.col)
+        && (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
 }
 
 fn cegar_stats_lines(s: &crate::check::cegar::CegarStats) -> String {

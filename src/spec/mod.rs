@@ -22,6 +22,11 @@
 //! - C bindings: `event send[0..3]`, `prop Locked = ipcq: (owner != 0)`, and names in a
 //!   composition that are not FSP processes, which are C components.
 //!
+//! A `prop` is checked where it is declared (its component is a C component that a composition
+//! names) and against the C sources ([`Spec::check_props`]: the function exists, the expression
+//! names only its globals). FIXME(issue 16): no check reads state labels yet, so a guard over a
+//! proposition is refused with a located error rather than silently ignored.
+//!
 //! Not supported: `progress`, `fluent`, `assert`, `menu`, `animation`, `minimal`,
 //! `deterministic`, sequential composition `;`, priorities `<<{..}`/`>>{..}`, `@(set, i)` and
 //! `#set` in expressions, labels as expression values, string constants.
@@ -91,6 +96,10 @@ pub struct PropDecl {
     /// The whole declaration.
     pub span: SrcSpan,
 }
+
+/// A component's global variables, or `None` when the sources define no such function
+/// (see [`Spec::check_props`]).
+pub type GlobalsOf<'a> = dyn FnMut(&str) -> Result<Option<Vec<String>>, Diagnostic> + 'a;
 
 /// A parsed and checked spec.
 #[derive(Clone, Debug)]
@@ -220,6 +229,37 @@ impl Spec {
         &self.props
     }
 
+    /// Checks each proposition against the C sources: its component must be a function of
+    /// them, and every name in its expression a global variable of that component or one of
+    /// the `constants` (enum constants) of the sources. `globals_of` gives a component's
+    /// globals, or `None` when the sources define no such function. The first problem is
+    /// returned, located in the spec.
+    pub fn check_props(&self, globals_of: &mut GlobalsOf<'_>, constants: &[String]) -> Result<(), Diagnostic> {
+        for (p, ast) in self.props.iter().zip(&self.ast.props) {
+            let Some(globals) = globals_of(&p.component)? else {
+                return Err(Diagnostic::at(
+                    ast.component.span.to_src(&self.file),
+                    format!("unknown component `{}`: the C sources define no such function", p.component),
+                    "no such C function",
+                ));
+            };
+            for (name, at) in c_identifiers(&p.expr, &p.expr_span) {
+                if !globals.contains(&name) && !constants.contains(&name) {
+                    let mut d = Diagnostic::at(
+                        at,
+                        format!("unknown variable `{name}`: not a global variable of `{}`", p.component),
+                        "not a global of the component",
+                    );
+                    if !globals.is_empty() {
+                        d = d.with_note(format!("the globals of `{}`: {}", p.component, globals.join(", ")));
+                    }
+                    return Err(d);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The automaton of a process (a property as its safety LTS, not `P_err`) or of a
     /// composition (its parts composed, properties as `P_err`, then its hiding applied).
     pub fn process(&self, name: &str) -> Result<Dla, Diagnostic> {
@@ -283,6 +323,51 @@ impl Spec {
                 .with_note(format!("defined: {}", known.join(", ")))
         })
     }
+}
+
+/// The identifiers of a C expression written at `at`, each with its own span; numbers and
+/// character constants are skipped.
+fn c_identifiers(text: &str, at: &SrcSpan) -> Vec<(String, SrcSpan)> {
+    let mut out = Vec::new();
+    let (mut line, mut col) = (at.line, at.col);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let (start_line, start_col) = (line, col);
+        let advance = |c: char, line: &mut u32, col: &mut u32| {
+            if c == '\n' {
+                *line += 1;
+                *col = 1;
+            } else {
+                *col += 1;
+            }
+        };
+        advance(c, &mut line, &mut col);
+        if c.is_ascii_alphabetic() || c == '_' || c.is_ascii_digit() {
+            let mut word = c.to_string();
+            while let Some(&d) = chars.peek().filter(|d| d.is_ascii_alphanumeric() || **d == '_') {
+                word.push(d);
+                chars.next();
+                advance(d, &mut line, &mut col);
+            }
+            if !c.is_ascii_digit() {
+                let span =
+                    SrcSpan { file: at.file.clone(), line: start_line, col: start_col, end_line: line, end_col: col };
+                out.push((word, span));
+            }
+        } else if c == '\'' {
+            while let Some(d) = chars.next() {
+                advance(d, &mut line, &mut col);
+                if d == '\\' {
+                    if let Some(e) = chars.next() {
+                        advance(e, &mut line, &mut col);
+                    }
+                } else if d == '\'' {
+                    break;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The names referred to by an item, in order.

@@ -1,0 +1,362 @@
+//! The contract of the command line (issue 16): state propositions are checked against the
+//! sources, every verdict command speaks text, JSON and SARIF, one spec search serves every
+//! command. Inputs are files under `tests/data/`; outputs are snapshots.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn data(dir: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(dir)
+}
+
+/// Runs subst in `dir` and returns its exit code, stdout and stderr.
+fn subst(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_subst"))
+        .current_dir(dir)
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("subst runs");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+/// The `.lts` files of a data folder whose name starts with `prefix`, sorted.
+fn specs(dir: &Path, keep: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("readable")
+        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".lts") && keep(n))
+        .collect();
+    names.sort();
+    names
+}
+
+// ---- State propositions ----------------------------------------------------------------------
+
+#[test]
+fn propositions_over_globals_of_the_component_are_accepted() {
+    let (code, out, err) = subst(&data("props"), &["verify", "server.c", "--spec", "good.lts"]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn every_bad_prop_is_rejected_at_its_line() {
+    let dir = data("props");
+    let bad = specs(&dir, &|n| n != "good.lts");
+    assert!(bad.len() >= 7, "{bad:?}");
+    for name in bad {
+        let (code, out, err) = subst(&dir, &["verify", "server.c", "--spec", &name]);
+        assert_eq!(code, 2, "{name}: {out}{err}");
+        assert!(out.is_empty(), "{name}: {out}");
+        insta::assert_snapshot!(format!("prop_{}", name.trim_end_matches(".lts")), err);
+    }
+}
+
+// ---- Spec discovery --------------------------------------------------------------------------
+
+/// The spec that `subst -v check` in `tests/data/discovery/CASE` reports it found.
+fn found_spec(case: &str, old: &str, new: &str) -> String {
+    let (code, out, err) = subst(&data("discovery").join(case), &["-v", "check", old, new]);
+    assert_eq!(code, 0, "{case}: {out}{err}");
+    let line = err.lines().find(|l| l.contains("subst::cli: spec: ")).unwrap_or_else(|| panic!("{case}: {err}"));
+    line.split("spec: ").nth(1).expect("a path").to_string()
+}
+
+#[test]
+fn check_finds_the_spec_in_the_parent_folder_of_the_versions() {
+    assert_eq!(found_spec("parent", "old/meter.c", "new/meter.c"), "meter.lts");
+}
+
+#[test]
+fn check_finds_the_spec_beside_the_old_version() {
+    assert_eq!(found_spec("beside_old", "old/meter.c", "new/meter.c"), "old/meter.lts");
+}
+
+#[test]
+fn check_finds_the_spec_in_the_specs_folder() {
+    assert_eq!(found_spec("specs_dir", "v1/meter.c", "v2/meter.c"), "specs/meter.lts");
+}
+
+#[test]
+fn a_missing_spec_is_named_with_every_place_looked_at() {
+    let (code, out, err) = subst(&data("discovery").join("none"), &["check", "old/meter.c", "new/meter.c"]);
+    assert_eq!(code, 2, "{out}");
+    insta::assert_snapshot!(err);
+}
+
+// ---- Formats ---------------------------------------------------------------------------------
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The SARIF 2.1.0 schema that serde-sarif ships.
+fn sarif_schema() -> serde_json::Value {
+    let out = Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--manifest-path"])
+        .arg(root().join("Cargo.toml"))
+        .output()
+        .expect("cargo metadata runs");
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata JSON");
+    let package = meta["packages"]
+        .as_array()
+        .expect("packages")
+        .iter()
+        .find(|p| p["name"] == "serde-sarif")
+        .expect("serde-sarif is in the dependency graph");
+    let manifest = PathBuf::from(package["manifest_path"].as_str().expect("a path"));
+    let text = std::fs::read_to_string(manifest.with_file_name("src/schema.json")).expect("the schema is there");
+    serde_json::from_str(&text).expect("the schema is JSON")
+}
+
+/// Validates `doc` against a schema of `docs/schemas/` (by file name) or, for `sarif`, SARIF 2.1.0.
+fn validate(schema: &str, text: &str) -> serde_json::Value {
+    let doc: serde_json::Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"));
+    let schema_doc = if schema == "sarif" {
+        sarif_schema()
+    } else {
+        let path = root().join("docs/schemas").join(schema);
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("the schema is there")).expect("schema JSON")
+    };
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler.add_resource("urn:test-schema", schema_doc).expect("the schema loads");
+    let id = compiler.compile("urn:test-schema", &mut schemas).expect("the schema compiles");
+    if let Err(e) = schemas.validate(&doc, id) {
+        panic!("not valid against {schema}: {e:#}\n{text}");
+    }
+    doc
+}
+
+#[test]
+fn the_schemas_reject_what_they_forbid() {
+    for (schema, bad) in [
+        (
+            "subst-verify-1.json",
+            r#"{"schema": "subst-verify/1", "tool_version": "0", "target": "x", "verdict": "maybe", "properties": []}"#,
+        ),
+        ("subst-upgrade-1.json", r#"{"schema": "subst-upgrade/1"}"#),
+        (
+            "subst-error-1.json",
+            r#"{"schema": "subst-error/1", "tool_version": "0", "verdict": "error", "diagnostics": []}"#,
+        ),
+    ] {
+        let result = std::panic::catch_unwind(|| validate(schema, bad));
+        assert!(result.is_err(), "{schema} accepted {bad}");
+    }
+}
+
+#[test]
+fn verify_of_a_model_that_fails_is_json_with_its_trace() {
+    let (code, out, _) = subst(&root(), &["verify", "specs/mutex.lts", "--assembly", "NOLOCK", "--format", "json"]);
+    assert_eq!(code, 1);
+    let doc = validate("subst-verify-1.json", &out);
+    assert_eq!(doc["properties"][0]["trace"], serde_json::json!(["p.1.enter", "p.2.enter"]));
+}
+
+#[test]
+fn verify_of_a_model_that_fails_is_valid_sarif() {
+    let (code, out, _) = subst(&root(), &["verify", "specs/mutex.lts", "--assembly", "NOLOCK", "--format", "sarif"]);
+    assert_eq!(code, 1);
+    let doc = validate("sarif", &out);
+    assert_eq!(doc["runs"][0]["results"][0]["ruleId"], "subst/property-violated");
+}
+
+#[test]
+fn verify_of_a_c_program_that_fails_is_json_with_the_run() {
+    let (code, out, _) = subst(&root(), &["verify", "examples-c/cegar/lock_loop_bug.c", "--format", "json"]);
+    assert_eq!(code, 1);
+    let doc = validate("subst-verify-1.json", &out);
+    assert_eq!(doc["properties"][0]["property"], "unreach-call");
+    assert!(doc["properties"][0]["runs"][0]["path"].as_array().is_some_and(|p| !p.is_empty()), "{out}");
+    let (_, sarif, _) = subst(&root(), &["verify", "examples-c/cegar/lock_loop_bug.c", "--format", "sarif"]);
+    validate("sarif", &sarif);
+}
+
+#[test]
+fn verify_of_a_c_assembly_that_holds_is_json() {
+    let (code, out, _) = subst(&data("props"), &["verify", "server.c", "--spec", "good.lts", "--format", "json"]);
+    assert_eq!(code, 0);
+    let doc = validate("subst-verify-1.json", &out);
+    assert_eq!(doc["verdict"], "holds");
+}
+
+#[test]
+fn check_of_two_models_prints_json() {
+    let dir = "specs/upgrades/output_twice";
+    let (code, out, err) =
+        subst(&root(), &["check", &format!("{dir}/old.lts"), &format!("{dir}/new.lts"), "--format", "json"]);
+    assert!(code == 0 || code == 1, "{err}");
+    let doc = validate("subst-upgrade-1.json", &out);
+    assert_eq!(doc["changed"], serde_json::json!(["OUTPUT"]));
+    let (_, sarif, _) =
+        subst(&root(), &["check", &format!("{dir}/old.lts"), &format!("{dir}/new.lts"), "--format", "sarif"]);
+    validate("sarif", &sarif);
+}
+
+#[test]
+fn an_input_error_under_json_is_an_error_document() {
+    let (code, out, err) =
+        subst(&data("props"), &["verify", "server.c", "--spec", "unknown_variable.lts", "--format", "json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown variable"), "the diagnostic is on stderr too: {err}");
+    let doc = validate("subst-error-1.json", &out);
+    assert_eq!(doc["diagnostics"][0]["location"]["line"], 4);
+}
+
+#[test]
+fn an_input_error_under_sarif_is_a_failed_run() {
+    let (code, out, _) = subst(&root(), &["check", "nosuch/old.c", "nosuch/new.c", "--format", "sarif"]);
+    assert_eq!(code, 2);
+    let doc = validate("sarif", &out);
+    assert_eq!(doc["runs"][0]["invocations"][0]["executionSuccessful"], false);
+    assert_eq!(doc["runs"][0]["results"][0]["ruleId"], "subst/input-error");
+}
+
+#[test]
+fn a_usage_error_under_json_is_an_error_document() {
+    let (code, out, _) = subst(&root(), &["verify", "--format", "json", "--no-such-option", "x.c"]);
+    assert_eq!(code, 2);
+    let doc = validate("subst-error-1.json", &out);
+    assert!(doc["diagnostics"][0]["message"].as_str().is_some_and(|m| m.contains("--no-such-option")));
+}
+
+// ---- Counterexample runs ---------------------------------------------------------------------
+
+#[test]
+fn a_run_shows_every_statement_of_a_one_line_loop() {
+    let (code, out, err) = subst(&data("runs"), &["verify", "one_line_loop.c"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out.matches(": put(i)").count(), 3, "{out}");
+    insta::assert_snapshot!(out);
+}
+
+// ---- Logging and help ------------------------------------------------------------------------
+
+#[test]
+fn debug_logging_leaves_out_z3s_own_lines() {
+    let (_, _, err) = subst(&root(), &["-vv", "verify", "examples-c/cegar/lock_loop_bug.c"]);
+    assert!(err.contains("DEBUG"), "debug lines are shown: {err}");
+    assert!(
+        !err.contains("z3::"),
+        "{}",
+        err.lines().filter(|l| l.contains("z3::")).take(3).collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[test]
+fn help_shows_examples_and_exit_codes() {
+    let (code, out, _) = subst(&root(), &["--help"]);
+    assert_eq!(code, 0);
+    let tail = &out[out.find("Examples:").expect("examples")..];
+    insta::assert_snapshot!(tail);
+}
+
+// ---- Progress --------------------------------------------------------------------------------
+
+/// Runs subst under a pseudo-terminal (`script`), returning everything it wrote there.
+fn under_a_terminal(args: &str) -> String {
+    let out = Command::new("script")
+        .current_dir(root())
+        .args(["-qec", &format!("{} {args}", env!("CARGO_BIN_EXE_subst")), "/dev/null"])
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("script(1) runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+const CONTAINMENT: &str = "check examples-c/contain/off_by_one/old examples-c/contain/off_by_one/new";
+
+#[test]
+fn a_terminal_shows_progress_with_the_phase() {
+    let transcript = under_a_terminal(CONTAINMENT);
+    assert!(transcript.contains("containment:"), "{transcript}");
+    assert!(transcript.contains("verdict: NOT CONTAINED"), "{transcript}");
+}
+
+#[test]
+fn a_pipe_shows_no_progress() {
+    let args: Vec<&str> = CONTAINMENT.split(' ').collect();
+    let (code, out, err) = subst(&root(), &args);
+    assert_eq!(code, 1);
+    assert!(err.is_empty(), "nothing on stderr: {err}");
+    assert!(!out.contains("containment:"), "{out}");
+}
+
+// ---- Looking inside: show ir / model, text and DOT -------------------------------------------
+
+/// Checks that `text` is a DOT digraph: with Graphviz installed, `dot -Tsvg` must accept it;
+/// without, a structural check: one `digraph "..." {` header, statements ending in `;`, every
+/// edge between declared nodes, and the closing brace.
+fn assert_dot(text: &str) {
+    if let Ok(mut child) = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+    {
+        use std::io::Write;
+        child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("written");
+        let out = child.wait_with_output().expect("dot runs");
+        assert!(out.status.success(), "dot rejects it: {}\n{text}", String::from_utf8_lossy(&out.stderr));
+        return;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("digraph \"") && lines[0].ends_with('{'), "{text}");
+    assert_eq!(lines.last().copied(), Some("}"), "{text}");
+    let mut nodes = std::collections::HashSet::new();
+    for l in &lines[1..lines.len() - 1] {
+        let l = l.trim();
+        if l.starts_with("//") {
+            continue;
+        }
+        assert!(l.ends_with("];") || l.ends_with(';'), "statement: {l}");
+        assert!((l.matches('"').count() - l.matches("\\\"").count()) % 2 == 0, "unbalanced quotes: {l}");
+        let head = l.split(" [").next().expect("a head");
+        if let Some((a, b)) = head.split_once(" -> ") {
+            assert!(nodes.contains(a) && nodes.contains(b), "edge between undeclared nodes: {l}");
+        } else if head != "node" && head != "rankdir=LR;" {
+            nodes.insert(head.to_string());
+        }
+    }
+    assert!(!nodes.is_empty(), "{text}");
+}
+
+#[test]
+fn show_ir_as_dot_is_a_graph_of_locations() {
+    let (code, out, err) = subst(&data("props"), &["show", "ir", "server.c", "--format", "dot"]);
+    assert_eq!(code, 0, "{err}");
+    assert_dot(&out);
+    assert!(out.contains("l0 -> l1 [label=\"event acquire @"), "{out}");
+}
+
+#[test]
+fn show_model_uses_the_predicates_that_verify_cached() {
+    let cache = tempfile::tempdir().expect("a temp dir");
+    let cache_dir = cache.path().to_str().expect("UTF-8");
+    let dir = data("props");
+    let (code, _, err) =
+        subst(&dir, &["verify", "server.c", "--spec", "good.lts", "--engine", "ag", "--cache", cache_dir]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = subst(&dir, &["show", "model", "server.c", "--spec", "good.lts", "--cache", cache_dir]);
+    assert_eq!(code, 0, "{err}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn show_model_without_predicates_reaches_the_bounds_error() {
+    let (code, out, err) = subst(&data("props"), &["show", "model", "server.c", "--spec", "good.lts", "--no-cache"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("predicates: none") && out.contains("-server!index_out_of_bounds-> [error]"), "{out}");
+}
+
+#[test]
+fn show_must_model_as_dot_names_states_by_location() {
+    let args = ["show", "model", "server.c", "--spec", "good.lts", "--must", "--format", "dot", "--no-cache"];
+    let (code, out, err) = subst(&data("props"), &args);
+    assert_eq!(code, 0, "{err}");
+    assert_dot(&out);
+    assert!(out.starts_with("digraph \"server must\"") && out.contains("[label=\"l0\", style=bold]"), "{out}");
+}
