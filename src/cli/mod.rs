@@ -70,6 +70,28 @@ pub struct AgArgs {
     /// How L* turns counterexamples into table entries.
     #[arg(long, value_enum, default_value_t = CexArg::Rs)]
     pub cex: CexArg,
+    /// The learner of assumptions: L* (an observation table, re-validated after an upgrade)
+    /// or L# (an observation tree, whose words are asked again after an upgrade).
+    #[arg(long, value_enum, default_value_t = LearnerArg::Lstar)]
+    pub learner: LearnerArg,
+}
+
+/// The `--learner` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LearnerArg {
+    /// L* (Angluin 1987) with Rivest–Schapire counterexamples.
+    Lstar,
+    /// L# (Vaandrager et al. 2022).
+    Lsharp,
+}
+
+impl LearnerArg {
+    fn algorithm(self) -> crate::learn::Algorithm {
+        match self {
+            LearnerArg::Lstar => crate::learn::Algorithm::LStar,
+            LearnerArg::Lsharp => crate::learn::Algorithm::LSharp,
+        }
+    }
 }
 
 /// Where subst keeps what it learned.
@@ -433,6 +455,7 @@ fn verify_c(
                 properties: ag.prop.clone(),
                 order: ag.order.clone(),
                 cex: ag.cex.mode(),
+                learner: ag.learner.algorithm(),
                 limits: cegar.options(),
                 cache: cache.cache(),
             };
@@ -468,7 +491,8 @@ fn exit_of(v: &crate::check::Verdict) -> Exit {
 fn verify(src: &std::path::Path, engine: crate::check::verify::Engine, ag: &AgArgs) -> Result<Exit, Diagnostic> {
     let spec = crate::spec::load(src)?;
     let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
-    let result = crate::check::verify::verify(&spec, &name, &ag.prop, engine, &ag.order, ag.cex.mode())?;
+    let result =
+        crate::check::verify::verify(&spec, &name, &ag.prop, engine, &ag.order, ag.cex.mode(), ag.learner.algorithm())?;
     print!("{}", crate::report::verification_text(&result, ag.stats));
     Ok(exit_of(&result.verdict()))
 }
@@ -598,6 +622,7 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
             properties: args.ag.prop.clone(),
             order: args.ag.order.clone(),
             cex: args.ag.cex.mode(),
+            learner: args.ag.learner.algorithm(),
             limits: args.cegar.options(),
             cache: args.cache.cache(),
         };
@@ -628,7 +653,15 @@ fn check(old: &std::path::Path, new: &std::path::Path, ag: &AgArgs) -> Result<Ex
     let old_spec = crate::spec::load(old)?;
     let new_spec = crate::spec::load(new)?;
     let name = crate::check::verify::choose_assembly(&new_spec, ag.assembly.as_deref())?;
-    let result = crate::check::upgrade::check_upgrade(&old_spec, &new_spec, &name, &ag.prop, &ag.order, ag.cex.mode())?;
+    let result = crate::check::upgrade::check_upgrade(
+        &old_spec,
+        &new_spec,
+        &name,
+        &ag.prop,
+        &ag.order,
+        ag.cex.mode(),
+        ag.learner.algorithm(),
+    )?;
     print!("{}", crate::report::upgrade_text(&result, ag.stats));
     Ok(exit_of(&result.verdict()))
 }
