@@ -1,26 +1,28 @@
 #!/usr/bin/env python3
-"""Membership and equivalence queries of subst's L* against AALpy's L* on the same targets.
+"""subst's learners (L*, L#) against AALpy 2.0's (L*, KV, L#) on the same targets, in one run.
 
 Run it through benches/learning_vs_aalpy.sh, which prepares the virtualenv with AALpy first.
 Steps:
 
-1. `cargo bench --bench learning -- gen DIR` writes the targets (random prefix-closed DFAs and
-   the weakest assumptions of the checks in specs/) as JSON files; see benches/learning.rs for
-   the format.
-2. `cargo bench --bench learning -- run FILE...` learns each with subst and prints its counts.
-3. This script learns each with AALpy's `run_Lstar(automaton_type='dfa', cex_processing='rs',
-   cache_and_non_det_check=True)`, one process per target under a time limit, with the same
-   exact equivalence oracle as the subst side.
-4. It prints one table (Markdown) with the counts of both and the ratios subst/AALpy, and
-   writes every number to target/learning-results.json.
+1. `cargo bench --bench learning -- gen DIR` writes the generated targets (random prefix-closed
+   DFAs and the weakest assumptions of the checks in specs/) as JSON files; see
+   benches/learning.rs for the format. The LearnLib v2 files (`--learnlib`, default
+   /work/shared/benchmarks/learnlib) are converted to the same format for AALpy; subst reads
+   them as they are.
+2. `cargo bench --bench learning -- run --learner all FILE...` learns each with subst's L* and
+   L# and prints their counts.
+3. This script learns each with AALpy's `run_Lstar(cex_processing='rs')`, `run_KV(cex_processing
+   ='rs')` and `run_Lsharp()` (defaults otherwise; automaton_type='dfa'), one process per target
+   and learner under a time limit, with the same exact equivalence oracle as the subst side.
+4. It prints one table (Markdown) and writes every number to target/learning-results.json.
 
 What is counted (see benches/LEARNING.md):
 - AALpy membership queries: queries that reach the system under learning, i.e. the calls of
-  `query` on the wrapped SUL, after AALpy's cache tree (CacheSUL) has answered what it can.
-- subst membership queries: `Stats::membership`, the queries that reach the teacher after the
-  learner's cache and its prefix-closure shortcut. The table also shows `membership +
-  shortcut`: what subst would have asked without the shortcut (the answers, and so the run,
-  are the same either way), since AALpy is not told that the targets are prefix-closed.
+  `query` on the wrapped SUL, after AALpy's cache tree has answered what it can.
+- subst membership queries: `Stats::membership`, the queries that reach the teacher, after the
+  learner's cache (table or tree) and its prefix-closure answers (a word with a rejected prefix
+  is rejected; for L#, also: a word with an accepted extension is accepted). AALpy is not told
+  that the targets are prefix-closed.
 - Equivalence queries: hypotheses submitted to the equivalence oracle, by both.
 """
 

@@ -28,8 +28,6 @@
 //! distinguishing sequence (the paper's ADS rule asks fewer queries on large alphabets); the
 //! consistency check walks the whole tree for every hypothesis.
 
-use std::collections::VecDeque;
-
 use super::lstar::{LearnError, Membership, Stats, Teacher};
 use super::tree::{NodeId, ObservationTree, ROOT};
 use crate::automata::dla::{Builder, Dla, StateId};
@@ -47,6 +45,8 @@ pub struct LSharp {
     frontier: Vec<(NodeId, Vec<u32>)>,
     /// Per node: its index in `frontier`, or [`NONE`].
     frontier_index: Vec<u32>,
+    /// The hypothesis of the last [`LSharp::close`], until something changes.
+    closed: Option<Transitions>,
     /// Basis nodes (a prefix of `basis`) whose children have all been asked.
     extended: usize,
     /// Work done so far.
@@ -58,6 +58,7 @@ const NONE: u32 = u32::MAX;
 
 /// The hypothesis of a closed learner: `next[q * k + a]` is the basis index reached from basis
 /// index `q` on letter `a`.
+#[derive(Clone, Debug)]
 struct Transitions {
     next: Vec<u32>,
     letters: usize,
@@ -83,6 +84,7 @@ impl LSharp {
             frontier: Vec::new(),
             frontier_index: vec![NONE],
             extended: 0,
+            closed: None,
             stats: Stats::default(),
         }
     }
@@ -133,6 +135,7 @@ impl LSharp {
             }
             None => {
                 self.stats.membership += 1;
+                self.closed = None;
                 let b = oracle.member_indexed(&self.alphabet, &self.tree.word(n));
                 self.tree.set_out(n, b);
                 (n, b)
@@ -170,9 +173,25 @@ impl LSharp {
         self.frontier[i] = (n, cands);
     }
 
-    fn refresh_all(&mut self) {
+    /// Brings every frontier node's candidates up to date with the tree and starts a new epoch.
+    /// Every answer is recorded in the epoch after the last settlement, so refreshing the
+    /// touched nodes is enough.
+    fn settle(&mut self) {
+        self.refresh_touched();
+        self.tree.next_epoch();
+    }
+
+    /// Refreshes the frontier nodes whose apartness may have changed in this epoch: those
+    /// with a new answer below them or below one of their candidates.
+    fn refresh_touched(&mut self) {
         for i in 0..self.frontier.len() {
-            self.refresh(i);
+            let (f, ref cands) = self.frontier[i];
+            // With no extension of `f` in the tree, apartness is decided by the two answers alone,
+            // which do not change once known.
+            let deep = !self.tree.children(f).is_empty();
+            if self.tree.touched(f) || deep && cands.iter().any(|&q| self.tree.touched(self.basis[q as usize])) {
+                self.refresh(i);
+            }
         }
     }
 
@@ -202,22 +221,32 @@ impl LSharp {
         }
         loop {
             self.extend(oracle);
-            if let Some(i) = self.frontier.iter().position(|(_, c)| c.is_empty()) {
-                self.promote(i);
+            self.settle();
+            // Promote every frontier node apart from the whole basis, in one pass: a promotion
+            // may give later nodes a candidate, so emptiness is looked at when a node's turn
+            // comes. Going down, a swapped-in node has had its turn.
+            let mut promoted = false;
+            for i in (0..self.frontier.len()).rev() {
+                if self.frontier[i].1.is_empty() {
+                    self.promote(i);
+                    promoted = true;
+                }
+            }
+            if promoted {
                 continue;
             }
+            // Separation: each frontier node is asked witnesses until one candidate is left.
             let mut separated = false;
             for i in 0..self.frontier.len() {
-                let (f, ref cands) = self.frontier[i];
-                if cands.len() < 2 {
-                    continue;
+                while self.frontier[i].1.len() >= 2 {
+                    let (f, ref cands) = self.frontier[i];
+                    let (p, q) = (self.basis[cands[0] as usize], self.basis[cands[1] as usize]);
+                    // Basis nodes are pairwise apart, so a witness exists.
+                    let Some(witness) = self.tree.witness(p, q) else { break };
+                    self.ask(f, &witness, oracle);
+                    self.refresh(i);
+                    separated = true;
                 }
-                let (p, q) = (self.basis[cands[0] as usize], self.basis[cands[1] as usize]);
-                // Basis nodes are pairwise apart, so a witness exists.
-                let Some(witness) = self.tree.witness(p, q) else { continue };
-                self.ask(f, &witness, oracle);
-                self.refresh(i);
-                separated = true;
             }
             if separated {
                 continue;
@@ -227,9 +256,11 @@ impl LSharp {
                 Some(n) => {
                     let word = self.tree.word(n);
                     self.process(&hyp, word, Vec::new(), oracle);
-                    self.refresh_all();
                 }
-                None => return,
+                None => {
+                    self.closed = Some(hyp);
+                    return;
+                }
             }
         }
     }
@@ -253,10 +284,10 @@ impl LSharp {
         self.tree.out(self.basis[q as usize]) == Some(true)
     }
 
-    /// A shortest word of the tree whose answer the hypothesis contradicts.
+    /// A word of the tree whose answer the hypothesis contradicts.
     fn inconsistency(&self, hyp: &Transitions) -> Option<NodeId> {
-        let mut work = VecDeque::from([(ROOT, 0u32)]);
-        while let Some((n, q)) = work.pop_front() {
+        let mut work = vec![(ROOT, 0u32)];
+        while let Some((n, q)) = work.pop() {
             if let Some(b) = self.tree.out(n)
                 && b != self.accepts(q)
             {
@@ -267,7 +298,7 @@ impl LSharp {
                 continue;
             }
             for &(a, c) in self.tree.children(n) {
-                work.push_back((c, hyp.next[q as usize * hyp.letters + a as usize]));
+                work.push((c, hyp.next[q as usize * hyp.letters + a as usize]));
             }
         }
         None
@@ -317,7 +348,7 @@ impl LSharp {
     /// is accepted; for a prefix-closed target without the rejecting state.
     pub fn hypothesis(&mut self) -> Dla {
         self.stats.candidates += 1;
-        let hyp = self.transitions();
+        let hyp = self.closed.clone().unwrap_or_else(|| self.transitions());
         let prefix_closed = self.tree.prefix_closed();
         let mut b = Builder::new();
         for a in &self.alphabet {
@@ -350,7 +381,7 @@ impl LSharp {
             .map(|l| self.alphabet.binary_search(l).map(|i| i as u32).map_err(|_| LearnError::UnknownLetter(l.clone())))
             .collect::<Result<_, _>>()?;
         self.stats.counterexamples += 1;
-        let hyp = self.transitions();
+        let hyp = self.closed.take().unwrap_or_else(|| self.transitions());
         let predicted = self.accepts(hyp.run(0, &w));
         let (_, answer) = self.ask(ROOT, &w, oracle);
         if answer == predicted {
@@ -360,7 +391,7 @@ impl LSharp {
         let size = self.basis.len();
         let candidates: usize = self.frontier.iter().map(|(_, c)| c.len()).sum();
         self.process(&hyp, w, Vec::new(), oracle);
-        self.refresh_all();
+        self.settle();
         if self.basis.len() == size && self.frontier.iter().map(|(_, c)| c.len()).sum::<usize>() == candidates {
             return Err(LearnError::NoProgress(cex.join(" ")));
         }

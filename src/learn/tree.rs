@@ -28,6 +28,8 @@ struct Node {
     letter: u32,
     depth: u32,
     out: Option<bool>,
+    /// The last epoch in which an answer was recorded at or below this node.
+    touched: u32,
     /// (letter, child), sorted by letter.
     children: Vec<(u32, NodeId)>,
 }
@@ -38,13 +40,15 @@ pub struct ObservationTree {
     letters: u32,
     prefix_closed: bool,
     nodes: Vec<Node>,
+    /// The current epoch ([`ObservationTree::next_epoch`]).
+    epoch: u32,
 }
 
 impl ObservationTree {
     /// The tree holding only the root, with nothing known.
     pub fn new(letters: usize, prefix_closed: bool) -> ObservationTree {
-        let root = Node { parent: ROOT, letter: 0, depth: 0, out: None, children: Vec::new() };
-        ObservationTree { letters: letters as u32, prefix_closed, nodes: vec![root] }
+        let root = Node { parent: ROOT, letter: 0, depth: 0, out: None, touched: 0, children: Vec::new() };
+        ObservationTree { letters: letters as u32, prefix_closed, nodes: vec![root], epoch: 0 }
     }
 
     /// The number of letters.
@@ -100,7 +104,7 @@ impl ObservationTree {
                 let out = (self.prefix_closed && self.nodes[n as usize].out == Some(false)).then_some(false);
                 let depth = self.nodes[n as usize].depth + 1;
                 self.nodes[n as usize].children.insert(i, (letter, id));
-                self.nodes.push(Node { parent: n, letter, depth, out, children: Vec::new() });
+                self.nodes.push(Node { parent: n, letter, depth, out, touched: u32::MAX, children: Vec::new() });
                 id
             }
         }
@@ -125,6 +129,18 @@ impl ObservationTree {
             return;
         }
         self.nodes[n as usize].out = Some(out);
+        let mut at = n;
+        loop {
+            let node = &mut self.nodes[at as usize];
+            if node.touched == self.epoch && at != n {
+                break;
+            }
+            node.touched = self.epoch;
+            if at == ROOT {
+                break;
+            }
+            at = node.parent;
+        }
         if !self.prefix_closed {
             return;
         }
@@ -146,6 +162,18 @@ impl ObservationTree {
                 stack.extend(self.nodes[c as usize].children.iter().map(|&(_, c)| c));
             }
         }
+    }
+
+    /// Starts a new epoch: [`ObservationTree::touched`] then tells which subtrees got answers
+    /// since.
+    pub fn next_epoch(&mut self) {
+        self.epoch += 1;
+    }
+
+    /// Whether an answer was recorded at or below `n` in the current epoch (so apartness
+    /// involving `n` may have changed).
+    pub fn touched(&self, n: NodeId) -> bool {
+        self.nodes[n as usize].touched == self.epoch
     }
 
     /// The word of `n`.
