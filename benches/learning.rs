@@ -42,6 +42,7 @@ use subst::automata::dla::{Dla, StateId};
 use subst::automata::safety;
 use subst::check::ag::{AssumptionOracle, DynamicChecker, expose_errors};
 use subst::check::verify::ordered_parts;
+use subst::learn::lsharp;
 use subst::learn::lstar::{CexMode, Membership, Stats, Teacher, learn};
 
 /// The format tag of target files.
@@ -62,15 +63,40 @@ const LETTERS: [&str; 10] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
 const VALIDATION_WORDS: usize = 2000;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    // `--learner NAME` picks the learner of `run`; other `--` flags (cargo's `--bench`) are
+    // ignored.
+    let mut learners: Vec<Algorithm> = Vec::new();
+    let mut args: Vec<String> = Vec::new();
+    let mut raw = std::env::args().skip(1);
+    while let Some(a) = raw.next() {
+        if a == "--learner" {
+            match raw.next().as_deref() {
+                Some("lstar") => learners.push(Algorithm::LStar),
+                Some("lsharp") => learners.push(Algorithm::LSharp),
+                Some("all") => learners.extend([Algorithm::LStar, Algorithm::LSharp]),
+                other => {
+                    eprintln!("learning: --learner lstar|lsharp|all, not {other:?}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        } else if !a.starts_with("--") {
+            args.push(a);
+        }
+    }
+    if learners.is_empty() {
+        learners.push(Algorithm::LStar);
+    }
     let result = match args.first().map(String::as_str) {
         Some("gen") if args.len() >= 2 => {
             let specs = args.get(2).map_or_else(|| PathBuf::from("specs"), PathBuf::from);
             generate(Path::new(&args[1]), &specs)
         }
-        Some("run") => args[1..].iter().try_for_each(|f| run(Path::new(f))),
+        Some("run") => args[1..].iter().try_for_each(|f| learners.iter().try_for_each(|&l| run(Path::new(f), l))),
         _ => {
-            eprintln!("usage: learning gen DIR [SPECS_DIR] | learning run FILE... (see benches/LEARNING.md)");
+            eprintln!(
+                "usage: learning gen DIR [SPECS_DIR] | learning run [--learner lstar|lsharp|all] FILE... \\
+                 (FILE: a target .json, or a LearnLib v2 .dfa or .dfa.gz; see benches/LEARNING.md)"
+            );
             return ExitCode::SUCCESS;
         }
     };
@@ -79,6 +105,22 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("learning: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// The learners `run` can use.
+#[derive(Clone, Copy, Debug)]
+enum Algorithm {
+    LStar,
+    LSharp,
+}
+
+impl Algorithm {
+    fn name(self) -> &'static str {
+        match self {
+            Algorithm::LStar => "lstar",
+            Algorithm::LSharp => "lsharp",
         }
     }
 }
@@ -121,6 +163,93 @@ impl Target {
         }
         self.accepts(q)
     }
+
+    fn member_indexed(&self, word: &[u32]) -> bool {
+        let mut q = self.start();
+        for &a in word {
+            q = self.step(q, a as usize);
+        }
+        self.accepts(q)
+    }
+
+    /// A LearnLib v2 file (`n k`, `n` acceptance flags, `n` rows of `k` successors; state 0 is
+    /// initial), read through `gzip -dc` when its name ends in `.gz`. Letters are named `a00`,
+    /// `a01`, ... so that their sorted order is LearnLib's. When the language is prefix-closed
+    /// (no rejecting state reaches an accepting one), the rejecting states become the implicit
+    /// sink; otherwise every state is listed with its acceptance.
+    fn from_learnlib(path: &Path) -> Result<Target, String> {
+        let bytes = if path.extension().is_some_and(|e| e == "gz") {
+            let out = std::process::Command::new("gzip")
+                .arg("-dc")
+                .arg(path)
+                .output()
+                .map_err(|e| format!("cannot run gzip on {}: {e}", path.display()))?;
+            if !out.status.success() {
+                return Err(format!("gzip -dc {} failed", path.display()));
+            }
+            out.stdout
+        } else {
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        };
+        let text = String::from_utf8(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut numbers = text.split_whitespace().map(|t| t.parse::<usize>());
+        let mut next = || -> Result<usize, String> {
+            numbers
+                .next()
+                .ok_or_else(|| format!("{}: the file ends early", path.display()))?
+                .map_err(|e| format!("{}: {e}", path.display()))
+        };
+        let (n, k) = (next()?, next()?);
+        if n == 0 {
+            return Err(format!("{}: no states", path.display()));
+        }
+        let accepting: Vec<bool> = (0..n).map(|_| next().map(|f| f != 0)).collect::<Result<_, _>>()?;
+        let mut delta = vec![vec![0usize; k]; n];
+        for row in delta.iter_mut() {
+            for t in row.iter_mut() {
+                *t = next()?;
+                if *t >= n {
+                    return Err(format!("{}: successor {} of {n} states", path.display(), *t));
+                }
+            }
+        }
+        // Prefix-closed iff no rejecting state reaches an accepting one.
+        let mut reaches_accepting = accepting.clone();
+        loop {
+            let mut changed = false;
+            for q in 0..n {
+                if !reaches_accepting[q] && delta[q].iter().any(|&r| reaches_accepting[r]) {
+                    reaches_accepting[q] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let prefix_closed = (0..n).all(|q| accepting[q] || !reaches_accepting[q]);
+        let keep: Vec<bool> = (0..n).map(|q| !prefix_closed || accepting[q]).collect();
+        let mut number = vec![-1i64; n];
+        let mut count = 0;
+        for q in 0..n {
+            if keep[q] {
+                number[q] = count;
+                count += 1;
+            }
+        }
+        let name = path.file_name().and_then(|s| s.to_str()).unwrap_or("dfa");
+        let name = name.trim_end_matches(".gz").trim_end_matches(".dfa").to_string();
+        Ok(Target {
+            format: FORMAT.into(),
+            name: format!("learnlib-{name}"),
+            kind: "learnlib".into(),
+            prefix_closed,
+            alphabet: (0..k).map(|a| format!("a{a:02}")).collect(),
+            initial: number[0],
+            accepting: (0..n).filter(|&q| keep[q]).map(|q| accepting[q]).collect(),
+            delta: (0..n).filter(|&q| keep[q]).map(|q| delta[q].iter().map(|&r| number[r]).collect()).collect(),
+        })
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -129,6 +258,8 @@ impl Target {
 /// A teacher for a target DFA with an exact equivalence oracle.
 struct DfaTeacher<'a> {
     target: &'a Target,
+    /// An alphabet found equal to the target's (the learner's, which does not move).
+    same_alphabet: *const String,
     membership: usize,
     equivalence: usize,
 }
@@ -137,6 +268,19 @@ impl Membership for DfaTeacher<'_> {
     fn member(&mut self, word: &[String]) -> bool {
         self.membership += 1;
         self.target.member(word)
+    }
+
+    fn member_indexed(&mut self, alphabet: &[String], word: &[u32]) -> bool {
+        // The learners sort their alphabet, as targets do: the indices are the target's.
+        if !std::ptr::eq(alphabet.as_ptr(), self.same_alphabet) {
+            if alphabet != self.target.alphabet {
+                let names: Vec<String> = word.iter().map(|&a| alphabet[a as usize].clone()).collect();
+                return self.member(&names);
+            }
+            self.same_alphabet = alphabet.as_ptr();
+        }
+        self.membership += 1;
+        self.target.member_indexed(word)
     }
 }
 
@@ -191,6 +335,7 @@ fn shortest_difference(target: &Target, hypothesis: &Dla) -> Option<Vec<String>>
 struct RunLine<'a> {
     name: &'a str,
     kind: &'a str,
+    learner: &'a str,
     states: usize,
     letters: usize,
     membership: usize,
@@ -201,17 +346,24 @@ struct RunLine<'a> {
     ms: f64,
 }
 
-fn run(path: &Path) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let target: Target = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+fn run(path: &Path, algorithm: Algorithm) -> Result<(), String> {
+    let file = path.file_name().and_then(|s| s.to_str()).unwrap_or("");
+    let target: Target = if file.ends_with(".dfa") || file.ends_with(".dfa.gz") {
+        Target::from_learnlib(path)?
+    } else {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
+    };
     if target.format != FORMAT {
         return Err(format!("{}: format `{}`, expected `{FORMAT}`", path.display(), target.format));
     }
-    let mut teacher = DfaTeacher { target: &target, membership: 0, equivalence: 0 };
+    let mut teacher = DfaTeacher { target: &target, same_alphabet: std::ptr::null(), membership: 0, equivalence: 0 };
     let start = Instant::now();
-    let (hypothesis, stats): (Dla, Stats) =
-        learn(target.alphabet.clone(), &mut teacher, CexMode::RivestSchapire, target.prefix_closed)
-            .map_err(|e| format!("{}: {e}", target.name))?;
+    let (hypothesis, stats): (Dla, Stats) = match algorithm {
+        Algorithm::LStar => learn(target.alphabet.clone(), &mut teacher, CexMode::RivestSchapire, target.prefix_closed),
+        Algorithm::LSharp => lsharp::learn(target.alphabet.clone(), &mut teacher, target.prefix_closed),
+    }
+    .map_err(|e| format!("{}: {e}", target.name))?;
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     // The learner's own count and the teacher's must agree, or the table below counts the
     // wrong thing.
@@ -224,6 +376,7 @@ fn run(path: &Path) -> Result<(), String> {
     let line = RunLine {
         name: &target.name,
         kind: &target.kind,
+        learner: algorithm.name(),
         states: target.accepting.len(),
         letters: target.alphabet.len(),
         membership: stats.membership,

@@ -1,32 +1,34 @@
 #!/usr/bin/env python3
-"""Membership and equivalence queries of subst's L* against AALpy's L* on the same targets.
+"""subst's learners (L*, L#) against AALpy 2.0's (L*, KV, L#) on the same targets, in one run.
 
 Run it through benches/learning_vs_aalpy.sh, which prepares the virtualenv with AALpy first.
 Steps:
 
-1. `cargo bench --bench learning -- gen DIR` writes the targets (random prefix-closed DFAs and
-   the weakest assumptions of the checks in specs/) as JSON files; see benches/learning.rs for
-   the format.
-2. `cargo bench --bench learning -- run FILE...` learns each with subst and prints its counts.
-3. This script learns each with AALpy's `run_Lstar(automaton_type='dfa', cex_processing='rs',
-   cache_and_non_det_check=True)`, one process per target under a time limit, with the same
-   exact equivalence oracle as the subst side.
-4. It prints one table (Markdown) with the counts of both and the ratios subst/AALpy, and
-   writes every number to target/learning-results.json.
+1. `cargo bench --bench learning -- gen DIR` writes the generated targets (random prefix-closed
+   DFAs and the weakest assumptions of the checks in specs/) as JSON files; see
+   benches/learning.rs for the format. The LearnLib v2 files (`--learnlib`, default
+   /work/shared/benchmarks/learnlib) are converted to the same format for AALpy; subst reads
+   them as they are.
+2. `cargo bench --bench learning -- run --learner all FILE...` learns each with subst's L* and
+   L# and prints their counts.
+3. This script learns each with AALpy's `run_Lstar(cex_processing='rs')`, `run_KV(cex_processing
+   ='rs')` and `run_Lsharp()` (defaults otherwise; automaton_type='dfa'), one process per target
+   and learner under a time limit, with the same exact equivalence oracle as the subst side.
+4. It prints one table (Markdown) and writes every number to target/learning-results.json.
 
 What is counted (see benches/LEARNING.md):
 - AALpy membership queries: queries that reach the system under learning, i.e. the calls of
-  `query` on the wrapped SUL, after AALpy's cache tree (CacheSUL) has answered what it can.
-- subst membership queries: `Stats::membership`, the queries that reach the teacher after the
-  learner's cache and its prefix-closure shortcut. The table also shows `membership +
-  shortcut`: what subst would have asked without the shortcut (the answers, and so the run,
-  are the same either way), since AALpy is not told that the targets are prefix-closed.
+  `query` on the wrapped SUL, after AALpy's cache tree has answered what it can.
+- subst membership queries: `Stats::membership`, the queries that reach the teacher, after the
+  learner's cache (table or tree) and its prefix-closure answers (a word with a rejected prefix
+  is rejected; for L#, also: a word with an accepted extension is accepted). AALpy is not told
+  that the targets are prefix-closed.
 - Equivalence queries: hypotheses submitted to the equivalence oracle, by both.
 """
 
 import argparse
+import gzip
 import json
-import math
 import subprocess
 import sys
 import time
@@ -93,10 +95,50 @@ def shortest_difference(target, hypothesis):
     return None
 
 
-def learn_aalpy(path):
-    """Learns one target with AALpy's L*; returns the counts."""
+def learnlib_target(path):
+    """A LearnLib v2 `.dfa`/`.dfa.gz` file as a target, by the rules of `Target::from_learnlib`
+    in benches/learning.rs (letters `a00`, `a01`, ...; for a prefix-closed language the
+    rejecting states become the implicit sink)."""
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt") as f:
+        numbers = [int(t) for t in f.read().split()]
+    n, k = numbers[0], numbers[1]
+    accepting = [x != 0 for x in numbers[2 : 2 + n]]
+    rows = numbers[2 + n :]
+    delta = [rows[q * k : (q + 1) * k] for q in range(n)]
+    reaches = list(accepting)
+    changed = True
+    while changed:
+        changed = False
+        for q in range(n):
+            if not reaches[q] and any(reaches[r] for r in delta[q]):
+                reaches[q] = changed = True
+    prefix_closed = all(accepting[q] or not reaches[q] for q in range(n))
+    keep = [not prefix_closed or accepting[q] for q in range(n)]
+    number, count = [-1] * n, 0
+    for q in range(n):
+        if keep[q]:
+            number[q], count = count, count + 1
+    name = Path(path).name.removesuffix(".gz").removesuffix(".dfa")
+    return {
+        "format": FORMAT,
+        "name": f"learnlib-{name}",
+        "kind": "learnlib",
+        "prefix_closed": prefix_closed,
+        "alphabet": [f"a{a:02}" for a in range(k)],
+        "initial": number[0],
+        "accepting": [accepting[q] for q in range(n) if keep[q]],
+        "delta": [[number[r] for r in delta[q]] for q in range(n) if keep[q]],
+    }
+
+
+AALPY_ALGORITHMS = ["lstar", "kv", "lsharp"]
+
+
+def learn_aalpy(path, algorithm):
+    """Learns one target with one of AALpy's learners; returns the counts."""
     from aalpy.base import SUL, Oracle
-    from aalpy.learning_algs import run_Lstar
+    from aalpy.learning_algs import run_KV, run_Lsharp, run_Lstar
 
     target = load(path)
     index = {a: i for i, a in enumerate(target["alphabet"])}
@@ -132,25 +174,22 @@ def learn_aalpy(path):
             return shortest_difference(target, hypothesis)
 
     sul = TargetSUL()
-    oracle = ExactOracle(list(target["alphabet"]), sul)
+    alphabet = list(target["alphabet"])
+    oracle = ExactOracle(alphabet, sul)
     start = time.perf_counter()
-    hypothesis, info = run_Lstar(
-        list(target["alphabet"]),
-        sul,
-        oracle,
-        automaton_type="dfa",
-        cex_processing="rs",
-        cache_and_non_det_check=True,
-        return_data=True,
-        print_level=0,
-    )
+    common = dict(automaton_type="dfa", return_data=True, print_level=0)
+    if algorithm == "lstar":
+        hypothesis, info = run_Lstar(alphabet, sul, oracle, cex_processing="rs", cache_and_non_det_check=True, **common)
+    elif algorithm == "kv":
+        hypothesis, info = run_KV(alphabet, sul, oracle, cex_processing="rs", **common)
+    else:
+        hypothesis, info = run_Lsharp(alphabet, sul, oracle, **common)
     seconds = time.perf_counter() - start
     if shortest_difference(target, hypothesis) is not None:
         raise SystemExit(f"{target['name']}: AALpy's final hypothesis differs from the target")
     return {
         "membership": sul.num_queries,
         "equivalence": oracle.equivalence_queries,
-        "cache_saved": info.get("cache_saved"),
         "hypothesis_states": len(hypothesis.states),
         "ms": seconds * 1000.0,
     }
@@ -166,9 +205,9 @@ def cargo_learning(*args):
     return subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.PIPE, text=True).stdout
 
 
-def run_aalpy_isolated(path, time_limit):
+def run_aalpy_isolated(path, algorithm, time_limit):
     """AALpy on one target in its own process, so that a slow target can be stopped."""
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--one", str(path)]
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--one", str(path), "--algorithm", algorithm]
     try:
         done = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True, timeout=time_limit)
     except subprocess.TimeoutExpired:
@@ -181,116 +220,102 @@ def ratio(a, b):
 
 
 def order_key(name):
-    # Random targets by size, then the FSP weakest assumptions by name.
+    # LearnLib first, random targets by size, then the FSP weakest assumptions by name.
+    if name.startswith("learnlib-"):
+        return (0, 0, name)
     if name.startswith("random-n"):
         n = int(name[len("random-n") :].split("-")[0])
-        return (0, n, name)
-    return (1, 0, name)
+        return (1, n, name)
+    return (2, 0, name)
+
+
+SUBST_LEARNERS = ["lstar", "lsharp"]
+
+
+def cell(r):
+    return "timeout" if r is None else f"{r['membership']} / {r['equivalence']} / {r['ms']:.0f}"
 
 
 def table(rows):
+    """One line per target: MQ / EQ / ms of every learner, then the goals of issue 15 for
+    subst's L#: MQ against the best AALpy learner, EQ against AALpy's L*, time against AALpy's
+    fastest."""
     head = (
-        "| target | states | letters | MQ subst | MQ AALpy | MQ subst/AALpy "
-        "| MQ subst w/o shortcut | w/o shortcut/AALpy "
-        "| EQ subst | EQ AALpy | EQ subst/AALpy | ms subst | ms AALpy |"
+        "| target | states | letters | subst L* | subst L# | AALpy L* | AALpy KV | AALpy L# "
+        "| L# MQ / best AALpy MQ | L# EQ / AALpy L* EQ | L# ms / fastest AALpy ms |"
     )
-    lines = [head, "|" + "---|" * 13]
+    lines = [head, "|" + "---|" * 11]
     for r in rows:
-        a = r["aalpy"]
-        s = r["subst"]
-        plain = s["membership"] + s["shortcut"]
-        if a is None:
-            lines.append(
-                f"| {r['name']} | {r['states']} | {r['letters']} | {s['membership']} | timeout | - "
-                f"| {plain} | - | {s['equivalence']} | timeout | - | {s['ms']:.0f} | - |"
-            )
-            continue
+        s, a = r["subst"], r["aalpy"]
+        done = [x for x in a.values() if x is not None]
+        sharp = s["lsharp"]
+        mq = ratio(sharp["membership"], min(x["membership"] for x in done)) if done else float("nan")
+        eq = ratio(sharp["equivalence"], a["lstar"]["equivalence"]) if a.get("lstar") else float("nan")
+        ms = ratio(sharp["ms"], min(x["ms"] for x in done)) if done else float("nan")
         lines.append(
-            f"| {r['name']} | {r['states']} | {r['letters']} | {s['membership']} | {a['membership']} "
-            f"| {ratio(s['membership'], a['membership']):.3f} | {plain} | {ratio(plain, a['membership']):.3f} "
-            f"| {s['equivalence']} | {a['equivalence']} "
-            f"| {ratio(s['equivalence'], a['equivalence']):.3f} | {s['ms']:.0f} | {a['ms']:.0f} |"
+            f"| {r['name']} | {r['states']} | {r['letters']} | {cell(s['lstar'])} | {cell(sharp)} "
+            f"| {cell(a.get('lstar'))} | {cell(a.get('kv'))} | {cell(a.get('lsharp'))} "
+            f"| {mq:.3f} | {eq:.3f} | {ms:.4f} |"
         )
     return "\n".join(lines)
-
-
-def summary(rows):
-    out = []
-    for label, pick in [
-        ("random", lambda r: r["name"].startswith("random-")),
-        ("weakest assumptions", lambda r: r["name"].startswith("fsp-")),
-        ("all", lambda r: True),
-    ]:
-        done = [r for r in rows if pick(r) and r["aalpy"] is not None]
-        if not done:
-            continue
-        mq = [ratio(r["subst"]["membership"], r["aalpy"]["membership"]) for r in done]
-        plain = [
-            ratio(r["subst"]["membership"] + r["subst"]["shortcut"], r["aalpy"]["membership"]) for r in done
-        ]
-        eq = [ratio(r["subst"]["equivalence"], r["aalpy"]["equivalence"]) for r in done]
-        worse = sum(1 for x in mq if x > 1)
-
-        def geo(xs):
-            return math.exp(sum(math.log(x) for x in xs) / len(xs))
-
-        out.append(
-            f"{label}: {len(done)} targets; MQ subst/AALpy geometric mean {geo(mq):.3f}, "
-            f"max {max(mq):.3f} (without the shortcut: geometric mean {geo(plain):.3f}, "
-            f"max {max(plain):.3f}); EQ subst/AALpy geometric mean {geo(eq):.3f}, max {max(eq):.3f}; "
-            f"targets where subst asks more membership queries: {worse}"
-        )
-    timeouts = [r["name"] for r in rows if r["aalpy"] is None]
-    if timeouts:
-        out.append(f"AALpy timed out on: {', '.join(timeouts)}")
-    return "\n".join(out)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--one", help="learn one target file with AALpy and print its counts (internal)")
+    parser.add_argument("--algorithm", default="lstar", choices=AALPY_ALGORITHMS, help="with --one")
     parser.add_argument("--targets", default=str(ROOT / "target" / "learning-targets"), help="target directory")
+    parser.add_argument(
+        "--learnlib", default="/work/shared/benchmarks/learnlib", help="folder of LearnLib .dfa.gz files"
+    )
+    parser.add_argument("--sets", default="learnlib,random", help="comma separated: learnlib, random, fsp")
     parser.add_argument("--only", default="", help="only targets whose name contains this")
-    parser.add_argument("--time-limit", type=float, default=3600.0, help="seconds per AALpy run")
+    parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per AALpy run")
     parser.add_argument("--out", default=str(ROOT / "target" / "learning-results.json"), help="results file")
     args = parser.parse_args()
 
     if args.one:
-        print(json.dumps(learn_aalpy(args.one)))
+        print(json.dumps(learn_aalpy(args.one, args.algorithm)))
         return
 
+    sets = args.sets.split(",")
     targets = Path(args.targets)
     print(f"generating targets into {targets}", file=sys.stderr)
     cargo_learning("gen", str(targets), str(ROOT / "specs"))
-    files = sorted(
-        (p for p in targets.glob("*.json") if args.only in p.stem), key=lambda p: order_key(p.stem)
-    )
-    print(f"learning {len(files)} targets with subst", file=sys.stderr)
+    # subst reads the LearnLib files as they are; AALpy reads the same language as JSON.
+    subst_files, aalpy_files = {}, {}
+    if "learnlib" in sets:
+        for p in sorted(Path(args.learnlib).glob("*.dfa*")):
+            t = learnlib_target(p)
+            out = targets / f"{t['name']}.json"
+            out.write_text(json.dumps(t) + "\n")
+            subst_files[t["name"]], aalpy_files[t["name"]] = p, out
+    for p in targets.glob("*.json"):
+        kind = "random" if p.stem.startswith("random-") else "fsp" if p.stem.startswith("fsp-") else None
+        if kind in sets:
+            subst_files[p.stem], aalpy_files[p.stem] = p, p
+    names = sorted((n for n in subst_files if args.only in n), key=order_key)
+    print(f"learning {len(names)} targets with subst", file=sys.stderr)
     subst = {}
-    for line in cargo_learning("run", *map(str, files)).splitlines():
+    out = cargo_learning("run", "--learner", "all", *(str(subst_files[n]) for n in names))
+    for line in out.splitlines():
         r = json.loads(line)
-        subst[r["name"]] = r
+        subst.setdefault(r["name"], {})[r["learner"]] = r
     rows = []
-    for p in files:
-        s = subst[p.stem]
-        print(f"learning {p.stem} with AALpy", file=sys.stderr)
+    for n in names:
+        s = subst[n]
+        aalpy = {}
+        for algorithm in AALPY_ALGORITHMS:
+            print(f"learning {n} with AALpy {algorithm}", file=sys.stderr)
+            aalpy[algorithm] = run_aalpy_isolated(aalpy_files[n], algorithm, args.time_limit)
         rows.append(
-            {
-                "name": p.stem,
-                "states": s["states"],
-                "letters": s["letters"],
-                "subst": s,
-                "aalpy": run_aalpy_isolated(p, args.time_limit),
-            }
+            {"name": n, "states": s["lstar"]["states"], "letters": s["lstar"]["letters"], "subst": s, "aalpy": aalpy}
         )
-    import aalpy  # noqa: F401  (its version goes into the results)
     from importlib.metadata import version
 
     with open(args.out, "w") as f:
         json.dump({"aalpy_version": version("aalpy"), "rows": rows}, f, indent=1)
     print(table(rows))
-    print()
-    print(summary(rows))
     print(f"\nAALpy {version('aalpy')}; every number is in {args.out}", file=sys.stderr)
 
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The L* comparison of subst with AALpy end to end: prepare a virtualenv with AALpy under
-# target/bench-venv-aalpy (never in git), then generate the targets, learn each with both tools
-# and print the table (benches/learning_vs_aalpy.py; its options pass through, e.g.
+# subst's learners (L*, L#) against AALpy's (L*, KV, L#) end to end: prepare a virtualenv with
+# AALpy outside the repository (AALPY_VENV, default ~/.cache/subst/bench-venv-aalpy), then
+# generate the targets, learn each with every learner and print the table
+# (benches/learning_vs_aalpy.py; its options pass through, e.g. --sets learnlib,random,fsp,
 # --only random-n20 or --time-limit 600). See benches/LEARNING.md.
 set -euo pipefail
 
 AALPY_VERSION="${AALPY_VERSION:-2.0.0}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-venv="$here/../target/bench-venv-aalpy"
+venv="${AALPY_VENV:-$HOME/.cache/subst/bench-venv-aalpy}"
+mkdir -p "$(dirname "$venv")"
 py="$venv/bin/python"
 
 if [[ -x "$py" ]]; then

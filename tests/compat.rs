@@ -32,6 +32,7 @@ fn check(new_client: &str, new_server: &str) -> compat::Compatibility {
         properties: vec!["GRANTED".into()],
         order: Vec::new(),
         cex: CexMode::RivestSchapire,
+        learner: subst::learn::Algorithm::LStar,
         limits: CegarOptions::default(),
         cache: subst::cache::Cache::disabled(),
     };

@@ -7,7 +7,13 @@ use subst::automata::dla::{Builder, StateId, TAU_NAME};
 use subst::automata::safety::{self, Safety};
 use subst::check::ag::{DynamicChecker, Outcome};
 use subst::check::verify::ordered_parts;
-use subst::learn::CexMode;
+use subst::learn::{Algorithm, CexMode};
+
+const LEARNERS: [Algorithm; 2] = [Algorithm::LStar, Algorithm::LSharp];
+
+fn checker(learner: Algorithm) -> DynamicChecker {
+    DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(learner)
+}
 use subst::spec;
 
 const MODELS: &[(&str, &str, &str)] = &[
@@ -82,6 +88,12 @@ fn mono(parts: &[Dla], property: &Dla, hidden: &[String]) -> bool {
 
 #[test]
 fn dynamic_check_agrees_with_scratch_and_mono_on_generated_upgrades() {
+    for learner in LEARNERS {
+        agrees_with_scratch_and_mono(learner);
+    }
+}
+
+fn agrees_with_scratch_and_mono(learner: Algorithm) {
     let mut seed: u64 = 0x5eed;
     let mut next = || {
         seed ^= seed << 13;
@@ -97,16 +109,16 @@ fn dynamic_check_agrees_with_scratch_and_mono_on_generated_upgrades() {
             let k = (next() % m.parts.len() as u64) as usize;
             let mut new_parts = m.parts.clone();
             new_parts[k] = mutate(&m.parts[k], next() % 2 == 0, next());
-            let mut dynamic = DynamicChecker::new(CexMode::RivestSchapire);
+            let mut dynamic = checker(learner);
             dynamic.run(&m.parts, Some(&m.property));
             let (after_upgrade, _) = dynamic.run(&new_parts, Some(&m.property));
-            let (scratch, _) = DynamicChecker::new(CexMode::RivestSchapire).run(&new_parts, Some(&m.property));
+            let (scratch, _) = checker(learner).run(&new_parts, Some(&m.property));
             let expected = mono(&new_parts, &m.property, &m.hidden);
             upgrades += 1;
             let holds = |o: &Outcome| matches!(o, Outcome::Holds);
             if holds(&after_upgrade) != expected || holds(&scratch) != expected {
                 failures.push(format!(
-                    "{file} {assembly}: part {k} mutated; mono {expected}, dynamic {after_upgrade:?}, scratch {scratch:?}"
+                    "{learner}: {file} {assembly}: part {k} mutated; mono {expected}, dynamic {after_upgrade:?}, scratch {scratch:?}"
                 ));
             }
         }
@@ -117,6 +129,12 @@ fn dynamic_check_agrees_with_scratch_and_mono_on_generated_upgrades() {
 
 #[test]
 fn tables_before_the_first_changed_component_are_not_queried_again() {
+    for learner in LEARNERS {
+        not_queried_again(learner);
+    }
+}
+
+fn not_queried_again(learner: Algorithm) {
     let m = model("pipeline.lts", "PIPELINE", "ORDERED");
     let n = m.parts.len();
     assert!(n >= 3, "a pipeline with several stages");
@@ -125,7 +143,7 @@ fn tables_before_the_first_changed_component_are_not_queried_again() {
     let mut new_parts = m.parts.clone();
     new_parts[last] = mutate(&m.parts[last], false, 0);
     assert_ne!(new_parts[last], m.parts[last]);
-    let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+    let mut checker = checker(learner);
     let (original, first) = checker.run(&m.parts, Some(&m.property));
     assert_eq!(original, Outcome::Holds);
     assert!(first.membership > 0);
@@ -138,11 +156,13 @@ fn tables_before_the_first_changed_component_are_not_queried_again() {
 
 #[test]
 fn changing_the_first_component_revalidates_its_table() {
-    let m = model("paper000.lts", "SYS", "ORDER");
-    let mut new_parts = m.parts.clone();
-    new_parts[0] = mutate(&m.parts[0], false, 1);
-    let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
-    checker.run(&m.parts, Some(&m.property));
-    let (_, stats) = checker.run(&new_parts, Some(&m.property));
-    assert_eq!(stats.revalidated, vec![0]);
+    for learner in LEARNERS {
+        let m = model("paper000.lts", "SYS", "ORDER");
+        let mut new_parts = m.parts.clone();
+        new_parts[0] = mutate(&m.parts[0], false, 1);
+        let mut checker = checker(learner);
+        checker.run(&m.parts, Some(&m.property));
+        let (_, stats) = checker.run(&new_parts, Some(&m.property));
+        assert_eq!(stats.revalidated, vec![0], "{learner}");
+    }
 }

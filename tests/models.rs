@@ -20,7 +20,7 @@ use subst::automata::dla::{Dla, StateId, Trace};
 use subst::automata::safety::error_automaton;
 use subst::check::Verdict;
 use subst::check::verify;
-use subst::learn::CexMode;
+use subst::learn::{Algorithm, CexMode};
 use subst::spec;
 
 struct Check {
@@ -84,7 +84,7 @@ fn every_model_checks_with_its_stated_verdict() {
         for c in checks(&text) {
             n_checks += 1;
             let where_ = format!("{} {} {}", path.display(), c.assembly, c.property);
-            let run = |engine| {
+            let run = |engine, learner| {
                 verify::verify(
                     &model,
                     &c.assembly,
@@ -92,11 +92,17 @@ fn every_model_checks_with_its_stated_verdict() {
                     engine,
                     &[],
                     CexMode::RivestSchapire,
+                    learner,
                 )
                 .unwrap_or_else(|d| panic!("{where_}: {}", d.render(false)))
                 .verdict()
             };
-            let (mono, ag) = (run(verify::Engine::Mono), run(verify::Engine::Ag));
+            let mono = run(verify::Engine::Mono, Algorithm::LStar);
+            let ag = run(verify::Engine::Ag, Algorithm::LStar);
+            let ag_lsharp = run(verify::Engine::Ag, Algorithm::LSharp);
+            if matches!(mono, Verdict::Holds) != matches!(ag_lsharp, Verdict::Holds) {
+                failures.push(format!("{where_}: mono says {mono:?}, ag with L# says {ag_lsharp:?}"));
+            }
             if let Verdict::Fails(trace) = &ag {
                 // The compositional engine's counterexample must be real too.
                 let assembly = model.assembly(&c.assembly).unwrap();

@@ -34,7 +34,8 @@ use std::time::{Duration, Instant};
 
 use crate::automata::dla::{Builder, Dla, StateId};
 use crate::automata::safety::{self, Safety};
-use crate::learn::{CexMode, Learner, Membership, Stats, Table};
+use crate::learn::lstar::LearnError;
+use crate::learn::{Algorithm, CexMode, LSharp, Learner, Membership, Stats, Table};
 
 /// The result of a compositional check.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,6 +100,8 @@ struct Level {
     component: Option<Dla>,
     property: Option<Option<Dla>>,
     table: Option<Table>,
+    /// The L# learner of the last run, when the checker learns with L#.
+    tree: Option<LSharp>,
     /// For a table restored from the cache ([`DynamicChecker::restore`]) before the level
     /// runs: the [`level_digest`] of the component and property it was learned for.
     digest: Option<String>,
@@ -411,6 +414,29 @@ impl Membership for AssumptionOracle<'_> {
                 Err(_) => break,
             }
         }
+        self.answer(&ixs)
+    }
+
+    fn member_indexed(&mut self, alphabet: &[String], word: &[u32]) -> bool {
+        if alphabet != self.interface {
+            let names: Vec<String> = word.iter().map(|&a| alphabet[a as usize].clone()).collect();
+            return self.member(&names);
+        }
+        self.queries += 1;
+        if self.expired {
+            return true;
+        }
+        if self.queries.is_multiple_of(DEADLINE_EVERY) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.expired = true;
+            return true;
+        }
+        self.answer(word)
+    }
+}
+
+impl AssumptionOracle<'_> {
+    /// The answer for a word of interface letters.
+    fn answer(&mut self, ixs: &[u32]) -> bool {
         if self.memo.len() > MEMO_WORDS {
             self.memo.clear();
         }
@@ -455,6 +481,7 @@ fn union_alphabet(parts: &[Dla]) -> Vec<String> {
 #[derive(Clone, Debug)]
 pub struct DynamicChecker {
     mode: CexMode,
+    algorithm: Algorithm,
     levels: Vec<Level>,
     last: Option<(Dla, Option<Dla>, Outcome)>,
     deadline: Option<Instant>,
@@ -463,7 +490,7 @@ pub struct DynamicChecker {
 impl DynamicChecker {
     /// A checker with nothing learned yet.
     pub fn new(mode: CexMode) -> DynamicChecker {
-        DynamicChecker { mode, levels: Vec::new(), last: None, deadline: None }
+        DynamicChecker { mode, algorithm: Algorithm::LStar, levels: Vec::new(), last: None, deadline: None }
     }
 
     /// A checker that starts from `tables` (per level, e.g. from the cache). Nothing else of
@@ -472,7 +499,19 @@ impl DynamicChecker {
     pub fn seeded(mode: CexMode, tables: Vec<Option<Table>>) -> DynamicChecker {
         let levels =
             tables.into_iter().map(|t| Level { table: t.filter(Table::well_formed), ..Level::default() }).collect();
-        DynamicChecker { mode, levels, last: None, deadline: None }
+        DynamicChecker { mode, algorithm: Algorithm::LStar, levels, last: None, deadline: None }
+    }
+
+    /// The checker learns its assumptions with `algorithm` (L* by default). Tables restored
+    /// from the cache are L*'s; an L# checker ignores them and learns afresh.
+    pub fn with_algorithm(mut self, algorithm: Algorithm) -> DynamicChecker {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// The learner of the assumptions.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
     }
 
     /// Runs end with [`Outcome::Stopped`] once `deadline` has passed (checked between
@@ -496,7 +535,7 @@ impl DynamicChecker {
                 _ => Level::default(),
             })
             .collect();
-        DynamicChecker { mode, levels, last: None, deadline: None }
+        DynamicChecker { mode, algorithm: Algorithm::LStar, levels, last: None, deadline: None }
     }
 
     /// What [`DynamicChecker::restore`] needs: per level, its table and the digest of what it
@@ -614,26 +653,42 @@ impl DynamicChecker {
         let mut oracle = AssumptionOracle::new(m, property, &interface).with_deadline(self.deadline);
         let start = Instant::now();
         let mut unchecked = false;
-        let learner = match level.table.clone() {
-            Some(table) if table.alphabet == interface => {
-                let mut l = Learner::from_table(table, self.mode, true);
-                if same_component && same_property {
-                    stats.reused.push(i);
-                } else if same_as_saved {
-                    stats.reused.push(i);
-                    unchecked = true;
-                } else {
-                    l.revalidate(&mut oracle);
-                    stats.revalidated.push(i);
+        let learner = match self.algorithm {
+            Algorithm::LStar => AnyLearner::Star(match level.table.clone() {
+                Some(table) if table.alphabet == interface => {
+                    let mut l = Learner::from_table(table, self.mode, true);
+                    if same_component && same_property {
+                        stats.reused.push(i);
+                    } else if same_as_saved {
+                        stats.reused.push(i);
+                        unchecked = true;
+                    } else {
+                        l.revalidate(&mut oracle);
+                        stats.revalidated.push(i);
+                    }
+                    l
                 }
-                l
-            }
-            other => {
-                if let Some(t) = other {
-                    tracing::debug!(level = i, old = ?t.alphabet, new = ?interface, "interface changed: table dropped");
+                other => {
+                    if let Some(t) = other {
+                        tracing::debug!(level = i, old = ?t.alphabet, new = ?interface, "interface changed: table dropped");
+                    }
+                    Learner::new(interface.clone(), self.mode, true)
                 }
-                Learner::new(interface.clone(), self.mode, true)
-            }
+            }),
+            Algorithm::LSharp => AnyLearner::Sharp(match &level.tree {
+                Some(old) if old.alphabet() == interface.as_slice() => {
+                    if same_component && same_property {
+                        stats.reused.push(i);
+                        let mut l = old.clone();
+                        l.stats = Stats::default();
+                        l
+                    } else {
+                        stats.revalidated.push(i);
+                        LSharp::replay(old, &mut oracle)
+                    }
+                }
+                _ => LSharp::new(interface.clone(), true),
+            }),
         };
         let mut learner = LevelLearner { learner, unchecked, mode: self.mode };
         // An assumption that passed Oracle 1 for this component and property passes it again.
@@ -683,15 +738,25 @@ impl DynamicChecker {
             }
         };
         let learner = learner.learner;
-        stats.add_learner(&learner.stats);
+        let learner_stats = learner.stats();
+        stats.add_learner(&learner_stats);
         if stats.membership_per_level.len() <= i {
             stats.membership_per_level.resize(i + 1, 0);
         }
-        stats.membership_per_level[i] += learner.stats.membership;
+        stats.membership_per_level[i] += learner_stats.membership;
         let level = &mut self.levels[i];
         level.component = Some(m.clone());
         level.property = Some(property.cloned());
-        level.table = Some(learner.table().clone());
+        match learner {
+            AnyLearner::Star(l) => {
+                level.table = Some(l.table().clone());
+                level.tree = None;
+            }
+            AnyLearner::Sharp(l) => {
+                level.table = None;
+                level.tree = Some(l);
+            }
+        }
         level.digest = None;
         level.assumption = Some(assumption);
         level.result = Some(result);
@@ -735,17 +800,69 @@ impl DynamicChecker {
     }
 }
 
+/// The learner of one level.
+#[derive(Clone, Debug)]
+enum AnyLearner {
+    Star(Learner),
+    Sharp(LSharp),
+}
+
+impl AnyLearner {
+    fn close(&mut self, oracle: &mut dyn Membership) {
+        match self {
+            AnyLearner::Star(l) => l.close(oracle),
+            AnyLearner::Sharp(l) => l.close(oracle),
+        }
+    }
+
+    fn hypothesis(&mut self) -> Dla {
+        match self {
+            AnyLearner::Star(l) => l.hypothesis(),
+            AnyLearner::Sharp(l) => l.hypothesis(),
+        }
+    }
+
+    fn refine(&mut self, cex: &[String], oracle: &mut dyn Membership) -> Result<(), LearnError> {
+        match self {
+            AnyLearner::Star(l) => l.refine(cex, oracle),
+            AnyLearner::Sharp(l) => l.refine(cex, oracle),
+        }
+    }
+
+    fn stats(&self) -> Stats {
+        match self {
+            AnyLearner::Star(l) => l.stats,
+            AnyLearner::Sharp(l) => l.stats,
+        }
+    }
+
+    fn set_stats(&mut self, stats: Stats) {
+        match self {
+            AnyLearner::Star(l) => l.stats = stats,
+            AnyLearner::Sharp(l) => l.stats = stats,
+        }
+    }
+
+    /// A fresh learner over the same alphabet.
+    fn fresh(&self, mode: CexMode) -> AnyLearner {
+        match self {
+            AnyLearner::Star(l) => AnyLearner::Star(Learner::new(l.table().alphabet.clone(), mode, true)),
+            AnyLearner::Sharp(l) => AnyLearner::Sharp(LSharp::new(l.alphabet().to_vec(), true)),
+        }
+    }
+}
+
 /// A level's learner, and whether its table was restored without re-validation.
 struct LevelLearner {
-    learner: Learner,
+    learner: AnyLearner,
     unchecked: bool,
     mode: CexMode,
 }
 
 impl LevelLearner {
-    /// Refines the table with `cex`, a word in the symmetric difference of the candidate and
+    /// Refines the learner with `cex`, a word in the symmetric difference of the candidate and
     /// `U_i`. With answers of `U_i` that always succeeds; an unchecked table that fails is
-    /// dropped, and learning starts again from a fresh, closed table.
+    /// dropped, and learning starts again from a fresh, closed learner.
     fn refine(&mut self, cex: &[String], oracle: &mut AssumptionOracle) -> Result<(), Stopped> {
         let refined = self.learner.refine(cex, oracle);
         if oracle.expired() {
@@ -755,9 +872,9 @@ impl LevelLearner {
             Ok(()) => Ok(()),
             Err(e) if self.unchecked => {
                 tracing::warn!(%e, "a restored table disagrees with its level: learning it again");
-                let fresh = Learner::new(self.learner.table().alphabet.clone(), self.mode, true);
-                let old = std::mem::replace(&mut self.learner, fresh);
-                self.learner.stats = old.stats;
+                let mut fresh = self.learner.fresh(self.mode);
+                fresh.set_stats(self.learner.stats());
+                self.learner = fresh;
                 self.unchecked = false;
                 self.learner.close(oracle);
                 if oracle.expired() { Err(Stopped) } else { Ok(()) }

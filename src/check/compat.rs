@@ -25,7 +25,7 @@ use crate::cache::Cache;
 use crate::diag::Diagnostic;
 use crate::front::Program;
 use crate::ir::Component;
-use crate::learn::CexMode;
+use crate::learn::{Algorithm, CexMode};
 use crate::spec::{Assembly, PartKind, Spec};
 
 /// One check of one version.
@@ -250,6 +250,8 @@ pub struct CompatOptions {
     pub order: Vec<String>,
     /// How L* turns counterexamples into table entries.
     pub cex: CexMode,
+    /// The learner of the assumptions.
+    pub learner: Algorithm,
     /// Limits of each CEGAR loop.
     pub limits: CegarOptions,
     /// Where to find and keep what the checks learned.
@@ -268,7 +270,7 @@ fn cache_key(
 ) -> String {
     let spec_text = std::fs::read_to_string(spec.file()).unwrap_or_else(|_| spec.file().to_string());
     let codes: Vec<String> = components.iter().map(super::substitution::code_text).collect();
-    let settings = format!("{order:?} {:?} {:?}", options.cex, options.limits);
+    let settings = format!("{order:?} {:?} {:?} {}", options.cex, options.limits, options.learner);
     let mut parts = vec!["compat", spec_text.as_str(), name, property, settings.as_str()];
     parts.extend(codes.iter().map(String::as_str));
     crate::cache::key(&parts)
@@ -340,7 +342,7 @@ pub fn verify(
     for (label, property) in property_list(spec, &version.assembly, &options.properties)? {
         let indices = version.order_for(&options.order, property.as_ref())?;
         version.set_order(&indices);
-        let mut checker = DynamicChecker::new(options.cex);
+        let mut checker = DynamicChecker::new(options.cex).with_algorithm(options.learner);
         let run = version.check(&components, property.as_ref(), &mut checker, options.limits);
         let key = cache_key(spec, name, &label, &components, &indices, options);
         options.cache.store("compat", &key, &CachedRun::of(&run, &checker));
@@ -384,7 +386,7 @@ pub fn check(
         let (original, mut checker) = match (decided, cached) {
             (Some(run), Some(entry)) => {
                 old_version.load_predicates(&options.cache);
-                (run, DynamicChecker::restore(cex, entry.levels))
+                (run, DynamicChecker::restore(cex, entry.levels).with_algorithm(options.learner))
             }
             // An undecided run (a limit, often the time limit) is run again, from the tables
             // that it finished.
@@ -392,9 +394,9 @@ pub fn check(
                 let mut checker = match cached {
                     Some(entry) => {
                         old_version.load_predicates(&options.cache);
-                        DynamicChecker::restore(cex, entry.levels)
+                        DynamicChecker::restore(cex, entry.levels).with_algorithm(options.learner)
                     }
-                    None => DynamicChecker::new(cex),
+                    None => DynamicChecker::new(cex).with_algorithm(options.learner),
                 };
                 let run = old_version.check(&old_components, property.as_ref(), &mut checker, options.limits);
                 options.cache.store("compat", &old_key, &CachedRun::of(&run, &checker));

@@ -11,7 +11,7 @@ use super::verify::part_order;
 use crate::automata::Dla;
 use crate::automata::safety;
 use crate::diag::Diagnostic;
-use crate::learn::CexMode;
+use crate::learn::{Algorithm, CexMode};
 use crate::spec::Spec;
 
 /// One run of DynamicCheck.
@@ -70,6 +70,7 @@ pub fn check_upgrade(
     properties: &[String],
     order: &[String],
     cex: CexMode,
+    learner: Algorithm,
 ) -> Result<Upgrade, Diagnostic> {
     for (spec, which) in [(old, "old"), (new, "new")] {
         let c = spec.c_components(name)?;
@@ -119,7 +120,7 @@ pub fn check_upgrade(
         let indices = part_order(&old_asm, order, old_p.as_ref())?;
         let old_parts: Vec<Dla> = indices.iter().map(|&i| old_asm.parts[i].automaton.clone()).collect();
         let new_parts: Vec<Dla> = indices.iter().map(|&i| new_asm.parts[i].automaton.clone()).collect();
-        let mut checker = DynamicChecker::new(cex);
+        let mut checker = DynamicChecker::new(cex).with_algorithm(learner);
         let original = run(&mut checker, &old_parts, old_p.as_ref(), &|e| old_asm.is_hidden(e));
         let upgrade = run(&mut checker, &new_parts, new_p.as_ref(), &|e| new_asm.is_hidden(e));
         results.push(PropertyUpgrade { property: label, original, upgrade });

@@ -15,7 +15,7 @@ use super::ag::{AgStats, DynamicChecker};
 use crate::automata::Dla;
 use crate::automata::safety::{self, Safety};
 use crate::diag::Diagnostic;
-use crate::learn::CexMode;
+use crate::learn::{Algorithm, CexMode};
 use crate::spec::{PartKind, Spec};
 
 /// The result of checking one property.
@@ -86,6 +86,7 @@ pub fn verify(
     engine: Engine,
     order: &[String],
     cex: CexMode,
+    learner: Algorithm,
 ) -> Result<Verification, Diagnostic> {
     let c_components = spec.c_components(name)?;
     if !c_components.is_empty() {
@@ -120,7 +121,7 @@ pub fn verify(
                 if let Some(p) = &property {
                     safety::error_automaton(p).map_err(|e| Diagnostic::global(format!("property `{label}`: {e}")))?;
                 }
-                let mut checker = DynamicChecker::new(cex);
+                let mut checker = DynamicChecker::new(cex).with_algorithm(learner);
                 let (outcome, stats) = checker.run(&parts, property.as_ref());
                 let verdict = outcome.into_verdict(&hidden);
                 (verdict, 0, Some(stats))

@@ -88,6 +88,28 @@ pub struct AgArgs {
     /// How L* turns counterexamples into table entries.
     #[arg(long, value_enum, default_value_t = CexArg::Rs)]
     pub cex: CexArg,
+    /// The learner of assumptions: L* (an observation table, re-validated after an upgrade)
+    /// or L# (an observation tree, whose words are asked again after an upgrade).
+    #[arg(long, value_enum, default_value_t = LearnerArg::Lstar)]
+    pub learner: LearnerArg,
+}
+
+/// The `--learner` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LearnerArg {
+    /// L* (Angluin 1987) with Rivest–Schapire counterexamples.
+    Lstar,
+    /// L# (Vaandrager et al. 2022).
+    Lsharp,
+}
+
+impl LearnerArg {
+    fn algorithm(self) -> crate::learn::Algorithm {
+        match self {
+            LearnerArg::Lstar => crate::learn::Algorithm::LStar,
+            LearnerArg::Lsharp => crate::learn::Algorithm::LSharp,
+        }
+    }
 }
 
 /// Where subst keeps what it learned.
@@ -604,6 +626,7 @@ fn verify_c(
                 properties: ag.prop.clone(),
                 order: ag.order.clone(),
                 cex: ag.cex.mode(),
+                learner: ag.learner.algorithm(),
                 limits: cegar.options(),
                 cache: cache.cache(),
             };
@@ -684,7 +707,8 @@ fn verify(
     let spec = crate::spec::load(src)?;
     let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
     progress::phase("verification");
-    let result = crate::check::verify::verify(&spec, &name, &ag.prop, engine, &ag.order, ag.cex.mode())?;
+    let result =
+        crate::check::verify::verify(&spec, &name, &ag.prop, engine, &ag.order, ag.cex.mode(), ag.learner.algorithm())?;
     let target = src.display().to_string();
     progress::clear();
     match format {
@@ -817,6 +841,7 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
             properties: args.ag.prop.clone(),
             order: args.ag.order.clone(),
             cex: args.ag.cex.mode(),
+            learner: args.ag.learner.algorithm(),
             limits: args.cegar.options(),
             cache: args.cache.cache(),
         };
@@ -851,7 +876,15 @@ fn check(old: &std::path::Path, new: &std::path::Path, ag: &AgArgs, format: Repo
     let new_spec = crate::spec::load(new)?;
     let name = crate::check::verify::choose_assembly(&new_spec, ag.assembly.as_deref())?;
     progress::phase("compatibility");
-    let result = crate::check::upgrade::check_upgrade(&old_spec, &new_spec, &name, &ag.prop, &ag.order, ag.cex.mode())?;
+    let result = crate::check::upgrade::check_upgrade(
+        &old_spec,
+        &new_spec,
+        &name,
+        &ag.prop,
+        &ag.order,
+        ag.cex.mode(),
+        ag.learner.algorithm(),
+    )?;
     let report =
         || crate::report::verdict::UpgradeReport::new(&old.display().to_string(), &new.display().to_string(), &result);
     match format {

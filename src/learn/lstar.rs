@@ -26,6 +26,13 @@ use crate::automata::dla::{Builder, Dla, StateId};
 pub trait Membership {
     /// Whether `word` is in the target language.
     fn member(&mut self, word: &[String]) -> bool;
+
+    /// Whether the word of letter indices into `alphabet` (the learner's sorted alphabet) is in
+    /// the target language. Oracles that know the alphabet answer without building names.
+    fn member_indexed(&mut self, alphabet: &[String], word: &[u32]) -> bool {
+        let names: Vec<String> = word.iter().map(|&a| alphabet[a as usize].clone()).collect();
+        self.member(&names)
+    }
 }
 
 /// A minimally adequate teacher: membership and candidate (equivalence) queries.
@@ -119,10 +126,6 @@ impl Learner {
             .collect()
     }
 
-    fn names(&self, w: &[u32]) -> Vec<String> {
-        w.iter().map(|&a| self.table.alphabet[a as usize].clone()).collect()
-    }
-
     /// The answer for `w`, from the cache, the prefix-closure shortcut or the teacher.
     fn ask(&mut self, w: &[u32], oracle: &mut dyn Membership) -> bool {
         if let Some(&b) = self.table.answers.get(w) {
@@ -135,7 +138,7 @@ impl Learner {
             return false;
         }
         self.stats.membership += 1;
-        let b = oracle.member(&self.names(w));
+        let b = oracle.member_indexed(&self.table.alphabet, w);
         self.table.answers.insert(w.to_vec(), b);
         b
     }
@@ -333,6 +336,10 @@ struct TeacherMembership<'a>(&'a mut dyn Teacher);
 impl Membership for TeacherMembership<'_> {
     fn member(&mut self, word: &[String]) -> bool {
         self.0.member(word)
+    }
+
+    fn member_indexed(&mut self, alphabet: &[String], word: &[u32]) -> bool {
+        self.0.member_indexed(alphabet, word)
     }
 }
 

@@ -1,9 +1,34 @@
-//! Learning regular languages with L*: the observation table and the learner. This module
-//! knows nothing about C, Z3 or specs: it talks to a [`lstar::Membership`] oracle or a
-//! [`lstar::Teacher`] about words over an alphabet of names.
+//! Learning regular languages: L* with an observation table ([`lstar`], [`table`]) and L#
+//! with an observation tree ([`lsharp`], [`tree`]). This module knows nothing about C, Z3 or
+//! specs: it talks to a [`lstar::Membership`] oracle or a [`lstar::Teacher`] about words over
+//! an alphabet of names, or, without building names, about words of letter indices into the
+//! learner's sorted alphabet ([`lstar::Membership::member_indexed`]).
 
+pub mod lsharp;
 pub mod lstar;
 pub mod table;
+pub mod tree;
 
+pub use lsharp::LSharp;
 pub use lstar::{CexMode, Learner, Membership, Stats, Teacher};
 pub use table::Table;
+
+/// Which learner learns an assumption.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// L* with an observation table ([`Learner`]); after an upgrade its table is re-validated.
+    #[default]
+    LStar,
+    /// L# with an observation tree ([`LSharp`]); after an upgrade the words of its tree are
+    /// asked again.
+    LSharp,
+}
+
+impl std::fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Algorithm::LStar => "lstar",
+            Algorithm::LSharp => "lsharp",
+        })
+    }
+}

@@ -1,0 +1,451 @@
+//! L# (Vaandrager, Garhewal, Rot and Wißmann, "A New Approach for Active Automata Learning
+//! Based on Apartness", TACAS 2022), for DFAs as in Vaandrager and Sanders' "L# for DFAs":
+//! the learner keeps every answer in an [`ObservationTree`] and reasons about *apartness*
+//! (two words are apart when a common extension gets different answers) instead of filling
+//! an observation table.
+//!
+//! The tree holds a *basis* (pairwise apart nodes, the states of the hypothesis, closed under
+//! prefixes) and a *frontier* (the children of basis nodes outside the basis), and each
+//! frontier node keeps the basis nodes it is not apart from. The rules, in the paper's order:
+//! promotion (a frontier node apart from the whole basis joins it), extension (every basis node
+//! gets every child asked), separation (a frontier node not apart from two basis nodes is asked
+//! the shortest word that shows those two apart), equivalence (the hypothesis is checked against
+//! the whole tree first, and only a hypothesis that agrees with every answer goes to the
+//! teacher). Counterexamples are processed by the paper's binary search (`ProcCounterEx`),
+//! which ends at a frontier node that it has made apart from the basis node it was identified
+//! with.
+//!
+//! For a prefix-closed target the tree answers every extension of a rejected word and every
+//! prefix of an accepted one without asking ([`ObservationTree`]); the hypothesis leaves out
+//! its rejecting state, like [`super::lstar::Learner::hypothesis`].
+//!
+//! Invariants: basis nodes are pairwise apart and have known answers; every child of a basis
+//! node is in the basis or the frontier once [`LSharp::close`] returns, and every frontier node
+//! then has exactly one candidate; all answers in the tree come from the teacher or from
+//! prefix closure.
+//!
+//! Known weaknesses: separation uses a shortest apartness witness, not an adaptive
+//! distinguishing sequence (the paper's ADS rule asks fewer queries on large alphabets); the
+//! consistency check walks the whole tree for every hypothesis.
+
+use super::lstar::{LearnError, Membership, Stats, Teacher};
+use super::tree::{NodeId, ObservationTree, ROOT};
+use crate::automata::dla::{Builder, Dla, StateId};
+
+/// An L# learner over a fixed alphabet.
+#[derive(Clone, Debug)]
+pub struct LSharp {
+    alphabet: Vec<String>,
+    tree: ObservationTree,
+    /// Basis nodes; index 0 is the root.
+    basis: Vec<NodeId>,
+    /// Per node: its index in `basis`, or [`NONE`].
+    basis_index: Vec<u32>,
+    /// Frontier nodes with the basis indices they are not apart from.
+    frontier: Vec<(NodeId, Vec<u32>)>,
+    /// Per node: its index in `frontier`, or [`NONE`].
+    frontier_index: Vec<u32>,
+    /// The hypothesis of the last [`LSharp::close`], until something changes.
+    closed: Option<Transitions>,
+    /// Basis nodes (a prefix of `basis`) whose children have all been asked.
+    extended: usize,
+    /// Work done so far.
+    pub stats: Stats,
+}
+
+/// No index.
+const NONE: u32 = u32::MAX;
+
+/// The hypothesis of a closed learner: `next[q * k + a]` is the basis index reached from basis
+/// index `q` on letter `a`.
+#[derive(Clone, Debug)]
+struct Transitions {
+    next: Vec<u32>,
+    letters: usize,
+}
+
+impl Transitions {
+    fn run(&self, from: u32, word: &[u32]) -> u32 {
+        word.iter().fold(from, |q, &a| self.next[q as usize * self.letters + a as usize])
+    }
+}
+
+impl LSharp {
+    /// A learner that knows nothing yet.
+    pub fn new(mut alphabet: Vec<String>, prefix_closed: bool) -> LSharp {
+        alphabet.sort();
+        alphabet.dedup();
+        let tree = ObservationTree::new(alphabet.len(), prefix_closed);
+        LSharp {
+            alphabet,
+            tree,
+            basis: vec![ROOT],
+            basis_index: vec![0],
+            frontier: Vec::new(),
+            frontier_index: vec![NONE],
+            extended: 0,
+            closed: None,
+            stats: Stats::default(),
+        }
+    }
+
+    /// The alphabet, sorted.
+    pub fn alphabet(&self) -> &[String] {
+        &self.alphabet
+    }
+
+    /// The observation tree.
+    pub fn tree(&self) -> &ObservationTree {
+        &self.tree
+    }
+
+    /// The number of basis nodes (states of the next hypothesis, the rejecting one included).
+    pub fn n_basis(&self) -> usize {
+        self.basis.len()
+    }
+
+    fn basis_of(&self, n: NodeId) -> Option<u32> {
+        self.basis_index.get(n as usize).copied().filter(|&q| q != NONE)
+    }
+
+    fn frontier_of(&self, n: NodeId) -> Option<usize> {
+        self.frontier_index.get(n as usize).copied().filter(|&i| i != NONE).map(|i| i as usize)
+    }
+
+    fn set_index(v: &mut Vec<u32>, n: NodeId, i: u32) {
+        if v.len() <= n as usize {
+            v.resize(n as usize + 1, NONE);
+        }
+        v[n as usize] = i;
+    }
+
+    /// The answer for the word of `from` followed by `suffix`: from the tree, from prefix
+    /// closure, or from the teacher (and then recorded).
+    fn ask(&mut self, from: NodeId, suffix: &[u32], oracle: &mut dyn Membership) -> (NodeId, bool) {
+        let before = self.tree.len() as NodeId;
+        let n = self.tree.walk_or_add(from, suffix);
+        match self.tree.out(n) {
+            Some(b) if n >= before => {
+                self.stats.shortcut += 1;
+                (n, b)
+            }
+            Some(b) => {
+                self.stats.cached += 1;
+                (n, b)
+            }
+            None => {
+                self.stats.membership += 1;
+                self.closed = None;
+                let b = oracle.member_indexed(&self.alphabet, &self.tree.word(n));
+                self.tree.set_out(n, b);
+                (n, b)
+            }
+        }
+    }
+
+    fn candidates_of(&self, n: NodeId) -> Vec<u32> {
+        (0..self.basis.len() as u32).filter(|&q| !self.tree.apart(n, self.basis[q as usize])).collect()
+    }
+
+    /// Extension: every child of every basis node is asked and is in the basis or frontier.
+    fn extend(&mut self, oracle: &mut dyn Membership) {
+        let letters = self.alphabet.len() as u32;
+        let mut q = self.extended;
+        while q < self.basis.len() {
+            let b = self.basis[q];
+            for a in 0..letters {
+                let (c, _) = self.ask(b, &[a], oracle);
+                if self.basis_of(c).is_none() && self.frontier_of(c).is_none() {
+                    let cands = self.candidates_of(c);
+                    Self::set_index(&mut self.frontier_index, c, self.frontier.len() as u32);
+                    self.frontier.push((c, cands));
+                }
+            }
+            q += 1;
+        }
+        self.extended = q;
+    }
+
+    /// Drops candidates that the tree now shows apart.
+    fn refresh(&mut self, i: usize) {
+        let (n, mut cands) = std::mem::take(&mut self.frontier[i]);
+        cands.retain(|&q| !self.tree.apart(n, self.basis[q as usize]));
+        self.frontier[i] = (n, cands);
+    }
+
+    /// Brings every frontier node's candidates up to date with the tree and starts a new epoch.
+    /// Every answer is recorded in the epoch after the last settlement, so refreshing the
+    /// touched nodes is enough.
+    fn settle(&mut self) {
+        self.refresh_touched();
+        self.tree.next_epoch();
+    }
+
+    /// Refreshes the frontier nodes whose apartness may have changed in this epoch: those
+    /// with a new answer below them or below one of their candidates.
+    fn refresh_touched(&mut self) {
+        for i in 0..self.frontier.len() {
+            let (f, ref cands) = self.frontier[i];
+            // With no extension of `f` in the tree, apartness is decided by the two answers alone,
+            // which do not change once known.
+            let deep = !self.tree.children(f).is_empty();
+            if self.tree.touched(f) || deep && cands.iter().any(|&q| self.tree.touched(self.basis[q as usize])) {
+                self.refresh(i);
+            }
+        }
+    }
+
+    /// Promotion: frontier node `i` joins the basis.
+    fn promote(&mut self, i: usize) {
+        let (n, _) = self.frontier.swap_remove(i);
+        Self::set_index(&mut self.frontier_index, n, NONE);
+        if let Some(&(moved, _)) = self.frontier.get(i) {
+            Self::set_index(&mut self.frontier_index, moved, i as u32);
+        }
+        let q = self.basis.len() as u32;
+        self.basis.push(n);
+        Self::set_index(&mut self.basis_index, n, q);
+        for j in 0..self.frontier.len() {
+            let f = self.frontier[j].0;
+            if !self.tree.apart(f, n) {
+                self.frontier[j].1.push(q);
+            }
+        }
+    }
+
+    /// Applies the rules until every frontier node is identified with one basis node and the
+    /// hypothesis agrees with every answer in the tree.
+    pub fn close(&mut self, oracle: &mut dyn Membership) {
+        if self.tree.out(ROOT).is_none() {
+            self.ask(ROOT, &[], oracle);
+        }
+        loop {
+            self.extend(oracle);
+            self.settle();
+            // Promote every frontier node apart from the whole basis, in one pass: a promotion
+            // may give later nodes a candidate, so emptiness is looked at when a node's turn
+            // comes. Going down, a swapped-in node has had its turn.
+            let mut promoted = false;
+            for i in (0..self.frontier.len()).rev() {
+                if self.frontier[i].1.is_empty() {
+                    self.promote(i);
+                    promoted = true;
+                }
+            }
+            if promoted {
+                continue;
+            }
+            // Separation: each frontier node is asked witnesses until one candidate is left.
+            let mut separated = false;
+            for i in 0..self.frontier.len() {
+                while self.frontier[i].1.len() >= 2 {
+                    let (f, ref cands) = self.frontier[i];
+                    let (p, q) = (self.basis[cands[0] as usize], self.basis[cands[1] as usize]);
+                    // Basis nodes are pairwise apart, so a witness exists.
+                    let Some(witness) = self.tree.witness(p, q) else { break };
+                    self.ask(f, &witness, oracle);
+                    self.refresh(i);
+                    separated = true;
+                }
+            }
+            if separated {
+                continue;
+            }
+            let hyp = self.transitions();
+            match self.inconsistency(&hyp) {
+                Some(n) => {
+                    let word = self.tree.word(n);
+                    self.process(&hyp, word, Vec::new(), oracle);
+                }
+                None => {
+                    self.closed = Some(hyp);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn transitions(&self) -> Transitions {
+        let k = self.alphabet.len();
+        let mut next = vec![0u32; self.basis.len() * k];
+        for (q, &b) in self.basis.iter().enumerate() {
+            for a in 0..k {
+                let c = self.tree.child(b, a as u32).expect("extended");
+                next[q * k + a] = match self.basis_of(c) {
+                    Some(r) => r,
+                    None => self.frontier[self.frontier_of(c).expect("in the frontier")].1[0],
+                };
+            }
+        }
+        Transitions { next, letters: k }
+    }
+
+    fn accepts(&self, q: u32) -> bool {
+        self.tree.out(self.basis[q as usize]) == Some(true)
+    }
+
+    /// A word of the tree whose answer the hypothesis contradicts.
+    fn inconsistency(&self, hyp: &Transitions) -> Option<NodeId> {
+        let mut work = vec![(ROOT, 0u32)];
+        while let Some((n, q)) = work.pop() {
+            if let Some(b) = self.tree.out(n)
+                && b != self.accepts(q)
+            {
+                return Some(n);
+            }
+            if self.tree.prefix_closed() && self.tree.out(n) == Some(false) {
+                // Everything below is rejected, and so is everything below `q`.
+                continue;
+            }
+            for &(a, c) in self.tree.children(n) {
+                work.push((c, hyp.next[q as usize * hyp.letters + a as usize]));
+            }
+        }
+        None
+    }
+
+    /// `ProcCounterEx`: `sigma · w` and `access(δ(sigma)) · w` have different answers in the
+    /// tree. Halves the part of `sigma` beyond the basis until `sigma` is a frontier node, which
+    /// is then apart from the basis node the hypothesis identified it with.
+    fn process(&mut self, hyp: &Transitions, mut sigma: Vec<u32>, mut w: Vec<u32>, oracle: &mut dyn Membership) {
+        loop {
+            // The length of the first prefix of sigma outside the basis.
+            let mut n = ROOT;
+            let mut m = 0;
+            while m < sigma.len() {
+                match self.tree.child(n, sigma[m]) {
+                    Some(c) if self.basis_of(c).is_some() => {
+                        n = c;
+                        m += 1;
+                    }
+                    _ => break,
+                }
+            }
+            if m + 1 >= sigma.len() {
+                // sigma is a basis or frontier node.
+                return;
+            }
+            let h = (m + 1 + sigma.len()) / 2;
+            let (s1, s2) = sigma.split_at(h);
+            let q = hyp.run(0, s1);
+            let access = self.basis[q as usize];
+            let mut tail = s2.to_vec();
+            tail.extend_from_slice(&w);
+            let (_, via_access) = self.ask(access, &tail, oracle);
+            let (_, via_sigma) = self.ask(ROOT, &[sigma.as_slice(), &w].concat(), oracle);
+            if via_access != via_sigma {
+                w = tail;
+                sigma.truncate(h);
+            } else {
+                let mut next = self.tree.word(access);
+                next.extend_from_slice(s2);
+                sigma = next;
+            }
+        }
+    }
+
+    /// The hypothesis of the closed learner: one state per basis node, accepting where its word
+    /// is accepted; for a prefix-closed target without the rejecting state.
+    pub fn hypothesis(&mut self) -> Dla {
+        self.stats.candidates += 1;
+        let hyp = self.closed.clone().unwrap_or_else(|| self.transitions());
+        let prefix_closed = self.tree.prefix_closed();
+        let mut b = Builder::new();
+        for a in &self.alphabet {
+            b.add_event(a);
+        }
+        let ids: Vec<Option<StateId>> = (0..self.basis.len() as u32)
+            .map(|q| {
+                let acc = self.accepts(q);
+                (!prefix_closed || acc).then(|| b.add_state(&[], acc))
+            })
+            .collect();
+        for (q, from) in ids.iter().enumerate() {
+            let Some(from) = *from else { continue };
+            for (a, name) in self.alphabet.iter().enumerate() {
+                if let Some(to) = ids[hyp.next[q * hyp.letters + a] as usize] {
+                    b.add_transition(from, name, to);
+                }
+            }
+        }
+        if let Some(init) = ids[0] {
+            b.set_initial(init);
+        }
+        b.build()
+    }
+
+    /// Processes a counterexample to the last hypothesis, then closes again.
+    pub fn refine(&mut self, cex: &[String], oracle: &mut dyn Membership) -> Result<(), LearnError> {
+        let w: Vec<u32> = cex
+            .iter()
+            .map(|l| self.alphabet.binary_search(l).map(|i| i as u32).map_err(|_| LearnError::UnknownLetter(l.clone())))
+            .collect::<Result<_, _>>()?;
+        self.stats.counterexamples += 1;
+        let hyp = self.closed.take().unwrap_or_else(|| self.transitions());
+        let predicted = self.accepts(hyp.run(0, &w));
+        let (_, answer) = self.ask(ROOT, &w, oracle);
+        if answer == predicted {
+            return Err(LearnError::NotACounterexample(cex.join(" ")));
+        }
+        // Candidates only shrink between promotions: progress is fewer of them.
+        let size = self.basis.len();
+        let candidates: usize = self.frontier.iter().map(|(_, c)| c.len()).sum();
+        self.process(&hyp, w, Vec::new(), oracle);
+        self.settle();
+        if self.basis.len() == size && self.frontier.iter().map(|(_, c)| c.len()).sum::<usize>() == candidates {
+            return Err(LearnError::NoProgress(cex.join(" ")));
+        }
+        self.close(oracle);
+        Ok(())
+    }
+}
+
+/// Learns the target of `teacher` from scratch with L#.
+pub fn learn(
+    alphabet: Vec<String>,
+    teacher: &mut dyn Teacher,
+    prefix_closed: bool,
+) -> Result<(Dla, Stats), LearnError> {
+    let mut learner = LSharp::new(alphabet, prefix_closed);
+    learner.close(teacher);
+    loop {
+        let h = learner.hypothesis();
+        match teacher.candidate(&h) {
+            None => return Ok((h, learner.stats)),
+            Some(cex) => learner.refine(&cex, teacher)?,
+        }
+    }
+}
+
+impl LSharp {
+    /// A learner for a changed target that starts from what `old` asked: every word with an
+    /// answer in `old`'s tree is asked again (longest first, so that in prefix-closed mode an
+    /// accepted word answers its prefixes), then the rules run as usual. Every answer comes
+    /// from the new target, so the result is what L# would learn with these words asked first;
+    /// the saving over a fresh run is in the rounds of hypotheses and counterexamples, which
+    /// the old separating words make unnecessary where the language did not change. This is
+    /// the tree's analogue of L*'s table re-validation, not adaptive L# (Kruger, Junges and
+    /// Rot 2024), which re-asks only what matches its reference model.
+    pub fn replay(old: &LSharp, oracle: &mut dyn Membership) -> LSharp {
+        let mut fresh = LSharp::new(old.alphabet.clone(), old.tree.prefix_closed());
+        let mut known: Vec<(u32, NodeId)> = Vec::new();
+        let mut stack = vec![(0u32, ROOT)];
+        while let Some((depth, n)) = stack.pop() {
+            if old.tree.out(n).is_some() {
+                // Below a rejected node of a prefix-closed tree every answer is implied.
+                let leaf_like = old.tree.prefix_closed() && old.tree.out(n) == Some(false);
+                known.push((depth, n));
+                if leaf_like {
+                    continue;
+                }
+            }
+            stack.extend(old.tree.children(n).iter().map(|&(_, c)| (depth + 1, c)));
+        }
+        known.sort_by_key(|&(d, n)| (std::cmp::Reverse(d), n));
+        for (_, n) in known {
+            fresh.ask(ROOT, &old.tree.word(n), oracle);
+        }
+        fresh.close(oracle);
+        fresh
+    }
+}

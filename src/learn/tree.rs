@@ -1,0 +1,286 @@
+//! The observation tree of L# (Vaandrager, Garhewal, Rot and Wißmann, TACAS 2022): every
+//! word asked so far, as a prefix tree whose nodes carry the answer for the word that leads to
+//! them, when it is known.
+//!
+//! Letters are indices into the learner's sorted alphabet, nodes are indices into one arena,
+//! and a node's children are a short list sorted by letter, so that asking a word costs a walk
+//! down the tree and no allocation once its nodes exist.
+//!
+//! For a prefix-closed target the tree also knows what prefix closure implies: a rejected
+//! word rejects every extension (a child of a rejected node is rejected without asking), and
+//! an accepted word accepts every prefix (an accepted answer is copied up to the root).
+//!
+//! Invariants: node 0 is the root (the empty word); a node's `depth` is the length of its word;
+//! in prefix-closed mode no accepted node lies below a rejected one.
+//!
+//! Known weakness: children are a linear list, so a node with many children is searched
+//! linearly (alphabets here have tens of letters, not thousands).
+
+/// A node of the tree, i.e. a word.
+pub type NodeId = u32;
+
+/// The root, the empty word.
+pub const ROOT: NodeId = 0;
+
+#[derive(Clone, Debug)]
+struct Node {
+    parent: NodeId,
+    letter: u32,
+    depth: u32,
+    out: Option<bool>,
+    /// The last epoch in which an answer was recorded at or below this node.
+    touched: u32,
+    /// (letter, child), sorted by letter.
+    children: Vec<(u32, NodeId)>,
+}
+
+/// An observation tree over an alphabet of `letters` letters.
+#[derive(Clone, Debug)]
+pub struct ObservationTree {
+    letters: u32,
+    prefix_closed: bool,
+    nodes: Vec<Node>,
+    /// The current epoch ([`ObservationTree::next_epoch`]).
+    epoch: u32,
+}
+
+impl ObservationTree {
+    /// The tree holding only the root, with nothing known.
+    pub fn new(letters: usize, prefix_closed: bool) -> ObservationTree {
+        let root = Node { parent: ROOT, letter: 0, depth: 0, out: None, touched: 0, children: Vec::new() };
+        ObservationTree { letters: letters as u32, prefix_closed, nodes: vec![root], epoch: 0 }
+    }
+
+    /// The number of letters.
+    pub fn letters(&self) -> usize {
+        self.letters as usize
+    }
+
+    /// The number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the tree holds only the root.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() == 1
+    }
+
+    /// Whether the target is known to be prefix-closed.
+    pub fn prefix_closed(&self) -> bool {
+        self.prefix_closed
+    }
+
+    /// The answer known for `n`'s word.
+    pub fn out(&self, n: NodeId) -> Option<bool> {
+        self.nodes[n as usize].out
+    }
+
+    /// The child of `n` on `letter`, if the tree has it.
+    pub fn child(&self, n: NodeId, letter: u32) -> Option<NodeId> {
+        let c = &self.nodes[n as usize].children;
+        c.binary_search_by_key(&letter, |&(l, _)| l).ok().map(|i| c[i].1)
+    }
+
+    /// The children of `n`, sorted by letter.
+    pub fn children(&self, n: NodeId) -> &[(u32, NodeId)] {
+        &self.nodes[n as usize].children
+    }
+
+    /// The parent of `n` and the letter from it (`None` for the root).
+    pub fn parent(&self, n: NodeId) -> Option<(NodeId, u32)> {
+        (n != ROOT).then(|| (self.nodes[n as usize].parent, self.nodes[n as usize].letter))
+    }
+
+    /// The child of `n` on `letter`, added if missing. In prefix-closed mode a new child of a
+    /// rejected node is rejected.
+    pub fn child_or_add(&mut self, n: NodeId, letter: u32) -> NodeId {
+        debug_assert!(letter < self.letters);
+        let children = &self.nodes[n as usize].children;
+        match children.binary_search_by_key(&letter, |&(l, _)| l) {
+            Ok(i) => children[i].1,
+            Err(i) => {
+                let id = self.nodes.len() as NodeId;
+                let out = (self.prefix_closed && self.nodes[n as usize].out == Some(false)).then_some(false);
+                let depth = self.nodes[n as usize].depth + 1;
+                self.nodes[n as usize].children.insert(i, (letter, id));
+                self.nodes.push(Node { parent: n, letter, depth, out, touched: u32::MAX, children: Vec::new() });
+                id
+            }
+        }
+    }
+
+    /// The node of `from`'s word followed by `word`, with the missing nodes added.
+    pub fn walk_or_add(&mut self, from: NodeId, word: &[u32]) -> NodeId {
+        word.iter().fold(from, |n, &a| self.child_or_add(n, a))
+    }
+
+    /// The node of `from`'s word followed by `word`, if the tree has it.
+    pub fn walk(&self, from: NodeId, word: &[u32]) -> Option<NodeId> {
+        word.iter().try_fold(from, |n, &a| self.child(n, a))
+    }
+
+    /// Records the answer for `n`. In prefix-closed mode an accepted word's prefixes are
+    /// accepted too, and a rejected word's extensions already in the tree are rejected. An
+    /// answer never overwrites a known one (a teacher that contradicts prefix closure leaves
+    /// the first answer in place).
+    pub fn set_out(&mut self, n: NodeId, out: bool) {
+        if self.nodes[n as usize].out.is_some() {
+            return;
+        }
+        self.nodes[n as usize].out = Some(out);
+        let mut at = n;
+        loop {
+            let node = &mut self.nodes[at as usize];
+            if node.touched == self.epoch && at != n {
+                break;
+            }
+            node.touched = self.epoch;
+            if at == ROOT {
+                break;
+            }
+            at = node.parent;
+        }
+        if !self.prefix_closed {
+            return;
+        }
+        if out {
+            let mut at = n;
+            while at != ROOT {
+                at = self.nodes[at as usize].parent;
+                if self.nodes[at as usize].out.is_some() {
+                    break;
+                }
+                self.nodes[at as usize].out = Some(true);
+            }
+        } else {
+            let mut stack: Vec<NodeId> = self.nodes[n as usize].children.iter().map(|&(_, c)| c).collect();
+            while let Some(c) = stack.pop() {
+                if self.nodes[c as usize].out.is_none() {
+                    self.nodes[c as usize].out = Some(false);
+                }
+                stack.extend(self.nodes[c as usize].children.iter().map(|&(_, c)| c));
+            }
+        }
+    }
+
+    /// Starts a new epoch: [`ObservationTree::touched`] then tells which subtrees got answers
+    /// since.
+    pub fn next_epoch(&mut self) {
+        self.epoch += 1;
+    }
+
+    /// Whether an answer was recorded at or below `n` in the current epoch (so apartness
+    /// involving `n` may have changed).
+    pub fn touched(&self, n: NodeId) -> bool {
+        self.nodes[n as usize].touched == self.epoch
+    }
+
+    /// The word of `n`.
+    pub fn word(&self, n: NodeId) -> Vec<u32> {
+        let mut w = vec![0; self.nodes[n as usize].depth as usize];
+        let mut at = n;
+        for slot in w.iter_mut().rev() {
+            *slot = self.nodes[at as usize].letter;
+            at = self.nodes[at as usize].parent;
+        }
+        w
+    }
+
+    /// Whether `p` and `q` are apart: some word `w` leads both to nodes with known, different
+    /// answers. In prefix-closed mode this is exact with respect to the implied answers too: a
+    /// rejected node's extensions are all rejected, and a node with an accepted extension is
+    /// itself accepted, so a rejected node is apart from exactly the accepted ones.
+    pub fn apart(&self, p: NodeId, q: NodeId) -> bool {
+        self.witness_from(p, q, false).is_some()
+    }
+
+    /// A shortest word that shows `p` and `q` apart.
+    pub fn witness(&self, p: NodeId, q: NodeId) -> Option<Vec<u32>> {
+        self.witness_from(p, q, true).map(|(p2, _)| {
+            let (dp, d2) = (self.nodes[p as usize].depth, self.nodes[p2 as usize].depth);
+            let w = self.word(p2);
+            w[dp as usize..d2 as usize].to_vec()
+        })
+    }
+
+    /// Breadth-first (when `shortest`, else depth-first) over the common extensions of `p` and
+    /// `q`; the first pair of nodes with different known answers.
+    fn witness_from(&self, p: NodeId, q: NodeId, shortest: bool) -> Option<(NodeId, NodeId)> {
+        // Most pairs are decided at the top: no allocation for them.
+        let (np, nq) = (&self.nodes[p as usize], &self.nodes[q as usize]);
+        match (np.out, nq.out) {
+            (Some(x), Some(y)) if x != y => return Some((p, q)),
+            (Some(false), _) | (_, Some(false)) if self.prefix_closed => return None,
+            _ if np.children.is_empty() || nq.children.is_empty() => return None,
+            _ => {}
+        }
+        let mut work = std::collections::VecDeque::from([(p, q)]);
+        while let Some((a, b)) = if shortest { work.pop_front() } else { work.pop_back() } {
+            let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
+            match (na.out, nb.out) {
+                (Some(x), Some(y)) if x != y => return Some((a, b)),
+                // Below a rejected node everything is rejected, and nothing below the other
+                // is accepted (it would be accepted itself): no witness further down.
+                (Some(false), _) | (_, Some(false)) if self.prefix_closed => continue,
+                _ => {}
+            }
+            let (ca, cb) = (&na.children, &nb.children);
+            let (mut i, mut j) = (0, 0);
+            while i < ca.len() && j < cb.len() {
+                match ca[i].0.cmp(&cb[j].0) {
+                    std::cmp::Ordering::Less => i += 1,
+                    std::cmp::Ordering::Greater => j += 1,
+                    std::cmp::Ordering::Equal => {
+                        work.push_back((ca[i].1, cb[j].1));
+                        i += 1;
+                        j += 1;
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_accepted_word_accepts_its_prefixes_when_prefix_closed() {
+        let mut t = ObservationTree::new(2, true);
+        let n = t.walk_or_add(ROOT, &[0, 1, 1]);
+        t.set_out(n, true);
+        assert_eq!(t.out(ROOT), Some(true));
+        assert_eq!(t.out(t.walk(ROOT, &[0, 1]).unwrap()), Some(true));
+        assert_eq!(t.word(n), [0, 1, 1]);
+    }
+
+    #[test]
+    fn a_child_of_a_rejected_node_is_rejected_when_prefix_closed() {
+        let mut t = ObservationTree::new(2, true);
+        let n = t.walk_or_add(ROOT, &[1]);
+        t.set_out(n, false);
+        let c = t.child_or_add(n, 0);
+        assert_eq!(t.out(c), Some(false));
+        let mut plain = ObservationTree::new(2, false);
+        let n = plain.walk_or_add(ROOT, &[1]);
+        plain.set_out(n, false);
+        let c = plain.child_or_add(n, 0);
+        assert_eq!(plain.out(c), None);
+    }
+
+    #[test]
+    fn the_witness_is_a_shortest_distinguishing_extension() {
+        let mut t = ObservationTree::new(2, false);
+        for (w, b) in [(&[0, 0, 0][..], true), (&[1, 0, 0][..], false), (&[0, 1][..], true), (&[1, 1][..], false)] {
+            let n = t.walk_or_add(ROOT, w);
+            t.set_out(n, b);
+        }
+        let (p, q) = (t.walk(ROOT, &[0]).unwrap(), t.walk(ROOT, &[1]).unwrap());
+        assert!(t.apart(p, q));
+        assert_eq!(t.witness(p, q), Some(vec![1]));
+        assert_eq!(t.witness(p, p), None);
+    }
+}

@@ -1,0 +1,139 @@
+//! Every learner learns its target: on random DFAs and random prefix-closed DFAs, L* and L#
+//! return an automaton whose language is the target's, checked by the inclusion code in both
+//! directions (which is also the teacher's equivalence oracle).
+
+use proptest::prelude::*;
+use subst::automata::dla::{Builder, Dla, Trace};
+use subst::automata::inclusion::{self, Inclusion};
+use subst::learn::lstar::{self, CexMode, Membership, Stats, Teacher};
+use subst::learn::{LSharp, lsharp};
+
+const LETTERS: [&str; 3] = ["a", "b", "c"];
+
+/// A random DFA with `accepting.len()` states over the first `k` letters: `next[q][a]` is the
+/// successor, `None` a missing transition (the word is rejected).
+#[derive(Clone, Debug)]
+struct Shape {
+    k: usize,
+    accepting: Vec<bool>,
+    next: Vec<Vec<Option<usize>>>,
+}
+
+fn shape(prefix_closed: bool) -> impl Strategy<Value = Shape> {
+    (1usize..=10, 1usize..=3).prop_flat_map(move |(n, k)| {
+        (
+            proptest::collection::vec(any::<bool>(), n),
+            proptest::collection::vec(proptest::collection::vec(proptest::option::weighted(0.8, 0..n), k), n),
+        )
+            .prop_map(move |(accepting, next)| Shape {
+                k,
+                accepting: if prefix_closed { vec![true; accepting.len()] } else { accepting },
+                next,
+            })
+    })
+}
+
+fn build(s: &Shape) -> Dla {
+    let mut b = Builder::new();
+    for e in &LETTERS[..s.k] {
+        b.add_event(e);
+    }
+    let ids: Vec<_> = s.accepting.iter().map(|&acc| b.add_state(&[], acc)).collect();
+    for (q, row) in s.next.iter().enumerate() {
+        for (a, to) in row.iter().enumerate() {
+            if let Some(to) = to {
+                b.add_transition(ids[q], LETTERS[a], ids[*to]);
+            }
+        }
+    }
+    b.set_initial(ids[0]);
+    b.build()
+}
+
+struct DlaTeacher<'a> {
+    target: &'a Dla,
+}
+
+impl Membership for DlaTeacher<'_> {
+    fn member(&mut self, word: &[String]) -> bool {
+        let events: Vec<&str> = word.iter().map(String::as_str).collect();
+        self.target.accepts(&Trace::of_events(&events))
+    }
+}
+
+impl Teacher for DlaTeacher<'_> {
+    fn candidate(&mut self, hypothesis: &Dla) -> Option<Vec<String>> {
+        difference(self.target, hypothesis)
+    }
+}
+
+/// A word in the symmetric difference, by the inclusion check both ways.
+fn difference(a: &Dla, b: &Dla) -> Option<Vec<String>> {
+    for (x, y) in [(a, b), (b, a)] {
+        if let Inclusion::NotIncluded { trace, .. } = inclusion::check(x, y) {
+            return Some(trace.events().into_iter().map(String::from).collect());
+        }
+    }
+    None
+}
+
+fn alphabet(s: &Shape) -> Vec<String> {
+    LETTERS[..s.k].iter().map(|l| l.to_string()).collect()
+}
+
+/// The learned automaton has the target's language and no more states than the target (plus
+/// the rejecting sink, which a learner keeps for a target that is not prefix-closed).
+fn check_learned(
+    target: &Dla,
+    prefix_closed: bool,
+    learned: Result<(Dla, Stats), lstar::LearnError>,
+) -> Result<(), TestCaseError> {
+    let (h, _) = learned.map_err(|e| TestCaseError::fail(e.to_string()))?;
+    prop_assert_eq!(difference(target, &h), None);
+    let bound = target.n_states() + usize::from(!prefix_closed);
+    prop_assert!(h.n_states() <= bound, "{} states for a target of {}", h.n_states(), target.n_states());
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn lstar_learns_random_dfas(s in shape(false)) {
+        let target = build(&s);
+        check_learned(&target, false, lstar::learn(alphabet(&s), &mut DlaTeacher { target: &target }, CexMode::RivestSchapire, false))?;
+    }
+
+    #[test]
+    fn lstar_learns_random_prefix_closed_dfas(s in shape(true)) {
+        let target = build(&s);
+        check_learned(&target, true, lstar::learn(alphabet(&s), &mut DlaTeacher { target: &target }, CexMode::RivestSchapire, true))?;
+    }
+
+    #[test]
+    fn lsharp_learns_random_dfas(s in shape(false)) {
+        let target = build(&s);
+        check_learned(&target, false, lsharp::learn(alphabet(&s), &mut DlaTeacher { target: &target }, false))?;
+    }
+
+    #[test]
+    fn lsharp_learns_random_prefix_closed_dfas(s in shape(true)) {
+        let target = build(&s);
+        check_learned(&target, true, lsharp::learn(alphabet(&s), &mut DlaTeacher { target: &target }, true))?;
+    }
+}
+
+/// L# refuses a word that is no counterexample, and one with a letter outside its alphabet.
+#[test]
+fn lsharp_refuses_words_that_are_not_counterexamples() {
+    let s = Shape { k: 2, accepting: vec![true, false], next: vec![vec![Some(1), Some(0)], vec![Some(1), Some(1)]] };
+    let target = build(&s);
+    let mut teacher = DlaTeacher { target: &target };
+    let mut l = LSharp::new(alphabet(&s), false);
+    l.close(&mut teacher);
+    let h = l.hypothesis();
+    assert_eq!(difference(&target, &h), None);
+    let word: Vec<String> = vec!["a".into(), "b".into()];
+    assert!(matches!(l.refine(&word, &mut teacher), Err(lstar::LearnError::NotACounterexample(_))));
+    assert!(matches!(l.refine(&["z".to_string()], &mut teacher), Err(lstar::LearnError::UnknownLetter(_))));
+}
