@@ -212,3 +212,12 @@ fn structs_copy_member_by_member() {
         "out.3 out.9"
     );
 }
+
+#[test]
+fn a_function_may_return_a_pointer_to_a_known_object() {
+    let decls = "int slots[4];\nint *slot(int i) { return &slots[i & 3]; }";
+    assert_eq!(
+        run_with(decls, "*slot(5) = 7; out(slots[1]); out(*slot(1) + 1);", &[], DataModel::Lp64).0,
+        "out.7 out.8"
+    );
+}

@@ -639,10 +639,18 @@ impl<'p> Lowerer<'p> {
         &mut self,
         f: &'p FunctionDefinition,
     ) -> Result<(CType, Vec<(CType, Span, Option<&'p str>)>)> {
-        let ret = self.base_type(&f.specifiers, f.declarator.span)?;
+        let mut ret = self.base_type(&f.specifiers, f.declarator.span)?;
         let parts = ctype::derived_parts(&f.declarator.node);
-        if parts.iter().any(|p| matches!(p.node, DerivedDeclarator::Pointer(_))) {
-            return Err(self.unsupported("a function returning a pointer", f.declarator.span));
+        // `T *f(...)`: the declarator is the name with a pointer and then the parameter list
+        // (a pointer inside parentheses, `T (*f)(...)`, would be a function pointer).
+        let d = &f.declarator.node;
+        let returns_pointer = matches!(d.kind.node, lang_c::ast::DeclaratorKind::Identifier(_))
+            && matches!(d.derived.as_slice(), [p, f] if matches!(p.node, DerivedDeclarator::Pointer(_))
+                && matches!(f.node, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)));
+        if returns_pointer && matches!(ret, CType::Int(_) | CType::Struct(_) | CType::Incomplete(_) | CType::Void) {
+            ret = CType::Ptr(Box::new(ret));
+        } else if parts.iter().any(|p| matches!(p.node, DerivedDeclarator::Pointer(_))) {
+            return Err(self.unsupported("a function returning a pointer of this type", f.declarator.span));
         }
         let mut params = Vec::new();
         for p in parts {
