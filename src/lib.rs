@@ -6,7 +6,7 @@
 //!
 //! | module | stage | status |
 //! |---|---|---|
-//! | [`front`] | preprocess (`gcc -E`) and parse C (`lang_c`), lower components to the IR | done |
+//! | [`front`] | preprocess (`gcc -E`; `.i` files as they are) and parse C (`lang_c`), lower components to the IR: structs flattened to scalars and arrays, pointers resolved by a type-based points-to analysis to object tags and offsets | done |
 //! | [`ir`] | the control-flow IR: types, text form, parser, checker, interpreter | done |
 //! | [`spec`] | the FSP spec language: parser, elaboration of processes and assemblies | done |
 //! | [`automata`] | DLAs: composition, hiding, determinisation, minimisation, safety, inclusion, DOT | done |

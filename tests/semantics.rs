@@ -167,3 +167,57 @@ fn an_extern_global_is_the_definition_in_another_file() {
     let program = front::load(&[a], &FrontOptions::default()).unwrap();
     assert!(program.lower("comp").unwrap_err().message.contains("no file defines it"));
 }
+
+#[test]
+fn a_write_through_a_pointer_conflicts_with_any_unsequenced_read() {
+    let msg = rejection("", "int x = 1; int *p = &x; int y = x + (*p = 3);");
+    assert!(msg.contains("evaluation order matters"), "{msg}");
+    let msg =
+        rejection("int g;\nvoid set(int *p) { *p = 2; }\nint get(void) { set(&g); return 1; }", "int y = g + get();");
+    assert!(msg.contains("evaluation order matters"), "{msg}");
+}
+
+#[test]
+fn pointers_read_and_write_the_object_they_point_to() {
+    assert_eq!(
+        run("int a[3] = {1, 2, 3}; int *p = &a[1]; *p += 10; p++; *p = a[1]; out(a[2]); out(p - a);"),
+        "out.12 out.2"
+    );
+    assert_eq!(
+        run_with("", "int x = 1, y = 2; int *p = nondet_int() ? &x : &y; out(*p);", &[0], DataModel::Lp64).0,
+        "out.2"
+    );
+}
+
+#[test]
+fn invalid_dereferences_fault() {
+    assert_eq!(outcome("int x = 0; int *p = 0; if (nondet_int()) p = &x; out(*p);", &[0]), "fault(invalid_pointer)");
+    assert_eq!(outcome("int a[2] = {0}; int *p = a + 2; out(*p);", &[]), "fault(invalid_pointer)");
+    // An uninitialised pointer points nowhere: reading through it is undefined.
+    assert_eq!(outcome("int x = 0; int *p; if (nondet_int()) p = &x; out(*p);", &[0]), "fault(invalid_pointer)");
+}
+
+#[test]
+fn structs_copy_member_by_member() {
+    let decls =
+        "struct pt { int x; int y[2]; };\nstruct pt mk(int v) { struct pt r = { v, { v + 1, v + 2 } }; return r; }";
+    assert_eq!(
+        run_with(
+            decls,
+            "struct pt a = mk(1); struct pt b = a; a.y[1] = 9; out(b.y[1]); out(a.y[1]);",
+            &[],
+            DataModel::Lp64
+        )
+        .0,
+        "out.3 out.9"
+    );
+}
+
+#[test]
+fn a_function_may_return_a_pointer_to_a_known_object() {
+    let decls = "int slots[4];\nint *slot(int i) { return &slots[i & 3]; }";
+    assert_eq!(
+        run_with(decls, "*slot(5) = 7; out(slots[1]); out(*slot(1) + 1);", &[], DataModel::Lp64).0,
+        "out.7 out.8"
+    );
+}

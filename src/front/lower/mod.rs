@@ -639,10 +639,18 @@ impl<'p> Lowerer<'p> {
         &mut self,
         f: &'p FunctionDefinition,
     ) -> Result<(CType, Vec<(CType, Span, Option<&'p str>)>)> {
-        let ret = self.base_type(&f.specifiers, f.declarator.span)?;
+        let mut ret = self.base_type(&f.specifiers, f.declarator.span)?;
         let parts = ctype::derived_parts(&f.declarator.node);
-        if parts.iter().any(|p| matches!(p.node, DerivedDeclarator::Pointer(_))) {
-            return Err(self.unsupported("a function returning a pointer", f.declarator.span));
+        // `T *f(...)`: the declarator is the name with a pointer and then the parameter list
+        // (a pointer inside parentheses, `T (*f)(...)`, would be a function pointer).
+        let d = &f.declarator.node;
+        let returns_pointer = matches!(d.kind.node, lang_c::ast::DeclaratorKind::Identifier(_))
+            && matches!(d.derived.as_slice(), [p, f] if matches!(p.node, DerivedDeclarator::Pointer(_))
+                && matches!(f.node, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)));
+        if returns_pointer && matches!(ret, CType::Int(_) | CType::Struct(_) | CType::Incomplete(_) | CType::Void) {
+            ret = CType::Ptr(Box::new(ret));
+        } else if parts.iter().any(|p| matches!(p.node, DerivedDeclarator::Pointer(_))) {
+            return Err(self.unsupported("a function returning a pointer of this type", f.declarator.span));
         }
         let mut params = Vec::new();
         for p in parts {
@@ -1384,9 +1392,64 @@ impl<'p> Lowerer<'p> {
                 }
                 return self.value(last, want);
             }
+            Expression::Conditional(c) if !self.const_mode => return self.conditional(&c.node, e.span),
             _ => {}
         }
         Ok(self.expr(e, want)?.map(Val::Int))
+    }
+
+    /// `c ? x : y` of integers, pointers or void: a branch, and the value in a temporary.
+    fn conditional(&mut self, c: &'p lang_c::ast::ConditionalExpression, span: Span) -> Result<Option<Val>> {
+        let (a, b, join) = (self.new_loc(), self.new_loc(), self.new_loc());
+        self.cond(&c.condition, a, b)?;
+        self.cur = a;
+        let x = self.value(&c.then_expression, true)?;
+        let a_end = self.cur;
+        self.cur = b;
+        let y = self.value(&c.else_expression, true)?;
+        let b_end = self.cur;
+        let (then_span, else_span) = (Some(c.then_expression.span), Some(c.else_expression.span));
+        match (x, y) {
+            (Some(Val::Int(x)), Some(Val::Int(y))) => {
+                let t = IntTy::common(x.ty, y.ty);
+                let tmp = self.temp(t);
+                self.edge(a_end, join, Stmt::Assign(Lvalue::Var(tmp), x.cast(t)), then_span);
+                self.edge(b_end, join, Stmt::Assign(Lvalue::Var(tmp), y.cast(t)), else_span);
+                self.cur = join;
+                Ok(Some(Val::Int(Expr::var(tmp, t))))
+            }
+            (None, None) => {
+                self.edge(a_end, join, Stmt::Skip, None);
+                self.edge(b_end, join, Stmt::Skip, None);
+                self.cur = join;
+                Ok(None)
+            }
+            (Some(x @ (Val::Ptr(_) | Val::Int(_))), Some(y @ (Val::Ptr(_) | Val::Int(_)))) => {
+                let pointee = match (&x, &y) {
+                    (Val::Ptr(p), _) | (_, Val::Ptr(p)) => p.pointee.clone(),
+                    _ => CType::Void,
+                };
+                let want = CType::Ptr(Box::new(pointee.clone()));
+                let px = self.to_ptr(x, &want, c.then_expression.span)?;
+                let py = self.to_ptr(y, &want, c.else_expression.span)?;
+                let (tag, off) = (self.temp(memory::TAG), self.temp(memory::OFF));
+                for (end, p, at) in [(a_end, px, then_span), (b_end, py, else_span)] {
+                    let mid = self.new_loc();
+                    self.edge(end, mid, Stmt::Assign(Lvalue::Var(tag), p.tag), at);
+                    self.edge(mid, join, Stmt::Assign(Lvalue::Var(off), p.off), at);
+                }
+                self.cur = join;
+                Ok(Some(Val::Ptr(PtrVal {
+                    pointee,
+                    tag: Expr::var(tag, memory::TAG),
+                    off: Expr::var(off, memory::OFF),
+                })))
+            }
+            (Some(Val::Struct(_)), _) | (_, Some(Val::Struct(_))) => {
+                Err(self.unsupported("a conditional expression choosing between structs", span))
+            }
+            _ => Err(self.error("one arm of `?:` is void and the other is not", "mixed arms", span)),
+        }
     }
 
     fn check_unsequenced(&self, parts: &[&'p Node<Expression>], span: Span) -> Result<()> {
