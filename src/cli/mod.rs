@@ -805,7 +805,8 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
     let mut result = if args.skip_containment {
         crate::check::substitution::Substitution { components: Vec::new(), compat: None }
     } else {
-        crate::check::substitution::check(&old_program, &new_program, removed.as_ref(), &contain)
+        let cache = args.cache.cache();
+        crate::check::substitution::check_cached(&old_program, &new_program, removed.as_ref(), &contain, &cache)
             .map_err(|d| search.explain(d))?
     };
     // Compatibility, when the spec has an assembly (or one is asked for).
