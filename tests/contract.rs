@@ -57,7 +57,7 @@ fn every_bad_prop_is_rejected_at_its_line() {
 
 /// The spec that `subst -v check` in `tests/data/discovery/CASE` reports it found.
 fn found_spec(case: &str, old: &str, new: &str) -> String {
-    let (code, out, err) = subst(&data("discovery").join(case), &["-v", "check", old, new]);
+    let (code, out, err) = subst(&data("discovery").join(case), &["-v", "check", old, new, "--no-cache"]);
     assert_eq!(code, 0, "{case}: {out}{err}");
     let line = err.lines().find(|l| l.contains("subst::cli: spec: ")).unwrap_or_else(|| panic!("{case}: {err}"));
     line.split("spec: ").nth(1).expect("a path").to_string()
@@ -266,7 +266,7 @@ fn under_a_terminal(args: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-const CONTAINMENT: &str = "check examples-c/contain/off_by_one/old examples-c/contain/off_by_one/new";
+const CONTAINMENT: &str = "check examples-c/contain/off_by_one/old examples-c/contain/off_by_one/new --no-cache";
 
 #[test]
 fn a_terminal_shows_progress_with_the_phase() {
@@ -406,4 +406,20 @@ fn a_pair_that_is_not_contained_is_never_cached() {
     let (code, _) = contain_pair("off_by_one", cache.path());
     assert_eq!(code, 1);
     assert!(entries(&cache.path().join("contain")).is_empty());
+}
+
+// ---- Components added or removed between the versions ----------------------------------------
+
+#[test]
+fn an_added_component_is_reported_and_the_new_assembly_checked() {
+    let (code, out, err) = subst(&data("assembly_change/added"), &["check", "old", "new", "--no-cache"]);
+    assert_eq!(code, 0, "{err}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn a_removed_component_that_the_assembly_names_is_an_error_naming_it() {
+    let (code, out, err) = subst(&data("assembly_change/removed"), &["check", "old", "new", "--no-cache"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("names the C component `ponger`, which the new version does not define"), "{err}");
 }
