@@ -57,7 +57,9 @@
 //!   shape, used as they are only at a level whose model and property have the digest they were
 //!   learned for and re-validated by dynamic L* elsewhere; every candidate built from them passes
 //!   Oracle 1 again, and a table that turns out wrong is learned again. A cached verdict is only
-//!   ever reported for the *old* assembly, and never an undecided one. A damaged (checksum),
+//!   ever reported for the *old* assembly, and never an undecided one; the one exception is
+//!   containment's "contained", reported again for exactly the same pair of codes (positions
+//!   aside), removed process and subst version ([`check::substitution::check_cached`]). A damaged (checksum),
 //!   stale or foreign entry is a logged miss.
 //! - `--timeout` is a deadline that DynamicCheck looks at between membership queries; a stopped
 //!   run keeps only the levels that finished ([`check::ag::Outcome::Stopped`]).

@@ -57,7 +57,7 @@ fn every_bad_prop_is_rejected_at_its_line() {
 
 /// The spec that `subst -v check` in `tests/data/discovery/CASE` reports it found.
 fn found_spec(case: &str, old: &str, new: &str) -> String {
-    let (code, out, err) = subst(&data("discovery").join(case), &["-v", "check", old, new]);
+    let (code, out, err) = subst(&data("discovery").join(case), &["-v", "check", old, new, "--no-cache"]);
     assert_eq!(code, 0, "{case}: {out}{err}");
     let line = err.lines().find(|l| l.contains("subst::cli: spec: ")).unwrap_or_else(|| panic!("{case}: {err}"));
     line.split("spec: ").nth(1).expect("a path").to_string()
@@ -266,7 +266,7 @@ fn under_a_terminal(args: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-const CONTAINMENT: &str = "check examples-c/contain/off_by_one/old examples-c/contain/off_by_one/new";
+const CONTAINMENT: &str = "check examples-c/contain/off_by_one/old examples-c/contain/off_by_one/new --no-cache";
 
 #[test]
 fn a_terminal_shows_progress_with_the_phase() {
@@ -359,4 +359,67 @@ fn show_must_model_as_dot_names_states_by_location() {
     assert_eq!(code, 0, "{err}");
     assert_dot(&out);
     assert!(out.starts_with("digraph \"server must\"") && out.contains("[label=\"l0\", style=bold]"), "{out}");
+}
+
+// ---- Containment in the cache ----------------------------------------------------------------
+
+fn contain_pair(name: &str, cache: &Path) -> (i32, String) {
+    let dir = format!("examples-c/contain/{name}");
+    let args = ["check", &format!("{dir}/old"), &format!("{dir}/new"), "--cache", cache.to_str().expect("UTF-8")];
+    let (code, out, err) = subst(&root(), &args);
+    assert!(code == 0 || code == 1, "{err}");
+    (code, out)
+}
+
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir).map(|r| r.map(|e| e.expect("an entry").path()).collect()).unwrap_or_default()
+}
+
+#[test]
+fn a_contained_pair_is_read_from_the_cache_the_second_time() {
+    let cache = tempfile::tempdir().expect("a temp dir");
+    let (code, first) = contain_pair("rewritten", cache.path());
+    assert_eq!(code, 0);
+    assert!(first.contains("changed, contained\n"), "{first}");
+    let (code, second) = contain_pair("rewritten", cache.path());
+    assert_eq!(code, 0);
+    assert!(second.contains("changed, contained (from the cache)"), "{second}");
+}
+
+#[test]
+fn a_damaged_containment_entry_is_a_miss() {
+    let cache = tempfile::tempdir().expect("a temp dir");
+    contain_pair("rewritten", cache.path());
+    let stored = entries(&cache.path().join("contain"));
+    assert_eq!(stored.len(), 1);
+    let text = std::fs::read_to_string(&stored[0]).expect("readable");
+    // Valid JSON with another payload: only the checksum tells.
+    std::fs::write(&stored[0], text.replace("\"rounds\":", "\"rounds\":1")).expect("writable");
+    let (code, again) = contain_pair("rewritten", cache.path());
+    assert_eq!(code, 0);
+    assert!(again.contains("changed, contained\n"), "checked again: {again}");
+}
+
+#[test]
+fn a_pair_that_is_not_contained_is_never_cached() {
+    let cache = tempfile::tempdir().expect("a temp dir");
+    let (code, _) = contain_pair("off_by_one", cache.path());
+    assert_eq!(code, 1);
+    assert!(entries(&cache.path().join("contain")).is_empty());
+}
+
+// ---- Components added or removed between the versions ----------------------------------------
+
+#[test]
+fn an_added_component_is_reported_and_the_new_assembly_checked() {
+    let (code, out, err) = subst(&data("assembly_change/added"), &["check", "old", "new", "--no-cache"]);
+    assert_eq!(code, 0, "{err}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn a_removed_component_that_the_assembly_names_is_an_error_naming_it() {
+    let (code, out, err) = subst(&data("assembly_change/removed"), &["check", "old", "new", "--no-cache"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("names the C component `ponger`, which the new version does not define"), "{err}");
 }

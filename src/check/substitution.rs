@@ -33,6 +33,8 @@ pub struct ComponentCheck {
     pub new: Option<Component>,
     /// What changed, and the result.
     pub change: Change,
+    /// Whether the containment verdict was read from the cache.
+    pub cached: bool,
 }
 
 impl ComponentCheck {
@@ -116,6 +118,37 @@ pub fn check(
     removed: Option<&Dla>,
     options: &ContainOptions,
 ) -> Result<Substitution, Diagnostic> {
+    check_cached(old, new, removed, options, &crate::cache::Cache::disabled())
+}
+
+/// What the cache keeps of a containment check: only "contained", the one verdict that needs
+/// no evidence, with the work it took.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CachedContainment {
+    contained: bool,
+    rounds: usize,
+    time_ms: f64,
+}
+
+/// The cache key of the containment of `old` in `new` (with `removed`): their code without
+/// source positions, and the removed process; limits are left out, since they only ever turn a
+/// verdict into unknown, which is never stored.
+fn containment_key(old: &Component, new: &Component, removed: Option<&Dla>) -> String {
+    let removed = removed.map(|d| d.to_string()).unwrap_or_default();
+    crate::cache::key(&["contain", &code_text(old), &code_text(new), &removed])
+}
+
+/// [`check`] with a cache: a component pair found "contained" there (for the same code, the
+/// same removed behaviours and this version of subst) is not checked again; a pair found
+/// contained now is stored. Any other verdict is computed every time. A damaged or foreign
+/// entry is a miss (see [`crate::cache`]).
+pub fn check_cached(
+    old: &Program,
+    new: &Program,
+    removed: Option<&Dla>,
+    options: &ContainOptions,
+    cache: &crate::cache::Cache,
+) -> Result<Substitution, Diagnostic> {
     let old_names = old.default_components();
     let new_names = new.default_components();
     if old_names.is_empty() && new_names.is_empty() {
@@ -125,23 +158,60 @@ pub fn check(
     for name in &old_names {
         let o = old.lower(name)?;
         if !new_names.contains(name) {
-            components.push(ComponentCheck { name: name.clone(), old: Some(o), new: None, change: Change::Removed });
+            components.push(ComponentCheck {
+                name: name.clone(),
+                old: Some(o),
+                new: None,
+                change: Change::Removed,
+                cached: false,
+            });
             continue;
         }
         let n = new.lower(name)?;
+        let mut cached = false;
         let change = if same_code(&o, &n) {
             Change::Unchanged
         } else {
             require_ranges(&o)?;
             require_ranges(&n)?;
-            tracing::info!(component = %name, "containment");
-            Change::Changed(Box::new(contain::check(&o, &n, removed, options)))
+            let key = containment_key(&o, &n, removed);
+            match cache.load::<CachedContainment>("contain", &key) {
+                Some(hit) if hit.contained => {
+                    tracing::info!(component = %name, rounds = hit.rounds, ms = hit.time_ms, "containment from the cache");
+                    cached = true;
+                    let stats = contain::ContainStats { rounds: hit.rounds, ..Default::default() };
+                    Change::Changed(Box::new(Containment {
+                        component: name.clone(),
+                        outcome: ContainOutcome::Contained,
+                        stats,
+                    }))
+                }
+                _ => {
+                    tracing::info!(component = %name, "containment");
+                    let result = contain::check(&o, &n, removed, options);
+                    if matches!(result.outcome, ContainOutcome::Contained) {
+                        let entry = CachedContainment {
+                            contained: true,
+                            rounds: result.stats.rounds,
+                            time_ms: result.stats.time.as_secs_f64() * 1e3,
+                        };
+                        cache.store("contain", &key, &entry);
+                    }
+                    Change::Changed(Box::new(result))
+                }
+            }
         };
-        components.push(ComponentCheck { name: name.clone(), old: Some(o), new: Some(n), change });
+        components.push(ComponentCheck { name: name.clone(), old: Some(o), new: Some(n), change, cached });
     }
     for name in new_names.iter().filter(|n| !old_names.contains(n)) {
         let n = new.lower(name)?;
-        components.push(ComponentCheck { name: name.clone(), old: None, new: Some(n), change: Change::Added });
+        components.push(ComponentCheck {
+            name: name.clone(),
+            old: None,
+            new: Some(n),
+            change: Change::Added,
+            cached: false,
+        });
     }
     Ok(Substitution { components, compat: None })
 }

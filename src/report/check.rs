@@ -149,6 +149,9 @@ pub struct ComponentReport {
     /// Work done (changed components only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stats: Option<StatsReport>,
+    /// The containment verdict was read from the cache (`contained` only).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
 }
 
 /// One check of one version of the assembly.
@@ -351,6 +354,7 @@ fn component_report(c: &ComponentCheck) -> ComponentReport {
         reason,
         missing,
         stats,
+        cached: c.cached,
     }
 }
 
@@ -624,6 +628,7 @@ impl CheckReport {
                 ("unchanged", _) => "unchanged".to_string(),
                 ("added", _) => "added (nothing to contain)".to_string(),
                 ("removed", _) => "removed: NOT CONTAINED".to_string(),
+                (_, "contained") if c.cached => "changed, contained (from the cache)".to_string(),
                 (_, "contained") => "changed, contained".to_string(),
                 (_, "not_contained") => format!(
                     "changed, NOT CONTAINED ({} missing behaviour{})",
