@@ -29,8 +29,10 @@ What is counted (see benches/LEARNING.md):
 import argparse
 import gzip
 import json
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections import deque
 from pathlib import Path
@@ -205,6 +207,31 @@ def cargo_learning(*args):
     return subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.PIPE, text=True).stdout
 
 
+def learning_binary():
+    """A private copy of the bench binary, so that a rebuild during the run changes nothing."""
+    cmd = ["cargo", "bench", "--quiet", "--bench", "learning", "--no-run", "--message-format=json"]
+    out = subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.PIPE, text=True).stdout
+    messages = [json.loads(line) for line in out.splitlines() if '"executable"' in line]
+    exe = [
+        m["executable"]
+        for m in messages
+        if m.get("executable") and m["target"]["name"] == "learning" and "bench" in m["target"]["kind"]
+    ]
+    copy = Path(tempfile.mkdtemp(prefix="subst-learning-")) / "learning"
+    shutil.copy2(exe[-1], copy)
+    return str(copy)
+
+
+def run_subst_isolated(binary, path, learner, time_limit):
+    """subst on one target with one learner, in its own process under the time limit."""
+    cmd = [binary, "run", "--learner", learner, str(path)]
+    try:
+        done = subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.PIPE, text=True, timeout=time_limit)
+    except subprocess.TimeoutExpired:
+        return None
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def run_aalpy_isolated(path, algorithm, time_limit):
     """AALpy on one target in its own process, so that a slow target can be stopped."""
     cmd = [sys.executable, str(Path(__file__).resolve()), "--one", str(path), "--algorithm", algorithm]
@@ -249,9 +276,10 @@ def table(rows):
         s, a = r["subst"], r["aalpy"]
         done = [x for x in a.values() if x is not None]
         sharp = s["lsharp"]
-        mq = ratio(sharp["membership"], min(x["membership"] for x in done)) if done else float("nan")
-        eq = ratio(sharp["equivalence"], a["lstar"]["equivalence"]) if a.get("lstar") else float("nan")
-        ms = ratio(sharp["ms"], min(x["ms"] for x in done)) if done else float("nan")
+        nan = float("nan")
+        mq = ratio(sharp["membership"], min(x["membership"] for x in done)) if done and sharp else nan
+        eq = ratio(sharp["equivalence"], a["lstar"]["equivalence"]) if a.get("lstar") and sharp else nan
+        ms = ratio(sharp["ms"], min(x["ms"] for x in done)) if done and sharp else nan
         lines.append(
             f"| {r['name']} | {r['states']} | {r['letters']} | {cell(s['lstar'])} | {cell(sharp)} "
             f"| {cell(a.get('lstar'))} | {cell(a.get('kv'))} | {cell(a.get('lsharp'))} "
@@ -297,10 +325,12 @@ def main():
     names = sorted((n for n in subst_files if args.only in n), key=order_key)
     print(f"learning {len(names)} targets with subst", file=sys.stderr)
     subst = {}
-    out = cargo_learning("run", "--learner", "all", *(str(subst_files[n]) for n in names))
-    for line in out.splitlines():
-        r = json.loads(line)
-        subst.setdefault(r["name"], {})[r["learner"]] = r
+    binary = learning_binary()
+    for n in names:
+        for learner in SUBST_LEARNERS:
+            print(f"learning {n} with subst {learner}", file=sys.stderr)
+            r = run_subst_isolated(binary, subst_files[n], learner, args.time_limit)
+            subst.setdefault(n, {})[learner] = r
     rows = []
     for n in names:
         s = subst[n]
@@ -308,9 +338,8 @@ def main():
         for algorithm in AALPY_ALGORITHMS:
             print(f"learning {n} with AALpy {algorithm}", file=sys.stderr)
             aalpy[algorithm] = run_aalpy_isolated(aalpy_files[n], algorithm, args.time_limit)
-        rows.append(
-            {"name": n, "states": s["lstar"]["states"], "letters": s["lstar"]["letters"], "subst": s, "aalpy": aalpy}
-        )
+        shape = s["lsharp"] or s["lstar"]
+        rows.append({"name": n, "states": shape["states"], "letters": shape["letters"], "subst": s, "aalpy": aalpy})
     from importlib.metadata import version
 
     with open(args.out, "w") as f:

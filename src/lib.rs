@@ -10,7 +10,7 @@
 //! | [`ir`] | the control-flow IR: types, text form, parser, checker, interpreter | done |
 //! | [`spec`] | the FSP spec language: parser, elaboration of processes and assemblies | done |
 //! | [`automata`] | DLAs: composition, hiding, determinisation, minimisation, safety, inclusion, DOT | done |
-//! | [`learn`] | L* with Rivest–Schapire (and two other) counterexample processing, serialisable tables, re-validation | done |
+//! | [`learn`] | L* with Rivest–Schapire (and two other) counterexample processing, serialisable tables, re-validation; L# over an observation tree (letters interned as indices, prefix-closure answers), re-asking its tree after an upgrade | done (adaptive L#, alphabet refinement: not yet) |
 //! | [`smt`] | the only user of `z3`: IR expressions as bit-vector formulas, edge steps, query cache, all-SAT | done |
 //! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by weakest preconditions; an explicit-state under-approximation ([`abs::explicit`]) | done |
 //! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]); containment of changed C components ([`check::contain`], paper 003 Section 4) per matched component ([`check::substitution`]) | FSP models; C programs and C assemblies (monolithic, or compositional with `--engine ag`); containment and compatibility on C ([`check::compat`]) |

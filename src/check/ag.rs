@@ -25,7 +25,16 @@
 //! changed component keep their component and property, only assumptions from that index on are
 //! re-validated, as Lemma 1 allows.
 //!
-//! Known weaknesses: assumptions range over events only (the state propositions of paper 003's
+//! Learners: L* (the default; tables, re-validated as above) or L# ([`DynamicChecker::with_algorithm`];
+//! an observation tree per level). For L#, a level whose component and property are unchanged
+//! re-uses its tree; otherwise every word of the old tree is asked again of the new level
+//! ([`crate::learn::LSharp::replay`]) before L# continues, which is sound but costs as many
+//! queries as the old tree holds. L# trees are not written to the cache, so a checker restored
+//! from the cache learns L# levels afresh.
+//!
+//! Known weaknesses: L#'s replay after an upgrade asks every old word, not only those that
+//! adaptive L# (Kruger, Junges and Rot, FM 2024) would ask with the old assumption as its
+//! reference; assumptions range over events only (the state propositions of paper 003's
 //! state/event L* are not yet part of the interface); counterexample witnesses are found by an
 //! explicit search of the constrained product.
 
