@@ -7,5 +7,5 @@ use clap::Parser;
 fn main() -> ExitCode {
     let args = subst::cli::Args::parse();
     subst::cli::init_tracing(args.verbose);
-    ExitCode::from(subst::cli::run(args) as u8)
+    ExitCode::from(subst::cli::run_on_big_stack(args) as u8)
 }

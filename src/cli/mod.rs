@@ -341,6 +341,28 @@ fn report(d: &Diagnostic) -> Exit {
     Exit::BadInput
 }
 
+/// The stack of the thread [`run_on_big_stack`] starts. Only the pages a run touches are
+/// mapped, so a large reservation costs nothing for ordinary inputs.
+pub const WORK_STACK_BYTES: usize = 1 << 30;
+
+/// [`run`] on a thread with a [`WORK_STACK_BYTES`] stack: a second guard against deep
+/// recursion (in `lang_c`, in Z3, in drops of deep trees) behind the front end's depth limits
+/// ([`crate::front::depth`]), never the only one.
+pub fn run_on_big_stack(args: Args) -> Exit {
+    let worker = std::thread::Builder::new().name("subst".into()).stack_size(WORK_STACK_BYTES).spawn(move || run(args));
+    match worker.map(|w| w.join()) {
+        Ok(Ok(code)) => code,
+        Ok(Err(_)) => {
+            eprintln!("error: internal error (a panic); this is a bug in subst, please report the input");
+            Exit::Unknown
+        }
+        Err(e) => {
+            eprintln!("error: cannot start the worker thread: {e}");
+            Exit::Unknown
+        }
+    }
+}
+
 /// Runs a command and returns its exit code; output goes to stdout, diagnostics to stderr.
 pub fn run(args: Args) -> Exit {
     match args.command {
