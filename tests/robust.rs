@@ -125,3 +125,59 @@ fn deep_ir_text_is_a_parse_error() {
         .unwrap_err();
     assert!(err.message.contains("nested more than"), "{err}");
 }
+
+/// Old and new versions of a component whose containment check takes long: a 64-bit counter
+/// in two words, which explicit exploration and abstraction both struggle with.
+const SLOW_OLD: &str = "void tick(void);\nvoid tock(void);\nunsigned a, b;\nvoid comp(void) {\n  while (1) {\n    a = a + 1;\n    if (a == 0) b = b + 1;\n    if (a * 7 + b == 123456789u) tock();\n    tick();\n  }\n}\n";
+
+#[test]
+fn timeout_holds_on_a_long_containment() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (dir.path().join("old.c"), dir.path().join("new.c"));
+    std::fs::write(&old, SLOW_OLD).unwrap();
+    std::fs::write(&new, SLOW_OLD.replace("123456789u", "123456788u")).unwrap();
+    let start = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_subst"))
+        .args(["check", "--no-cache", "--timeout", "2"])
+        .arg(&old)
+        .arg(&new)
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(stdout.contains("the time limit of 2 s was reached"), "{stdout}");
+    // A deadline check, not a speed goal: the bound is generous for a loaded machine.
+    assert!(took < std::time::Duration::from_secs(2 + 5), "took {took:?}");
+}
+
+/// Runs `subst verify FILE`, pausing the process with SIGSTOP for `pause` after `after`.
+fn verify_paused(file: &Path, after: std::time::Duration, pause: std::time::Duration) -> (Option<i32>, String) {
+    let child = Command::new(env!("CARGO_BIN_EXE_subst"))
+        .arg("verify")
+        .arg(file)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id().to_string();
+    std::thread::sleep(after);
+    let signal = |s: &str| Command::new("kill").args([s, &pid]).status().map(|st| st.success()).unwrap_or(false);
+    if signal("-STOP") {
+        std::thread::sleep(pause);
+        assert!(signal("-CONT"));
+    }
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn a_paused_run_gives_the_same_verdict_as_an_unpaused_one() {
+    let file = Path::new("examples-c/svcomp_bits.c");
+    let zero = std::time::Duration::ZERO;
+    let (code, report) = verify_paused(file, zero, zero);
+    assert_eq!(code, Some(1), "svcomp_bits.c fails: {report}");
+    for after_ms in [20, 80, 200] {
+        let paused = verify_paused(file, std::time::Duration::from_millis(after_ms), std::time::Duration::from_secs(3));
+        assert_eq!(paused, (code, report.clone()), "paused after {after_ms} ms");
+    }
+}
