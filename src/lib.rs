@@ -75,6 +75,7 @@ pub mod automata;
 pub mod cache;
 pub mod check;
 pub mod cli;
+pub mod deadline;
 pub mod diag;
 pub mod front;
 pub mod ir;

@@ -11,5 +11,5 @@ fn main() -> ExitCode {
         Err(e) => return ExitCode::from(subst::cli::usage_error(&e, &raw) as u8),
     };
     subst::cli::init_tracing(args.verbose);
-    ExitCode::from(subst::cli::run(args) as u8)
+    ExitCode::from(subst::cli::run_on_big_stack(args) as u8)
 }

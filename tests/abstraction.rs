@@ -95,7 +95,7 @@ fn must_paths(arg: &Arg, len: usize, max: usize) -> Vec<Vec<(usize, Take)>> {
 
 /// Checks both directions on one component; describes the first violation.
 fn check_component(comp: &Component, inputs: &[Vec<i128>], preds: usize) -> Result<(usize, usize, usize), String> {
-    let mut smt = Smt::new(10_000);
+    let mut smt = Smt::new(subst::smt::DEFAULT_QUERY_BUDGET);
     let mut abs = Abstractor::new(comp, EventView::Visible);
     seed_predicates(&mut abs, preds);
     let may = abs.build(&mut smt, Mode::May).map_err(|e| format!("may: {e:?}"))?;

@@ -89,7 +89,7 @@ fn load(path: &Path, spec: &subst::spec::Spec) -> front::Program {
 /// infeasible, `Err` when a path was cut by the bound.
 fn can_perform(comp: &Component, trace: &[String], max_edges: usize) -> Result<bool, String> {
     let enc = Encoder::new(comp);
-    let mut smt = Smt::new(10_000);
+    let mut smt = Smt::new(subst::smt::DEFAULT_QUERY_BUDGET);
     let succ = comp.successors();
     let mut stack: Vec<(Vec<(usize, Take)>, usize)> = vec![(Vec::new(), 0)];
     while let Some((path, pos)) = stack.pop() {
@@ -150,7 +150,10 @@ fn check_pair(pair: &Pair, removed: Option<&str>, contained: bool) -> Vec<String
     let (old, new) = (load(&pair.old, &spec), load(&pair.new, &spec));
     let b = removed.map(|r| spec.process(r).expect("the removed process"));
     let options = ContainOptions {
-        limits: CegarOptions { timeout: Some(std::time::Duration::from_secs(120)), ..CegarOptions::default() },
+        limits: CegarOptions {
+            deadline: subst::deadline::Deadline::after(std::time::Duration::from_secs(120)),
+            ..CegarOptions::default()
+        },
         max_missing: 5,
     };
     let result = substitution::check(&old, &new, b.as_ref(), &options).expect("checks");

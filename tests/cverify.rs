@@ -36,7 +36,7 @@ fn expected(text: &str) -> (bool, bool) {
 fn verdict_of(path: &Path, budget: Duration) -> Verdict {
     let program = front::load(&[path.to_path_buf()], &FrontOptions::default()).expect("loads");
     let comp = program.lower("main").expect("lowers");
-    let options = CegarOptions { timeout: Some(budget), ..CegarOptions::default() };
+    let options = CegarOptions { deadline: subst::deadline::Deadline::after(budget), ..CegarOptions::default() };
     verify_program(&comp, options).verdict()
 }
 

@@ -12,8 +12,9 @@
 //! It is exact when the component reads no `nondet_*()` value that matters beyond the samples,
 //! which is the common case for protocol components whose inputs are ranged events; a run that
 //! Validation 2 finds and the graph lacks has inputs outside the samples, and adding them
-//! ([`Explicit::learn`]) is the refinement. The exploration gives up beyond a number of states,
-//! and containment then falls back to the must-abstraction.
+//! ([`Explicit::learn`]) is the refinement. The exploration gives up beyond a number of states or
+//! about [`DEFAULT_MEMORY`] bytes of graph, and containment then falls back to the
+//! must-abstraction; it stops at the run's deadline (`--timeout`).
 //!
 //! The graph is an [`Arg`] whose states stand for concrete states (their [`AState`] carries the
 //! location only), so the containment loop treats it like an abstract graph: events, error
@@ -23,6 +24,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use super::{AEdge, AState, Arg, ErrorKind, Label};
 use crate::abs::refine::Witness;
+use crate::deadline::Deadline;
 use crate::front::ERROR_EVENT;
 use crate::ir::interp::{self, Scripted, State};
 use crate::ir::{Component, Event, LocId, Stmt, VarTy};
@@ -36,16 +38,38 @@ pub struct Explicit<'a> {
     comp: &'a Component,
     samples: BTreeSet<i128>,
     limit: usize,
+    memory: usize,
+    deadline: Deadline,
 }
 
-/// The exploration stopped after this many states.
+/// Why the exploration stopped before the graph was complete.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TooManyStates(pub usize);
+pub enum Stop {
+    /// It reached this many states, over the limit.
+    TooManyStates(usize),
+    /// Its graph reached about this many bytes, over the memory bound.
+    Memory(usize),
+    /// The run's deadline passed.
+    Deadline,
+}
+
+/// The memory bound of one exploration when none is given: 1 GiB.
+pub const DEFAULT_MEMORY: usize = 1 << 30;
+
+/// States explored between two looks at the clock.
+const CLOCK_EVERY: usize = 1024;
 
 impl<'a> Explicit<'a> {
     /// An explorer of `comp` with the sample values 0 and 1, stopping beyond `limit` states.
     pub fn new(comp: &'a Component, limit: usize) -> Explicit<'a> {
-        Explicit { comp, samples: BTreeSet::from([0, 1]), limit }
+        Explicit { comp, samples: BTreeSet::from([0, 1]), limit, memory: DEFAULT_MEMORY, deadline: Deadline::none() }
+    }
+
+    /// The same explorer, stopping when its graph takes about `memory` bytes or at `deadline`.
+    pub fn with_bounds(mut self, memory: usize, deadline: Deadline) -> Explicit<'a> {
+        self.memory = memory;
+        self.deadline = deadline;
+        self
     }
 
     /// Adds the inputs of `run`, a run of the component, to the samples; how many were new.
@@ -72,7 +96,7 @@ impl<'a> Explicit<'a> {
     }
 
     /// Explores the component.
-    pub fn build(&self) -> Result<Arg, TooManyStates> {
+    pub fn build(&self) -> Result<Arg, Stop> {
         let comp = self.comp;
         let succ = comp.successors();
         let mut g = Graph::default();
@@ -80,7 +104,13 @@ impl<'a> Explicit<'a> {
         let root = g.state(comp.entry, init);
         while let Some((s, at, state)) = g.work.pop_front() {
             if g.states.len() > self.limit {
-                return Err(TooManyStates(g.states.len()));
+                return Err(Stop::TooManyStates(g.states.len()));
+            }
+            if g.bytes > self.memory {
+                return Err(Stop::Memory(g.bytes));
+            }
+            if s % CLOCK_EVERY == 0 && self.deadline.passed() {
+                return Err(Stop::Deadline);
             }
             for &e in succ.get(at.index()).map(Vec::as_slice).unwrap_or(&[]) {
                 if interp::enabled(comp, &[e], &state).is_empty() {
@@ -92,6 +122,7 @@ impl<'a> Explicit<'a> {
                         None => g.error(),
                     };
                     g.out[s].push(AEdge { edge: e, take, label, to });
+                    g.bytes += std::mem::size_of::<AEdge>();
                 }
             }
         }
@@ -181,6 +212,8 @@ struct Graph {
     error: Option<usize>,
     /// States to expand.
     work: VecDeque<(usize, LocId, State)>,
+    /// An estimate of the memory the graph takes, in bytes.
+    bytes: usize,
 }
 
 impl Graph {
@@ -189,6 +222,8 @@ impl Graph {
         if let Some(&id) = self.ids.get(&key) {
             return id;
         }
+        // The key, the queued state (about as large) and the bookkeeping of both.
+        self.bytes += 2 * key.1.len() * std::mem::size_of::<i128>() + 160;
         let id = self.states.len();
         self.states.push(AState::At(at, Vec::new()));
         self.out.push(Vec::new());

@@ -64,9 +64,8 @@ impl Outcome {
         match self {
             Outcome::Holds => super::Verdict::Holds,
             Outcome::Violated(t) => super::Verdict::Fails(t.into_iter().filter(|e| !hidden(e)).collect()),
-            Outcome::Stopped => {
-                super::Verdict::Unknown(super::Reason::Other("the deadline passed during DynamicCheck".into()))
-            }
+            // The limit itself is known to whoever set the deadline.
+            Outcome::Stopped => super::Verdict::Unknown(super::Reason::Timeout(std::time::Duration::ZERO)),
         }
     }
 }

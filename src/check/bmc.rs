@@ -58,14 +58,18 @@ pub struct Bmc<'a> {
     counter: u64,
     /// Whether the search ran into a solver `unknown` and gave up.
     pub gave_up: bool,
+    deadline: crate::deadline::Deadline,
 }
 
 impl<'a> Bmc<'a> {
     /// An unrolling of depth 0 of `comp`.
-    pub fn new(comp: &'a Component, query_timeout_ms: u32) -> Bmc<'a> {
+    ///
+    /// Each query gets `budget` resource units of Z3's work and at most the time left before
+    /// `deadline`.
+    pub fn new(comp: &'a Component, budget: u32, deadline: crate::deadline::Deadline) -> Bmc<'a> {
         let enc = Encoder::new(comp);
         let state = enc.state("b0.");
-        let mut smt = Smt::new(query_timeout_ms);
+        let mut smt = Smt::with_deadline(budget, deadline);
         smt.assert(&enc.init(&state));
         let (order, back) = acyclic_order(comp);
         let mut b = Bmc {
@@ -78,6 +82,7 @@ impl<'a> Bmc<'a> {
             back,
             counter: 0,
             gave_up: false,
+            deadline,
         };
         b.unroll_level(Some((comp.entry, state)));
         b
@@ -99,6 +104,9 @@ impl<'a> Bmc<'a> {
         for _ in 0..n {
             if self.carry.is_empty() {
                 break;
+            }
+            if self.deadline.passed() {
+                return Err(SmtError::Deadline);
             }
             self.unroll_level(None);
         }

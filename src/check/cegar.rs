@@ -16,22 +16,26 @@ use crate::abs::refine::{Replay, Witness, refine, simulate};
 use crate::abs::{AbsError, Abstractor, Arg, Mode};
 use crate::automata::Dla;
 use crate::automata::safety::{self, Safety};
-use crate::smt::{Smt, SmtStats};
+use crate::deadline::Deadline;
+use crate::smt::{DEFAULT_QUERY_BUDGET, Smt, SmtStats};
+
+use super::Reason;
 
 /// Limits of the loop.
 #[derive(Clone, Copy, Debug)]
 pub struct CegarOptions {
     /// Refinement rounds before giving up.
     pub max_refinements: usize,
-    /// Time limit of one solver query, in milliseconds.
-    pub query_timeout_ms: u32,
-    /// Time limit of the whole check.
-    pub timeout: Option<Duration>,
+    /// Budget of one solver query, in Z3 resource units (`rlimit`): work, not time, so that
+    /// the answer does not depend on the machine's speed or load.
+    pub query_budget: u32,
+    /// The run's deadline (`--timeout`): it only ever turns an answer into Unknown.
+    pub deadline: Deadline,
 }
 
 impl Default for CegarOptions {
     fn default() -> CegarOptions {
-        CegarOptions { max_refinements: 200, query_timeout_ms: 10_000, timeout: None }
+        CegarOptions { max_refinements: 200, query_budget: DEFAULT_QUERY_BUDGET, deadline: Deadline::none() }
     }
 }
 
@@ -100,7 +104,7 @@ pub enum CegarOutcome {
         runs: Vec<ComponentRun>,
     },
     /// Undecided, and why.
-    Unknown(String),
+    Unknown(Reason),
 }
 
 /// How the loop model checks the abstract assembly.
@@ -158,9 +162,11 @@ pub struct CegarStats {
 /// Loop iterations the bounded search reaches before the first round of CEGAR; later it
 /// doubles its depth each time, by at most [`BMC_MAX_CHUNK`].
 const BMC_CHUNK: usize = 20;
-/// The time limit of one query of the bounded search, in milliseconds: it only looks for
-/// bugs, so it stops where its queries get hard and leaves the rest to CEGAR.
-const BMC_QUERY_MS: u32 = 2_000;
+/// The budget of one query of the bounded search, in Z3 resource units (about 2 s of Z3's work
+/// where it was calibrated): it only looks for bugs, so it stops where its queries get hard and
+/// leaves the rest to CEGAR. A count of work, not a time, so that how deep the search gets, and
+/// so the verdict, does not depend on the machine's load.
+const BMC_QUERY_BUDGET: u32 = 4_000_000;
 /// The most loop iterations the bounded search adds at a time.
 const BMC_MAX_CHUNK: usize = 320;
 /// The deepest the bounded search goes.
@@ -203,7 +209,7 @@ pub fn run_checked(
     between: &mut dyn FnMut() -> Option<CegarOutcome>,
 ) -> (CegarOutcome, CegarStats) {
     let start = Instant::now();
-    let mut smt = Smt::new(options.query_timeout_ms);
+    let mut smt = Smt::with_deadline(options.query_budget, options.deadline);
     let mut stats = CegarStats::default();
     let outcome = loop_(fsp, c, property, options, check, &mut smt, &mut stats, between);
     stats.smt = smt.stats;
@@ -223,17 +229,12 @@ fn loop_(
     stats: &mut CegarStats,
     between: &mut dyn FnMut() -> Option<CegarOutcome>,
 ) -> CegarOutcome {
-    let start = Instant::now();
     loop {
         if let Some(found) = between() {
             return found;
         }
-        if options.timeout.is_some_and(|t| start.elapsed() > t) {
-            return CegarOutcome::Unknown(format!(
-                "the time limit of {} s was reached after {} refinements",
-                options.timeout.map_or(0, |t| t.as_secs()),
-                stats.refinements
-            ));
+        if let Err(r) = options.deadline.check() {
+            return CegarOutcome::Unknown(r);
         }
         let mut models = Vec::with_capacity(c.len());
         stats.abstract_states = 0;
@@ -241,9 +242,13 @@ fn loop_(
         for part in c.iter_mut() {
             let arg = match part.abs.build(smt, Mode::May) {
                 Ok(a) => a,
-                Err(AbsError::Smt(e)) => return CegarOutcome::Unknown(format!("abstracting `{}`: {e}", part.name())),
+                Err(AbsError::Smt(e)) => {
+                    return CegarOutcome::Unknown(
+                        Reason::solver(format!("abstracting `{}`", part.name()), e).with_limit(&options.deadline),
+                    );
+                }
                 Err(AbsError::TooManyStates(n)) => {
-                    return CegarOutcome::Unknown(format!("the abstraction of `{}` exceeds {n} states", part.name()));
+                    return CegarOutcome::Unknown(Reason::AbstractionLimit(format!("`{}`", part.name()), n));
                 }
             };
             stats.abstract_states += arg.states.len();
@@ -263,14 +268,14 @@ fn loop_(
                         stats.product_states = states;
                         trace
                     }
-                    Err(e) => return CegarOutcome::Unknown(format!("the property cannot be checked: {e}")),
+                    Err(e) => return CegarOutcome::Unknown(Reason::Property(e.to_string())),
                 }
             }
             ModelCheck::Dynamic { checker, order } => {
                 if let Some(p) = property
                     && let Err(e) = safety::error_automaton(p)
                 {
-                    return CegarOutcome::Unknown(format!("the property cannot be checked: {e}"));
+                    return CegarOutcome::Unknown(Reason::Property(e.to_string()));
                 }
                 let parts: Vec<Dla> = order
                     .iter()
@@ -287,7 +292,7 @@ fn loop_(
                     })
                     .collect();
                 let abstracted = round.elapsed();
-                checker.set_deadline(options.timeout.map(|t| start + t));
+                checker.set_deadline(options.deadline.instant());
                 let (outcome, ag) = checker.run_fallible(&parts, property, &fallible);
                 tracing::debug!(
                     ?abstracted,
@@ -305,11 +310,7 @@ fn loop_(
                     super::ag::Outcome::Holds => return CegarOutcome::Holds,
                     super::ag::Outcome::Violated(trace) => trace,
                     super::ag::Outcome::Stopped => {
-                        return CegarOutcome::Unknown(format!(
-                            "the time limit of {} s was reached in DynamicCheck after {} refinements",
-                            options.timeout.map_or(0, |t| t.as_secs()),
-                            stats.refinements
-                        ));
+                        return CegarOutcome::Unknown(Reason::Timeout(options.deadline.limit().unwrap_or_default()));
                     }
                 }
             }
@@ -330,10 +331,10 @@ fn loop_(
                 trace.iter().filter(|e| model.event_index(e).is_some()).map(|e| part.own_names(e)).collect();
             let arg = part.arg.as_ref().expect("built above");
             let Some(path) = arg.find_path(part.name(), &share) else {
-                return CegarOutcome::Unknown(format!(
-                    "internal error: the model of `{}` cannot replay its share of the counterexample",
+                return CegarOutcome::Unknown(Reason::Internal(format!(
+                    "the model of `{}` cannot replay its share of the counterexample",
                     part.name()
-                ));
+                )));
             };
             let steps: Vec<(usize, crate::smt::Take)> = path
                 .iter()
@@ -350,10 +351,18 @@ fn loop_(
                     spurious = true;
                     match refine(&mut part.abs, smt, &steps, prefix) {
                         Ok(n) => added += n,
-                        Err(e) => return CegarOutcome::Unknown(format!("refining `{}`: {e}", part.name())),
+                        Err(e) => {
+                            return CegarOutcome::Unknown(
+                                Reason::solver(format!("refining `{}`", part.name()), e).with_limit(&options.deadline),
+                            );
+                        }
                     }
                 }
-                Err(e) => return CegarOutcome::Unknown(format!("simulating `{}`: {e}", part.name())),
+                Err(e) => {
+                    return CegarOutcome::Unknown(
+                        Reason::solver(format!("simulating `{}`", part.name()), e).with_limit(&options.deadline),
+                    );
+                }
             }
         }
         if !spurious {
@@ -361,13 +370,11 @@ fn loop_(
         }
         stats.refinements += 1;
         if added == 0 {
-            return CegarOutcome::Unknown(format!(
-                "refinement {} found no new predicate to rule out a spurious counterexample",
-                stats.refinements
-            ));
+            let names: Vec<String> = c.iter().map(|p| format!("`{}`", p.name())).collect();
+            return CegarOutcome::Unknown(Reason::NoNewPredicate(names.join(", ")));
         }
         if stats.refinements >= options.max_refinements {
-            return CegarOutcome::Unknown(format!("the limit of {} refinements was reached", options.max_refinements));
+            return CegarOutcome::Unknown(Reason::RefinementLimit(options.max_refinements));
         }
     }
 }
@@ -391,7 +398,7 @@ impl ProgramResult {
         match &self.outcome {
             CegarOutcome::Holds => super::Verdict::Holds,
             CegarOutcome::Fails { trace, .. } => super::Verdict::Fails(trace.clone()),
-            CegarOutcome::Unknown(r) => super::Verdict::Unknown(super::Reason::Other(r.clone())),
+            CegarOutcome::Unknown(r) => super::Verdict::Unknown(r.clone()),
         }
     }
 }
@@ -404,7 +411,7 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     use crate::abs::{ErrorKind, EventView};
     use crate::ir::interp;
     let mut parts = [CPart::new(Abstractor::new(comp, EventView::Hidden))];
-    let mut bmc = super::bmc::Bmc::new(comp, options.query_timeout_ms.min(BMC_QUERY_MS));
+    let mut bmc = super::bmc::Bmc::new(comp, options.query_budget.min(BMC_QUERY_BUDGET), options.deadline);
     let mut bmc_stats = crate::smt::SmtStats::default();
     // The bounded search deepens before the first round and before rounds 1, 2, 4, 8, ...:
     // a schedule fixed by round numbers, so that which engine finds a bug (and so the report)
@@ -425,7 +432,7 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
         bmc_stats = bmc.smt.stats;
         match found {
             Ok(Some(path)) => {
-                let mut smt = Smt::new(options.query_timeout_ms);
+                let mut smt = Smt::with_deadline(options.query_budget, options.deadline);
                 match simulate(&crate::smt::Encoder::new(comp), &mut smt, &path) {
                     Ok(Replay::Feasible(witness)) => Some(CegarOutcome::Fails {
                         trace: vec![error_event_of(comp, &path)],
@@ -475,10 +482,10 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
         match (confirmed, kind) {
             (true, Some(k)) => error = Some((k, replay)),
             _ => {
-                outcome = CegarOutcome::Unknown(format!(
-                    "internal error: the counterexample {trace:?} did not replay in the interpreter (it ended: {})",
+                outcome = CegarOutcome::Unknown(Reason::Internal(format!(
+                    "the counterexample {trace:?} did not replay in the interpreter (it ended: {})",
                     replay.outcome
-                ))
+                )))
             }
         }
     }
@@ -569,7 +576,7 @@ impl AssemblyResult {
         super::Verdict::all(self.results.iter().map(|r| match &r.outcome {
             CegarOutcome::Holds => super::Verdict::Holds,
             CegarOutcome::Fails { trace, .. } => super::Verdict::Fails(trace.clone()),
-            CegarOutcome::Unknown(reason) => super::Verdict::Unknown(super::Reason::Other(reason.clone())),
+            CegarOutcome::Unknown(reason) => super::Verdict::Unknown(reason.clone()),
         }))
     }
 }
@@ -613,7 +620,7 @@ pub fn verify_assembly(
                     let visible = trace.iter().filter(|e| !hidden(e)).cloned().collect();
                     outcome = CegarOutcome::Fails { trace: visible, runs: runs.clone() };
                 }
-                Err(why) => outcome = CegarOutcome::Unknown(format!("internal error: {why}")),
+                Err(why) => outcome = CegarOutcome::Unknown(Reason::Internal(why)),
             }
         }
         results.push(PropertyOutcome { property: label, outcome, stats, order: Vec::new() });

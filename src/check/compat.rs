@@ -64,7 +64,7 @@ impl CachedRun {
         let (verdict, trace, reason) = match &run.outcome {
             CegarOutcome::Holds => ("holds", Vec::new(), None),
             CegarOutcome::Fails { trace, .. } => ("fails", trace.clone(), None),
-            CegarOutcome::Unknown(r) => ("unknown", Vec::new(), Some(r.clone())),
+            CegarOutcome::Unknown(r) => ("unknown", Vec::new(), Some(r.to_string())),
         };
         CachedRun {
             verdict: verdict.to_string(),
@@ -86,7 +86,7 @@ impl CachedRun {
             // The component runs are not kept; a cached failure of the old version is reported
             // by its trace only.
             "fails" => CegarOutcome::Fails { trace: self.trace.clone(), runs: Vec::new() },
-            "unknown" => CegarOutcome::Unknown(self.reason.clone().unwrap_or_default()),
+            // An undecided run is never reported from the cache: it is computed again.
             _ => return None,
         };
         let stats = CegarStats {
@@ -107,7 +107,7 @@ impl CompatRun {
         match &self.outcome {
             CegarOutcome::Holds => super::Verdict::Holds,
             CegarOutcome::Fails { trace, .. } => super::Verdict::Fails(trace.clone()),
-            CegarOutcome::Unknown(r) => super::Verdict::Unknown(super::Reason::Other(r.clone())),
+            CegarOutcome::Unknown(r) => super::Verdict::Unknown(r.clone()),
         }
     }
 }
@@ -234,7 +234,7 @@ impl<'a> Version<'a> {
                     trace: trace.iter().filter(|e| !self.assembly.is_hidden(e)).cloned().collect(),
                     runs: runs.clone(),
                 },
-                Err(why) => CegarOutcome::Unknown(format!("internal error: {why}")),
+                Err(why) => CegarOutcome::Unknown(super::Reason::Internal(why)),
             };
         }
         CompatRun { outcome, stats, time: start.elapsed(), cached: false }

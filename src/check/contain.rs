@@ -42,8 +42,9 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
+use super::Reason;
 use super::cegar::CegarOptions;
-use crate::abs::explicit::{Explicit, TooManyStates};
+use crate::abs::explicit::{Explicit, Stop};
 use crate::abs::refine::{Replay, Witness, refine, refine_must, simulate};
 use crate::abs::{AbsError, Abstractor, Arg, ErrorKind, EventView, Mode};
 use crate::automata::Dla;
@@ -56,6 +57,8 @@ use crate::smt::{Smt, SmtStats, Take};
 
 /// The most concrete states the explicit `M'` may have before the must-abstraction replaces it.
 const EXPLICIT_STATES: usize = 2_000_000;
+/// The memory bound of the explicit `M'`, in bytes: beyond it, the must-abstraction is used.
+const EXPLICIT_MEMORY: usize = 1 << 30;
 /// How many backward passes one refinement of the must-model makes at most.
 const MUST_PASSES: usize = 8;
 /// Internal steps the divergence search follows the new code for.
@@ -115,10 +118,10 @@ pub enum ContainOutcome {
         /// The missing behaviours found.
         missing: Vec<Missing>,
         /// Why fewer than all were looked for, when a limit stopped the search.
-        incomplete: Option<String>,
+        incomplete: Option<Reason>,
     },
     /// Undecided, and why.
-    Unknown(String),
+    Unknown(Reason),
 }
 
 /// Counts for `--stats`.
@@ -175,12 +178,11 @@ pub fn check(old: &Component, new: &Component, removed: Option<&Dla>, options: &
         old,
         new,
         options,
-        start,
-        smt: Smt::new(options.limits.query_timeout_ms),
+        smt: Smt::with_deadline(options.limits.query_budget, options.limits.deadline),
         m: Abstractor::new(old, EventView::Visible),
         must: Abstractor::new(new, EventView::Visible),
         may_new: Abstractor::new(new, EventView::Visible),
-        explicit: Some(Explicit::new(new, EXPLICIT_STATES)),
+        explicit: Some(Explicit::new(new, EXPLICIT_STATES).with_bounds(EXPLICIT_MEMORY, options.limits.deadline)),
         explicit_arg: None,
         stats: ContainStats::default(),
         missing: Vec::new(),
@@ -204,7 +206,6 @@ struct Loop<'a> {
     old: &'a Component,
     new: &'a Component,
     options: &'a ContainOptions,
-    start: Instant,
     smt: Smt,
     /// The may-model of the old version, `M`.
     m: Abstractor<'a>,
@@ -230,7 +231,7 @@ enum Absent {
 
 impl<'a> Loop<'a> {
     /// Runs until included, `max_missing` behaviours are found, or a limit (the error).
-    fn run(&mut self, removed: Option<&Dla>) -> Result<(), String> {
+    fn run(&mut self, removed: Option<&Dla>) -> Result<(), Reason> {
         let name = self.old.name.clone();
         loop {
             self.limits()?;
@@ -252,18 +253,15 @@ impl<'a> Loop<'a> {
             // Validation 1: a real behaviour of the old version?
             let path = path_of(&arg_old, &name, &events)?;
             let old_run = match simulate(&self.m.enc, &mut self.smt, &path)
-                .map_err(|e| format!("simulating the old version: {e}"))?
+                .map_err(|e| Reason::solver("simulating the old version", e))?
             {
                 Replay::Feasible(w) => w,
                 Replay::Infeasible { prefix } => {
                     let added = refine(&mut self.m, &mut self.smt, &path, prefix)
-                        .map_err(|e| format!("refining the old version: {e}"))?;
+                        .map_err(|e| Reason::solver("refining the old version", e))?;
                     self.stats.refinements_old += 1;
                     if added == 0 {
-                        return Err(format!(
-                            "refining the old version found no new predicate to rule out the spurious trace {}",
-                            events.join(" ")
-                        ));
+                        return Err(Reason::NoNewPredicate(format!("the old version of `{name}`")));
                     }
                     continue;
                 }
@@ -283,7 +281,7 @@ impl<'a> Loop<'a> {
     }
 
     /// `M'`: the explicit under-approximation while it stays small, else the must-abstraction.
-    fn under(&mut self) -> Result<Rc<(Arg, Dla)>, String> {
+    fn under(&mut self) -> Result<Rc<(Arg, Dla)>, Reason> {
         if let Some(x) = &self.explicit {
             if let Some(built) = &self.explicit_arg {
                 return Ok(built.clone());
@@ -297,9 +295,16 @@ impl<'a> Loop<'a> {
                     self.explicit_arg = Some(built.clone());
                     return Ok(built);
                 }
-                Err(TooManyStates(n)) => {
+                Err(Stop::TooManyStates(n)) => {
                     tracing::debug!(states = n, "explicit M' too large: using the must-abstraction");
                     self.explicit = None;
+                }
+                Err(Stop::Memory(bytes)) => {
+                    tracing::info!(bytes, "explicit M' reached its memory bound: using the must-abstraction");
+                    self.explicit = None;
+                }
+                Err(Stop::Deadline) => {
+                    return Err(self.options.limits.deadline.check().err().unwrap_or(Reason::Timeout(Duration::ZERO)));
                 }
             }
         }
@@ -309,30 +314,24 @@ impl<'a> Loop<'a> {
         Ok(Rc::new((arg, dla)))
     }
 
-    fn limits(&self) -> Result<(), String> {
+    fn limits(&self) -> Result<(), Reason> {
         let limits = &self.options.limits;
-        if limits.timeout.is_some_and(|t| self.start.elapsed() > t) {
-            return Err(format!(
-                "the time limit of {} s was reached after {} refinements",
-                limits.timeout.map_or(0, |t| t.as_secs()),
-                self.stats.refinements()
-            ));
-        }
+        limits.deadline.check()?;
         if self.stats.refinements() >= limits.max_refinements {
-            return Err(format!("the limit of {} refinements was reached", limits.max_refinements));
+            return Err(Reason::RefinementLimit(limits.max_refinements));
         }
         Ok(())
     }
 
     /// Validation 2: CEGAR on the new version's may-model for the single trace `events`.
-    fn absent(&mut self, events: &[String]) -> Result<Absent, String> {
+    fn absent(&mut self, events: &[String]) -> Result<Absent, Reason> {
         let name = self.new.name.clone();
         loop {
             self.limits()?;
             let arg = build(&mut self.may_new, &mut self.smt, Mode::May)?;
             let Some(path) = find(&arg, &name, events) else { return Ok(Absent::Yes) };
             match simulate(&self.may_new.enc, &mut self.smt, &path)
-                .map_err(|e| format!("simulating the new version: {e}"))?
+                .map_err(|e| Reason::solver("simulating the new version", e))?
             {
                 Replay::Feasible(w) => {
                     if let Some(x) = &mut self.explicit {
@@ -348,26 +347,20 @@ impl<'a> Loop<'a> {
                         self.explicit = None;
                     }
                     let added = refine_must(&mut self.must, &mut self.smt, &w, MUST_PASSES)
-                        .map_err(|e| format!("refining the new version's must-model: {e}"))?;
+                        .map_err(|e| Reason::solver("refining the new version's must-model", e))?;
                     self.stats.refinements_must += 1;
                     tracing::debug!(added, ?events, "must-model gains a run of the new version");
                     if added == 0 {
-                        return Err(format!(
-                            "the new version can perform {}, but refining its must-abstraction found no new predicate to show it",
-                            events.join(" ")
-                        ));
+                        return Err(Reason::NoNewPredicate(format!("the must-abstraction of `{name}`")));
                     }
                     return Ok(Absent::No);
                 }
                 Replay::Infeasible { prefix } => {
                     let added = refine(&mut self.may_new, &mut self.smt, &path, prefix)
-                        .map_err(|e| format!("refining the new version: {e}"))?;
+                        .map_err(|e| Reason::solver("refining the new version", e))?;
                     self.stats.refinements_new += 1;
                     if added == 0 {
-                        return Err(format!(
-                            "refining the new version found no new predicate to decide whether it can perform {}",
-                            events.join(" ")
-                        ));
+                        return Err(Reason::NoNewPredicate(format!("the new version of `{name}`")));
                     }
                 }
             }
@@ -375,7 +368,7 @@ impl<'a> Loop<'a> {
     }
 
     /// The feedback of paper 003 Section 6 for a missing behaviour.
-    fn feedback(&mut self, trace: Vec<String>, old_run: Witness, arg_must: &Arg) -> Result<Missing, String> {
+    fn feedback(&mut self, trace: Vec<String>, old_run: Witness, arg_must: &Arg) -> Result<Missing, Reason> {
         let name = self.new.name.clone();
         // The longest proper prefix the must-model shows: each is a run of the new code.
         let mut followed = trace.len() - 1;
@@ -384,9 +377,9 @@ impl<'a> Loop<'a> {
                 match simulate(&self.must.enc, &mut self.smt, &path) {
                     Ok(Replay::Feasible(w)) => break w,
                     Ok(Replay::Infeasible { .. }) => {
-                        return Err("internal error: a path of the must-abstraction is not a run".into());
+                        return Err(Reason::Internal("a path of the must-abstraction is not a run".into()));
                     }
-                    Err(e) => return Err(format!("simulating the new version: {e}")),
+                    Err(e) => return Err(Reason::solver("simulating the new version", e)),
                 }
             }
             if followed == 0 {
@@ -403,12 +396,12 @@ impl<'a> Loop<'a> {
     }
 }
 
-fn build(abs: &mut Abstractor, smt: &mut Smt, mode: Mode) -> Result<Arg, String> {
+fn build(abs: &mut Abstractor, smt: &mut Smt, mode: Mode) -> Result<Arg, Reason> {
     let name = abs.component().name.clone();
     let which = if mode == Mode::May { "may" } else { "must" };
     abs.build(smt, mode).map_err(|e| match e {
-        AbsError::Smt(e) => format!("abstracting `{name}` ({which}): {e}"),
-        AbsError::TooManyStates(n) => format!("the {which}-abstraction of `{name}` exceeds {n} states"),
+        AbsError::Smt(e) => Reason::solver(format!("abstracting `{name}` ({which})"), e),
+        AbsError::TooManyStates(n) => Reason::AbstractionLimit(format!("`{name}` ({which})"), n),
     })
 }
 
@@ -426,9 +419,9 @@ fn find(arg: &Arg, name: &str, events: &[String]) -> Option<Vec<(usize, Take)>> 
     )
 }
 
-fn path_of(arg: &Arg, name: &str, events: &[String]) -> Result<Vec<(usize, Take)>, String> {
+fn path_of(arg: &Arg, name: &str, events: &[String]) -> Result<Vec<(usize, Take)>, Reason> {
     find(arg, name, events)
-        .ok_or_else(|| format!("internal error: the old version's model has no path for {}", events.join(" ")))
+        .ok_or_else(|| Reason::Internal(format!("the old version's model has no path for {}", events.join(" "))))
 }
 
 /// The missing traces and all their extensions, over `alphabet`: no later counterexample is

@@ -15,21 +15,79 @@ pub mod upgrade;
 pub mod verify;
 
 use std::fmt;
+use std::time::Duration;
 
-/// Why a check could not decide.
+/// Why a check could not decide: each limit is a variant (as egg's `StopReason`), so that
+/// reports and tests can match on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reason {
+    /// The run's deadline (`--timeout`, the limit given) passed.
+    Timeout(Duration),
+    /// The limit of refinements (`--max-refinements`) was reached.
+    RefinementLimit(usize),
+    /// A refinement of what is said (e.g. "the old version of `writer`") found no new predicate
+    /// to rule out a spurious counterexample.
+    NoNewPredicate(String),
+    /// An SMT query used up its resource budget (Z3 `rlimit` units) while doing what is said.
+    SolverBudget {
+        /// What the query was for, e.g. "abstracting `writer`".
+        during: String,
+        /// The budget of one query.
+        budget: u32,
+    },
+    /// The SMT solver answered unknown for a reason of its own.
+    SolverUnknown {
+        /// What the query was for.
+        during: String,
+        /// The solver's reason.
+        why: String,
+    },
     /// A bound on explored states was reached.
     StateLimit(usize),
-    /// Another limit or an undecided solver query, described.
-    Other(String),
+    /// The abstraction of what is said (e.g. "`writer`") exceeds this many states.
+    AbstractionLimit(String, usize),
+    /// The property cannot be checked as given (e.g. it is not deterministic).
+    Property(String),
+    /// An internal consistency check failed (a bug in subst; the answer is withheld).
+    Internal(String),
+}
+
+impl Reason {
+    /// The reason for `e`, a solver error while doing `during`.
+    pub fn solver(during: impl Into<String>, e: crate::smt::SmtError) -> Reason {
+        use crate::smt::SmtError;
+        match e {
+            SmtError::Deadline => Reason::Timeout(Duration::ZERO),
+            SmtError::Budget(budget) => Reason::SolverBudget { during: during.into(), budget },
+            SmtError::Unknown(why) => Reason::SolverUnknown { during: during.into(), why },
+        }
+    }
+
+    /// The same reason, with a timeout's limit filled in from `deadline`.
+    pub fn with_limit(self, deadline: &crate::deadline::Deadline) -> Reason {
+        match self {
+            Reason::Timeout(d) if d.is_zero() => Reason::Timeout(deadline.limit().unwrap_or_default()),
+            r => r,
+        }
+    }
 }
 
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Reason::Timeout(d) => write!(f, "the time limit of {} s was reached", d.as_secs()),
+            Reason::RefinementLimit(n) => write!(f, "the limit of {n} refinements was reached"),
+            Reason::NoNewPredicate(c) => {
+                write!(f, "refining {c} found no new predicate to rule out a spurious counterexample")
+            }
+            Reason::SolverBudget { during, budget } => {
+                write!(f, "{during}: an SMT query used up its budget of {budget} resource units")
+            }
+            Reason::SolverUnknown { during, why } => write!(f, "{during}: the SMT solver answered unknown ({why})"),
             Reason::StateLimit(n) => write!(f, "the limit of {n} states was reached"),
-            Reason::Other(r) => f.write_str(r),
+            Reason::AbstractionLimit(c, n) => write!(f, "the abstraction of {c} exceeds {n} states"),
+            Reason::Property(why) => write!(f, "the property cannot be checked: {why}"),
+            Reason::Internal(why) => write!(f, "internal error: {why}"),
         }
     }
 }

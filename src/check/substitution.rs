@@ -2,8 +2,8 @@
 //! every component whose code changed is checked for containment ([`super::contain`]).
 //! Compatibility of the upgraded assembly joins in a later stage.
 
+use super::Verdict;
 use super::contain::{self, ContainOptions, ContainOutcome, Containment};
-use super::{Reason, Verdict};
 use crate::automata::Dla;
 use crate::diag::Diagnostic;
 use crate::front::Program;
@@ -48,7 +48,7 @@ impl ComponentCheck {
                 ContainOutcome::NotContained { missing, .. } => {
                     Verdict::Fails(missing.first().map(|m| m.trace.clone()).unwrap_or_default())
                 }
-                ContainOutcome::Unknown(r) => Verdict::Unknown(Reason::Other(r.clone())),
+                ContainOutcome::Unknown(r) => Verdict::Unknown(r.clone()),
             },
         }
     }

@@ -132,25 +132,34 @@ impl CacheArgs {
 /// Limits of predicate abstraction and refinement.
 #[derive(clap::Args, Debug, Clone)]
 pub struct CegarArgs {
-    /// Give up (verdict unknown, exit 3) after this many seconds.
+    /// Give up (verdict unknown, exit 3) after this many seconds of the whole run.
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<u64>,
     /// Give up after this many refinements.
     #[arg(long, default_value_t = 200)]
     pub max_refinements: usize,
-    /// Time limit of one SMT query, in milliseconds; an `unknown` answer makes the verdict
-    /// unknown.
-    #[arg(long, default_value_t = 10_000, value_name = "MS")]
-    pub query_timeout: u32,
+    /// Work one SMT query may do, in Z3 resource units (`rlimit`; about 1.5 million a second on
+    /// a 2020s x86 core); a query that needs more makes the verdict unknown. Work, not time, so
+    /// that the verdict does not depend on the machine's load.
+    #[arg(long, default_value_t = crate::smt::DEFAULT_QUERY_BUDGET, value_name = "UNITS")]
+    pub query_budget: u32,
+    /// The run's deadline, set when the command starts (from `--timeout`).
+    #[arg(skip)]
+    pub deadline: crate::deadline::Deadline,
 }
 
 impl CegarArgs {
     fn options(&self) -> crate::check::cegar::CegarOptions {
         crate::check::cegar::CegarOptions {
             max_refinements: self.max_refinements,
-            query_timeout_ms: self.query_timeout,
-            timeout: self.timeout.map(std::time::Duration::from_secs),
+            query_budget: self.query_budget,
+            deadline: self.deadline,
         }
+    }
+
+    /// Starts the run's clock: the deadline is `--timeout` from now.
+    fn start(&mut self) {
+        self.deadline = crate::deadline::Deadline::from_limit(self.timeout.map(std::time::Duration::from_secs));
     }
 }
 
@@ -475,6 +484,28 @@ pub fn usage_error(e: &clap::Error, raw: &[std::ffi::OsString]) -> Exit {
     Exit::BadInput
 }
 
+/// The stack of the thread [`run_on_big_stack`] starts. Only the pages a run touches are
+/// mapped, so a large reservation costs nothing for ordinary inputs.
+pub const WORK_STACK_BYTES: usize = 1 << 30;
+
+/// [`run`] on a thread with a [`WORK_STACK_BYTES`] stack: a second guard against deep
+/// recursion (in `lang_c`, in Z3, in drops of deep trees) behind the front end's depth limits
+/// ([`crate::front::depth`]), never the only one.
+pub fn run_on_big_stack(args: Args) -> Exit {
+    let worker = std::thread::Builder::new().name("subst".into()).stack_size(WORK_STACK_BYTES).spawn(move || run(args));
+    match worker.map(|w| w.join()) {
+        Ok(Ok(code)) => code,
+        Ok(Err(_)) => {
+            eprintln!("error: internal error (a panic); this is a bug in subst, please report the input");
+            Exit::Unknown
+        }
+        Err(e) => {
+            eprintln!("error: cannot start the worker thread: {e}");
+            Exit::Unknown
+        }
+    }
+}
+
 /// Runs a command and returns its exit code; output goes to stdout, diagnostics to stderr.
 pub fn run(args: Args) -> Exit {
     match args.command {
@@ -487,10 +518,11 @@ pub fn run(args: Args) -> Exit {
             max_missing,
             format,
             ag,
-            cegar,
+            mut cegar,
             cache,
             c,
         } => {
+            cegar.start();
             let args = CheckC { spec, removed, skip_containment, max_missing, format, ag, cegar, cache, c };
             let result = match (git_base, paths.as_slice()) {
                 (Some(rev), _) => check_git(&rev, &paths, &args),
@@ -503,7 +535,8 @@ pub fn run(args: Args) -> Exit {
                 Err(d) => report_as(&d, format),
             }
         }
-        Command::Verify { src, spec, engine, format, ag, cegar, cache, c } => {
+        Command::Verify { src, spec, engine, format, ag, mut cegar, cache, c } => {
+            cegar.start();
             let engine = match engine {
                 EngineArg::Mono => crate::check::verify::Engine::Mono,
                 EngineArg::Ag => crate::check::verify::Engine::Ag,

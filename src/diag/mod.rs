@@ -9,6 +9,9 @@ use ariadne::{Config, Label, Report, ReportKind, Source};
 
 use crate::ir::SrcSpan;
 
+/// Source lines longer than this many characters are shown as a window around the column.
+const MAX_SHOWN_LINE: usize = 160;
+
 /// An error about the user's input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -56,6 +59,27 @@ impl Diagnostic {
             }
             return out;
         };
+        // A very long line (generated or minified code) is not shown whole: the message gets
+        // a window of the line around the column instead of an excerpt.
+        let line_text = source.lines().nth(span.line as usize - 1).unwrap_or("");
+        let n_chars = line_text.chars().count();
+        if n_chars > MAX_SHOWN_LINE {
+            let col = span.col as usize - 1;
+            let from = col.saturating_sub(MAX_SHOWN_LINE / 3);
+            let to = (from + MAX_SHOWN_LINE).min(n_chars);
+            let window: String = line_text.chars().skip(from).take(to - from).collect();
+            let mut out = format!("error: {}: {}\n", span, self.message);
+            out.push_str(&format!(
+                "  near: {}{window}{}\n",
+                if from > 0 { "…" } else { "" },
+                if to < n_chars { "…" } else { "" }
+            ));
+            out.push_str(&format!("  note: line {} has {n_chars} characters; shown: {}..{to}\n", span.line, from + 1));
+            for n in &self.notes {
+                out.push_str(&format!("  note: {n}\n"));
+            }
+            return out;
+        }
         let start = char_offset(&source, span.line, span.col).unwrap_or(0);
         let end = char_offset(&source, span.end_line, span.end_col).unwrap_or(start).max(start + 1);
         let id = span.file.as_str();

@@ -12,6 +12,7 @@
 
 mod builtins;
 mod ctype;
+pub mod depth;
 mod effects;
 mod lower;
 mod source_map;
@@ -122,34 +123,77 @@ fn is_preprocessed(path: &Path) -> bool {
     path.extension().is_some_and(|x| x == "i")
 }
 
-/// Preprocesses (unless it is a `.i` file) and parses one file.
+/// The position of the first byte of `bytes` that is not UTF-8, as a span of `path`.
+fn non_utf8_span(path: &Path, bytes: &[u8], e: &std::str::Utf8Error) -> crate::ir::SrcSpan {
+    let valid = &bytes[..e.valid_up_to()];
+    let line = valid.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+    let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    // `valid` is UTF-8, so the column counts characters.
+    let col = std::str::from_utf8(&valid[line_start..]).map_or(1, |t| t.chars().count() as u32 + 1);
+    crate::ir::SrcSpan { file: path.display().to_string(), line, col, end_line: line, end_col: col + 1 }
+}
+
+/// The text of `path`, or a diagnostic at its first byte that is not UTF-8.
+fn read_utf8(path: &Path) -> Result<String, Diagnostic> {
+    let bytes = std::fs::read(path).map_err(|e| Diagnostic::global(format!("cannot read {}: {e}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        Diagnostic::at(non_utf8_span(path, bytes, &e.utf8_error()), "the file is not UTF-8 text", "this byte")
+            .with_note("subst reads C sources as UTF-8; convert the file (e.g. with iconv)")
+    })
+}
+
+/// Runs the preprocessor on `path`: its output, or the diagnostic.
+fn preprocess(config: &Config, path: &Path) -> Result<String, Diagnostic> {
+    read_utf8(path)?;
+    let output = std::process::Command::new(&config.cpp_command)
+        .args(&config.cpp_options)
+        .arg(path)
+        .output()
+        .map_err(|e| Diagnostic::global(format!("cannot run the preprocessor `{}`: {e}", config.cpp_command)))?;
+    if !output.status.success() {
+        let text = String::from_utf8_lossy(&output.stderr);
+        return Err(Diagnostic::global(format!("the preprocessor (gcc -E) failed on {}", path.display()))
+            .with_note(text.trim().to_string()));
+    }
+    String::from_utf8(output.stdout).map_err(|_| {
+        Diagnostic::global(format!("the preprocessed text of {} is not UTF-8", path.display()))
+            .with_note("an included file is not UTF-8 text")
+    })
+}
+
+/// Preprocesses (unless it is a `.i` file) and parses one file. The text is checked for nesting before `lang_c` parses
+/// it and the tree after, so that no later walk recurses without bound ([`depth`]).
 fn parse_file(path: &Path, options: &FrontOptions) -> Result<Unit, Diagnostic> {
     let mut config = Config::with_gcc();
     config.flavor = Flavor::GnuC11;
-    if is_preprocessed(path) {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Diagnostic::global(format!("cannot read {}: {e}", path.display())))?;
-        return match lang_c::driver::parse_preprocessed(&config, preprocessed_text(path, &text)) {
-            Ok(parse) => {
-                Ok(Unit { path: path.to_path_buf(), map: RefCell::new(SourceMap::new(parse.source)), ast: parse.unit })
-            }
-            Err(e) => Err(syntax_error(e)),
-        };
-    }
-    config.cpp_options = vec!["-E".into(), "-std=gnu11".into()];
-    if options.data_model == DataModel::Ilp32 {
-        config.cpp_options.push("-m32".into());
-    }
-    config.cpp_options.extend(options.cpp_args.iter().cloned());
-    let source = match lang_c::driver::parse(&config, path) {
-        Ok(parse) => parse,
-        Err(lang_c::driver::Error::PreprocessorError(e)) => {
-            let text = e.to_string();
-            return Err(Diagnostic::global(format!("the preprocessor (gcc -E) failed on {}", path.display()))
-                .with_note(text.trim().to_string()));
+    let text = if is_preprocessed(path) {
+        preprocessed_text(path, &read_utf8(path)?)
+    } else {
+        config.cpp_options = vec!["-E".into(), "-std=gnu11".into()];
+        if options.data_model == DataModel::Ilp32 {
+            config.cpp_options.push("-m32".into());
         }
-        Err(lang_c::driver::Error::SyntaxError(e)) => return Err(syntax_error(e)),
+        config.cpp_options.extend(options.cpp_args.iter().cloned());
+        preprocess(&config, path)?
     };
+    if let Err(deep) = depth::check_text(&text) {
+        let span = SourceMap::new(text).describe(deep.offset);
+        return Err(Diagnostic::at(span, "nested too deeply", format!("{} nest too deeply here", deep.what))
+            .with_note(format!("subst accepts at most {} levels of nesting in one place", depth::MAX_TEXT_NESTING)));
+    }
+    let source = match lang_c::driver::parse_preprocessed(&config, text) {
+        Ok(parse) => parse,
+        Err(e) => return Err(syntax_error(e)),
+    };
+    if let Err(deep) = depth::check_ast(&source.unit) {
+        let span = SourceMap::new(source.source.clone()).describe(deep.offset);
+        // Dropping a tree this deep recurses as deep as it is: leak it instead, on this path
+        // that ends the run with a diagnostic.
+        std::mem::forget(source.unit);
+        return Err(Diagnostic::at(span, "nested too deeply", "the expression or statement here is too deep")
+            .with_note(format!("subst accepts syntax trees at most {} levels deep", depth::MAX_AST_DEPTH)));
+    }
     Ok(Unit { path: path.to_path_buf(), map: RefCell::new(SourceMap::new(source.source)), ast: source.unit })
 }
 

@@ -26,10 +26,15 @@ pub struct ParseError {
 
 type Result<T> = std::result::Result<T, ParseError>;
 
+/// The deepest expression the parser accepts: deeper text is an error, not a stack overflow.
+pub const MAX_EXPR_DEPTH: usize = 4096;
+
 struct Cursor<'a> {
     src: &'a [u8],
     pos: usize,
     vars: Vec<VarDecl>,
+    /// Expressions open at the cursor.
+    depth: usize,
 }
 
 fn is_ident_start(c: u8) -> bool {
@@ -279,6 +284,16 @@ impl<'a> Cursor<'a> {
     }
 
     fn expr(&mut self) -> Result<Expr> {
+        if self.depth >= MAX_EXPR_DEPTH {
+            return self.error(format!("expression nested more than {MAX_EXPR_DEPTH} levels deep"));
+        }
+        self.depth += 1;
+        let e = self.expr_inner();
+        self.depth -= 1;
+        e
+    }
+
+    fn expr_inner(&mut self) -> Result<Expr> {
         match self.peek() {
             Some(b'(') => {
                 self.pos += 1;
@@ -448,7 +463,7 @@ impl<'a> Cursor<'a> {
 
 /// Parses one component in text form.
 pub fn component(text: &str) -> Result<Component> {
-    let mut c = Cursor { src: text.as_bytes(), pos: 0, vars: Vec::new() };
+    let mut c = Cursor { src: text.as_bytes(), pos: 0, vars: Vec::new(), depth: 0 };
     c.skip_empty_lines();
     c.keyword("component")?;
     let name = c.ident()?.to_string();

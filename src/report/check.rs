@@ -9,11 +9,11 @@ use serde_json::{Value, json};
 
 use crate::abs::ErrorKind;
 use crate::abs::refine::{Witness, WitnessStep};
+use crate::check::Verdict;
 use crate::check::cegar::CegarOutcome;
 use crate::check::compat::{CompatRun, Compatibility, PropertyCompat};
 use crate::check::contain::{ContainOutcome, Missing};
 use crate::check::substitution::{Change, ComponentCheck, Substitution};
-use crate::check::{Reason, Verdict};
 use crate::ir::interp::SilentStop;
 use crate::ir::{Component, Event, Origin, Stmt};
 use crate::smt::Take;
@@ -314,7 +314,6 @@ fn component_report(c: &ComponentCheck) -> ComponentReport {
         Change::Added => "added",
     };
     let mut reason = match &verdict {
-        Verdict::Unknown(Reason::Other(r)) => Some(r.clone()),
         Verdict::Unknown(r) => Some(r.to_string()),
         _ => None,
     };
@@ -362,7 +361,7 @@ fn run_report(r: &CompatRun) -> RunReport {
     let (verdict, reason) = match &r.outcome {
         CegarOutcome::Holds => ("holds", None),
         CegarOutcome::Fails { .. } => ("fails", None),
-        CegarOutcome::Unknown(why) => ("unknown", Some(why.clone())),
+        CegarOutcome::Unknown(why) => ("unknown", Some(why.to_string())),
     };
     RunReport {
         verdict: verdict.to_string(),

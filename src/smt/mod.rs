@@ -11,8 +11,8 @@
 //! Invariants:
 //! - Z3's context is thread-local (z3 0.22): every term lives on the thread that made it, and
 //!   nothing here is `Send`.
-//! - [`Smt::sat`] and the other checks never guess: a solver `unknown` (time or resource limit, or an incomplete
-//!   theory) is [`SmtError::Unknown`], which callers turn into the verdict Unknown, or into
+//! - [`Smt::sat`] and the other checks never guess: a solver `unknown` (resource budget, deadline, or an incomplete
+//!   theory) is an [`SmtError`], which callers turn into the verdict Unknown, or into
 //!   the sound side of an approximation (an absent must-transition), never into "holds".
 
 use std::collections::HashMap;
@@ -21,6 +21,7 @@ use std::fmt;
 use z3::ast::{Array, Ast, BV, Bool, Dynamic};
 use z3::{DeclKind, Params, SatResult, Solver, Sort};
 
+use crate::deadline::Deadline;
 use crate::ir::{BinOp, Component, Edge, Event, Expr, ExprKind, IntTy, Lvalue, Stmt, UnOp, VarTy};
 
 /// The width of array indices in formulas: every C index type fits.
@@ -54,12 +55,18 @@ impl Sym {
 pub enum SmtError {
     /// The solver gave up; the reason it gave.
     Unknown(String),
+    /// The query used up its resource budget (Z3's `rlimit`, in Z3's units of work).
+    Budget(u32),
+    /// The run's deadline (`--timeout`) passed before or during the query.
+    Deadline,
 }
 
 impl fmt::Display for SmtError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SmtError::Unknown(r) => write!(f, "the SMT solver answered unknown ({r})"),
+            SmtError::Budget(b) => write!(f, "an SMT query used up its budget of {b} resource units"),
+            SmtError::Deadline => f.write_str("the time limit passed during an SMT query"),
         }
     }
 }
@@ -519,22 +526,54 @@ pub struct SmtStats {
     pub unknown: u64,
 }
 
-/// An incremental solver with a per-query time limit and a cache of answers.
+/// The resource budget (Z3 `rlimit`) of one query when none is given: about 10 s of Z3's work
+/// on the machine it was calibrated on, but the same amount of work on any machine.
+pub const DEFAULT_QUERY_BUDGET: u32 = 20_000_000;
+
+/// How close to the deadline queries get Z3's own timeout: a query started earlier is bounded by
+/// its budget, which takes well under this on any machine subst was measured on.
+const DEADLINE_NEAR: std::time::Duration = std::time::Duration::from_secs(60);
+/// How far past the deadline a Z3 timeout set earlier may reach before it is set again.
+const DEADLINE_SLACK: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// An incremental solver with a per-query resource budget and a cache of answers.
+///
+/// The budget counts Z3's work (its `rlimit` resource units), so whether a query is answered
+/// does not depend on the machine's speed or load. The run's [`Deadline`] only ever turns an
+/// answer into [`SmtError::Deadline`]: each query gets at most the time left.
 pub struct Smt {
     solver: Solver,
     cache: HashMap<Bool, bool>,
+    budget: u32,
+    deadline: Deadline,
+    /// When the Z3 timeout last set runs out, if one is set.
+    timeout_until: Option<std::time::Instant>,
     /// Work done so far.
     pub stats: SmtStats,
 }
 
 impl Smt {
-    /// A solver whose every check gives up after `timeout_ms` milliseconds.
-    pub fn new(timeout_ms: u32) -> Smt {
+    /// A solver whose every check gives up after `budget` resource units of Z3's work.
+    pub fn new(budget: u32) -> Smt {
         let solver = Solver::new();
         let mut p = Params::new();
-        p.set_u32("timeout", timeout_ms);
+        p.set_u32("rlimit", budget);
         solver.set_params(&p);
-        Smt { solver, cache: HashMap::new(), stats: SmtStats::default() }
+        Smt {
+            solver,
+            cache: HashMap::new(),
+            budget,
+            deadline: Deadline::none(),
+            timeout_until: None,
+            stats: SmtStats::default(),
+        }
+    }
+
+    /// [`Smt::new`], giving each query at most the time left before `deadline`.
+    pub fn with_deadline(budget: u32, deadline: Deadline) -> Smt {
+        let mut smt = Smt::new(budget);
+        smt.deadline = deadline;
+        smt
     }
 
     /// Whether the conjunction of `facts` is satisfiable.
@@ -561,13 +600,36 @@ impl Smt {
     }
 
     fn run_check(&mut self) -> Result<bool, SmtError> {
+        if let Some(left) = self.deadline.remaining() {
+            if left.is_zero() {
+                return Err(SmtError::Deadline);
+            }
+            // Z3's own timeout costs a timer per check and changing it costs more, so it is set
+            // only near the deadline, and again only when the one set would overrun it.
+            let now = std::time::Instant::now();
+            let stale = self.timeout_until.is_none_or(|until| until > now + left + DEADLINE_SLACK);
+            if left <= DEADLINE_NEAR && stale {
+                let mut p = Params::new();
+                p.set_u32("timeout", u32::try_from(left.as_millis()).unwrap_or(u32::MAX).max(1));
+                p.set_u32("rlimit", self.budget);
+                self.solver.set_params(&p);
+                self.timeout_until = Some(now + left);
+            }
+        }
         self.stats.calls += 1;
         match self.solver.check() {
             SatResult::Sat => Ok(true),
             SatResult::Unsat => Ok(false),
             SatResult::Unknown => {
                 self.stats.unknown += 1;
-                Err(SmtError::Unknown(self.solver.get_reason_unknown().unwrap_or_else(|| "no reason given".into())))
+                let why = self.solver.get_reason_unknown().unwrap_or_else(|| "no reason given".into());
+                if self.deadline.passed() {
+                    Err(SmtError::Deadline)
+                } else if why.contains("resource") {
+                    Err(SmtError::Budget(self.budget))
+                } else {
+                    Err(SmtError::Unknown(why))
+                }
             }
         }
     }

@@ -1,0 +1,183 @@
+//! Robustness: inputs built to break the tool end in a located message (exit 2) or an honest
+//! verdict, never in a crash. The deep inputs are generated here, not committed as large files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn subst(args: &[&str], file: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_subst")).args(args).arg(file).output().expect("the binary runs")
+}
+
+/// Writes `text` as `name` in a fresh folder (kept alive by the returned guard).
+fn source(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    (dir, path)
+}
+
+/// `main` with `expr` assigned to `x`.
+fn c_main(expr: &str) -> String {
+    format!("int main(void) {{\n  int x = 1;\n  x = {expr};\n  return x;\n}}\n")
+}
+
+/// Asserts that `show ir` rejects `text` with exit 2, a message that names the file and line
+/// 3 (where every generated expression sits), and says the input nests too deeply.
+fn assert_too_deep(text: &str) {
+    let (_dir, path) = source("deep.c", text);
+    let out = subst(&["show", "ir"], &path);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{}", &stderr[..stderr.len().min(2000)]);
+    assert!(stderr.contains(&format!("{}:", path.display())), "{stderr}");
+    assert!(stderr.contains("nested too deeply"), "{stderr}");
+    assert!(stderr.len() < 4000, "the message is short: {} bytes", stderr.len());
+}
+
+#[test]
+fn three_thousand_nested_parentheses_exit_2_with_a_location() {
+    assert_too_deep(&c_main(&format!("{}1{}", "(".repeat(3000), ")".repeat(3000))));
+}
+
+#[test]
+fn a_flat_chain_of_8000_sums_exits_2_with_a_location() {
+    assert_too_deep(&c_main(&vec!["x"; 8000].join(" + ")));
+}
+
+#[test]
+fn six_thousand_nested_casts_exit_2_with_a_location() {
+    assert_too_deep(&c_main(&format!("{}x", "(int)".repeat(6000))));
+}
+
+#[test]
+fn nested_conditionals_exit_2_with_a_location() {
+    assert_too_deep(&c_main(&format!("{}0", "x ? 1 : ".repeat(3000))));
+    assert_too_deep(&c_main(&format!("{}1{}", "(x ? ".repeat(3000), " : 0)".repeat(3000))));
+}
+
+#[test]
+fn a_long_else_if_chain_exits_2_with_a_location() {
+    let chain = "if (x == 1) x = 2; else ".repeat(3000);
+    assert_too_deep(&format!("int main(void) {{\n  int x = 1;\n  {chain} x = 0;\n  return x;\n}}\n"));
+}
+
+#[test]
+fn a_small_file_of_doubling_macros_exits_2_with_a_location() {
+    let text = "#define A(x) x+x\n#define B(x) A(A(A(A(x))))\n#define C(x) B(B(B(B(x))))\nint main(void) {\n  int x = 1;\n  x = C(x);\n  return x;\n}\n";
+    assert!(text.len() < 180);
+    assert_too_deep(text);
+}
+
+#[test]
+fn nesting_below_the_limits_is_verified() {
+    let deep = [
+        vec!["x"; 1400].join(" + "),
+        format!("{}x", "(int)".repeat(900)),
+        format!("{}0", "x ? 1 : ".repeat(900)),
+        format!("{}x{}", "(x + ".repeat(900), ")".repeat(900)),
+    ];
+    for expr in deep {
+        let text = format!(
+            "void reach_error(void);\nint main(void) {{\n  int x = 1;\n  x = {expr};\n  if (x == 3) reach_error();\n  return x;\n}}\n"
+        );
+        let (_dir, path) = source("ok.c", &text);
+        let out = subst(&["verify"], &path);
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{}: {}", &expr[..30], String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+#[test]
+fn a_diagnostic_on_a_100000_character_line_is_short() {
+    let text = format!("int main(void) {{ int x = 0; {} x = ; return x; }}\n", "x = x + 1; ".repeat(10_000));
+    let (_dir, path) = source("long.c", &text);
+    let out = subst(&["show", "ir"], &path);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr.contains("syntax error") && stderr.contains(":1:"), "{stderr}");
+    assert!(stderr.len() < 2000, "{} bytes", stderr.len());
+}
+
+#[test]
+fn deep_specs_exit_2_with_a_location() {
+    for text in [
+        format!("const N = {}1{}\nP = (a -> STOP).\n", "(".repeat(100_000), ")".repeat(100_000)),
+        format!("const N = {}1\nP = (a -> STOP).\n", "- ".repeat(100_000)),
+        format!("const N = {}\nP = (a -> STOP).\n", vec!["1"; 100_000].join(" + ")),
+    ] {
+        let (_dir, path) = source("deep.lts", &text);
+        let out = Command::new(env!("CARGO_BIN_EXE_subst")).args(["show", "lts"]).arg(&path).arg("P").output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("nested too deeply") && stderr.contains("deep.lts:1:"), "{stderr}");
+    }
+}
+
+#[test]
+fn deep_ir_text_is_a_parse_error() {
+    let expr = format!("{}x{}", "-(".repeat(10_000), ")".repeat(10_000));
+    let text = format!("component c\n  global x: i32 = 0\n  entry l0\n  exit l1\n  l0 -> l1: x = {expr}\n");
+    // As in the binary, on a thread with a large stack: the parser recurses up to its limit.
+    let err = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || subst::ir::parse::component(&text).map(|_| ()))
+        .unwrap()
+        .join()
+        .unwrap()
+        .unwrap_err();
+    assert!(err.message.contains("nested more than"), "{err}");
+}
+
+/// Old and new versions of a component whose containment check takes long: a 64-bit counter
+/// in two words, which explicit exploration and abstraction both struggle with.
+const SLOW_OLD: &str = "void tick(void);\nvoid tock(void);\nunsigned a, b;\nvoid comp(void) {\n  while (1) {\n    a = a + 1;\n    if (a == 0) b = b + 1;\n    if (a * 7 + b == 123456789u) tock();\n    tick();\n  }\n}\n";
+
+#[test]
+fn timeout_holds_on_a_long_containment() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (dir.path().join("old.c"), dir.path().join("new.c"));
+    std::fs::write(&old, SLOW_OLD).unwrap();
+    std::fs::write(&new, SLOW_OLD.replace("123456789u", "123456788u")).unwrap();
+    let start = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_subst"))
+        .args(["check", "--no-cache", "--timeout", "2"])
+        .arg(&old)
+        .arg(&new)
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(stdout.contains("the time limit of 2 s was reached"), "{stdout}");
+    // A deadline check, not a speed goal: the bound is generous for a loaded machine.
+    assert!(took < std::time::Duration::from_secs(2 + 5), "took {took:?}");
+}
+
+/// Runs `subst verify FILE`, pausing the process with SIGSTOP for `pause` after `after`.
+fn verify_paused(file: &Path, after: std::time::Duration, pause: std::time::Duration) -> (Option<i32>, String) {
+    let child = Command::new(env!("CARGO_BIN_EXE_subst"))
+        .arg("verify")
+        .arg(file)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id().to_string();
+    std::thread::sleep(after);
+    let signal = |s: &str| Command::new("kill").args([s, &pid]).status().map(|st| st.success()).unwrap_or(false);
+    if signal("-STOP") {
+        std::thread::sleep(pause);
+        assert!(signal("-CONT"));
+    }
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn a_paused_run_gives_the_same_verdict_as_an_unpaused_one() {
+    let file = Path::new("examples-c/svcomp_bits.c");
+    let zero = std::time::Duration::ZERO;
+    let (code, report) = verify_paused(file, zero, zero);
+    assert_eq!(code, Some(1), "svcomp_bits.c fails: {report}");
+    for after_ms in [20, 80, 200] {
+        let paused = verify_paused(file, std::time::Duration::from_millis(after_ms), std::time::Duration::from_secs(3));
+        assert_eq!(paused, (code, report.clone()), "paused after {after_ms} ms");
+    }
+}
