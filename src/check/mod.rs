@@ -50,6 +50,8 @@ pub enum Reason {
     Property(String),
     /// An internal consistency check failed (a bug in subst; the answer is withheld).
     Internal(String),
+    /// The check was not run, for the reason given (e.g. the old assembly lacks a component).
+    NotChecked(String),
 }
 
 impl Reason {
@@ -88,6 +90,7 @@ impl fmt::Display for Reason {
             Reason::AbstractionLimit(c, n) => write!(f, "the abstraction of {c} exceeds {n} states"),
             Reason::Property(why) => write!(f, "the property cannot be checked: {why}"),
             Reason::Internal(why) => write!(f, "internal error: {why}"),
+            Reason::NotChecked(why) => write!(f, "not checked: {why}"),
         }
     }
 }

@@ -941,7 +941,7 @@ fn compatibility(
             property: p.property,
             order: p.order,
             original: CompatRun {
-                outcome: CegarOutcome::Unknown(why.clone()),
+                outcome: CegarOutcome::Unknown(crate::check::Reason::NotChecked(why.clone())),
                 stats: Default::default(),
                 time: Default::default(),
                 cached: false,

@@ -88,7 +88,7 @@ fn from_outcome(property: &str, o: &CegarOutcome, components: &[crate::ir::Compo
         CegarOutcome::Unknown(r) => PropertyVerdict {
             property: property.to_string(),
             verdict: "unknown".into(),
-            reason: Some(r.clone()),
+            reason: Some(r.to_string()),
             trace: None,
             runs: Vec::new(),
         },
