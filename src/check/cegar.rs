@@ -147,6 +147,9 @@ pub struct CegarStats {
     pub time: Duration,
     /// Depth of the bounded search for errors that ran beside the loop (loop iterations).
     pub bmc_depth: usize,
+    /// Cut points whose invariants (from Spacer, re-checked) proved the program; 0 when no
+    /// such proof was found.
+    pub invariants: usize,
     /// Whether that search unrolled every loop completely (no run iterates further), which
     /// makes it a proof when it found no error.
     pub bmc_complete: bool,
@@ -417,6 +420,24 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     // a schedule fixed by round numbers, so that which engine finds a bug (and so the report)
     // does not depend on the machine's speed.
     let mut round = 0usize;
+    // Invariants at the cut points of the block encoding, from samples and the program's
+    // conditions, kept when inductive: when they exclude every error (re-checked by a solver
+    // of their own) that is the proof; else their conjuncts are the first predicates there.
+    let attempt = crate::abs::invariant::prove(comp, options.query_timeout_ms);
+    tracing::info!(proved = attempt.proved, why_not = ?attempt.why_not, invariants = ?attempt.invariants, "invariants");
+    if attempt.proved {
+        let stats = CegarStats {
+            invariants: attempt.invariants.len(),
+            smt: crate::smt::SmtStats { calls: attempt.calls, ..Default::default() },
+            ..CegarStats::default()
+        };
+        return ProgramResult { component: comp.name.clone(), outcome: CegarOutcome::Holds, error: None, stats };
+    }
+    for (loc, conjuncts) in &attempt.invariants {
+        for c in conjuncts {
+            parts[0].abs.precision.add(*loc, c.clone());
+        }
+    }
     let mut between = || {
         let due = round == 0 || round.is_power_of_two();
         round += 1;
@@ -456,6 +477,7 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
         }
     };
     let (mut outcome, mut stats) = run_with(&[], &mut parts, None, options, &mut between);
+    stats.smt.calls += attempt.calls;
     stats.bmc_depth = bmc.depth();
     stats.bmc_complete = bmc.exhausted();
     stats.smt.calls += bmc_stats.calls;

@@ -208,6 +208,9 @@ fn cegar_stats_lines(s: &crate::check::cegar::CegarStats) -> String {
         let _ = writeln!(out, "product states: {}", s.product_states);
     }
     let _ = writeln!(out, "bounded search depth: {}{}", s.bmc_depth, if s.bmc_complete { " (complete)" } else { "" });
+    if s.invariants > 0 {
+        let _ = writeln!(out, "proved by invariants at {} cut points", s.invariants);
+    }
     let _ = writeln!(out, "time: {:.1} ms", s.time.as_secs_f64() * 1e3);
     out
 }

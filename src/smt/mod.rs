@@ -503,7 +503,9 @@ pub fn constants(t: &Dynamic) -> Vec<Dynamic> {
             if t.num_children() == 0 {
                 // Not `DeclKind::Uninterpreted`: z3-sys numbers the kinds above the Boolean
                 // ones as Z3 4.13 does, and they differ in the 4.8 library linked here.
-                let boolean = matches!(t.decl().kind(), DeclKind::True | DeclKind::False);
+                // An empty conjunction or disjunction is an application without arguments too.
+                let boolean =
+                    matches!(t.decl().kind(), DeclKind::True | DeclKind::False | DeclKind::And | DeclKind::Or);
                 if t.kind() == z3::AstKind::App && !boolean {
                     out.push(t);
                 }
