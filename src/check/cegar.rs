@@ -423,7 +423,7 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     // Invariants at the cut points of the block encoding, from samples and the program's
     // conditions, kept when inductive: when they exclude every error (re-checked by a solver
     // of their own) that is the proof; else their conjuncts are the first predicates there.
-    let attempt = crate::abs::invariant::prove(comp, options.query_timeout_ms);
+    let attempt = crate::abs::invariant::prove(comp, options.query_budget);
     tracing::info!(proved = attempt.proved, why_not = ?attempt.why_not, invariants = ?attempt.invariants, "invariants");
     if attempt.proved {
         let stats = CegarStats {
