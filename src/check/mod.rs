@@ -90,7 +90,7 @@ impl fmt::Display for Reason {
             Reason::AbstractionLimit(c, n) => write!(f, "the abstraction of {c} exceeds {n} states"),
             Reason::Property(why) => write!(f, "the property cannot be checked: {why}"),
             Reason::Internal(why) => write!(f, "internal error: {why}"),
-            Reason::NotChecked(why) => write!(f, "not checked: {why}"),
+            Reason::NotChecked(why) => f.write_str(why),
         }
     }
 }
