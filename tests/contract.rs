@@ -423,3 +423,15 @@ fn a_removed_component_that_the_assembly_names_is_an_error_naming_it() {
     assert_eq!(code, 2, "{out}");
     assert!(err.contains("names the C component `ponger`, which the new version does not define"), "{err}");
 }
+
+// ---- Divergences -----------------------------------------------------------------------------
+
+#[test]
+fn a_divergence_on_another_value_names_the_value_sent() {
+    let (code, out, err) =
+        subst(&data("divergence"), &["check", "old/sender.c", "new/sender.c", "--no-cache", "--format", "json"]);
+    assert_eq!(code, 1, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let message = doc["components"][0]["missing"][0]["divergence"]["message"].as_str().expect("a message");
+    insta::assert_snapshot!(message);
+}

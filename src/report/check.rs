@@ -456,6 +456,16 @@ fn missing_report(old: &Component, new: &Component, m: &Missing) -> MissingRepor
         (None, Some(s)) => match s.stop {
             SilentStop::Event(e) => {
                 let what = match &new.edges[e].stmt {
+                    // Same family, another value: say which value the new version sends.
+                    Stmt::Event(Event::Send(name, value))
+                        if d.expected.strip_prefix(name.as_str()).is_some_and(|r| r.starts_with('.')) =>
+                    {
+                        format!(
+                            "`{name}` with the value of `{}` (which is not {} here)",
+                            crate::ir::text::expr(new, value),
+                            &d.expected[name.len() + 1..]
+                        )
+                    }
                     Stmt::Event(ev) => format!("`{}`", ev.name()),
                     _ => "another event".into(),
                 };
