@@ -138,6 +138,10 @@ fn the_schemas_reject_what_they_forbid() {
         ),
         ("subst-upgrade-1.json", r#"{"schema": "subst-upgrade/1"}"#),
         (
+            "subst-check-1.json",
+            r#"{"schema": "subst-check/1", "tool_version": "0", "old": "a", "new": "b", "verdict": "substitutable", "components": [{"name": "f", "change": "moved", "containment": "contained", "missing": []}]}"#,
+        ),
+        (
             "subst-error-1.json",
             r#"{"schema": "subst-error/1", "tool_version": "0", "verdict": "error", "diagnostics": []}"#,
         ),
@@ -422,4 +426,39 @@ fn a_removed_component_that_the_assembly_names_is_an_error_naming_it() {
     let (code, out, err) = subst(&data("assembly_change/removed"), &["check", "old", "new", "--no-cache"]);
     assert_eq!(code, 2, "{out}");
     assert!(err.contains("names the C component `ponger`, which the new version does not define"), "{err}");
+}
+
+// ---- Divergences -----------------------------------------------------------------------------
+
+#[test]
+fn a_divergence_on_another_value_names_the_value_sent() {
+    let (code, out, err) =
+        subst(&data("divergence"), &["check", "old/sender.c", "new/sender.c", "--no-cache", "--format", "json"]);
+    assert_eq!(code, 1, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let message = doc["components"][0]["missing"][0]["divergence"]["message"].as_str().expect("a message");
+    insta::assert_snapshot!(message);
+}
+
+#[test]
+fn check_reports_on_c_validate_against_their_schema() {
+    let cache = tempfile::tempdir().expect("a temp dir");
+    let cache_dir = cache.path().to_str().expect("UTF-8");
+    let mut n = 0;
+    for pair in ["bug_fix", "extra_behaviour", "identical", "off_by_one", "removed_branch", "rewritten"] {
+        let dir = format!("examples-c/contain/{pair}");
+        // Twice with one cache, so that a report with a cached containment is among them.
+        for _ in 0..2 {
+            let args =
+                ["check", &format!("{dir}/old"), &format!("{dir}/new"), "--format", "json", "--cache", cache_dir];
+            let (code, out, err) = subst(&root(), &args);
+            assert!(code == 0 || code == 1, "{pair}: {err}");
+            validate("subst-check-1.json", &out);
+            n += 1;
+        }
+    }
+    // An assembly with properties and component runs.
+    let (_, out, _) = subst(&data("assembly_change/added"), &["check", "old", "new", "--no-cache", "--format", "json"]);
+    validate("subst-check-1.json", &out);
+    assert_eq!(n, 12);
 }

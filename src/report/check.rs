@@ -458,6 +458,15 @@ fn missing_report(old: &Component, new: &Component, m: &Missing) -> MissingRepor
                     Stmt::Event(ev) => format!("`{}`", ev.name()),
                     _ => "another event".into(),
                 };
+                // Same family, another value: say which value the new version sends.
+                let value = match &new.edges[e].stmt {
+                    Stmt::Event(Event::Send(name, value))
+                        if d.expected.strip_prefix(name.as_str()).is_some_and(|r| r.starts_with('.')) =>
+                    {
+                        format!(" with the value `{}`", crate::ir::text::expr(new, value))
+                    }
+                    _ => String::new(),
+                };
                 let line = at(e).map(|o| format!(" (line {})", o.span.line)).unwrap_or_default();
                 // The last decision on the way there is where the new version chose that event.
                 let decision = s.taken.iter().zip(&s.not_taken).rev().find(|(_, others)| !others.is_empty());
@@ -467,11 +476,15 @@ fn missing_report(old: &Component, new: &Component, m: &Missing) -> MissingRepor
                             Stmt::Assume(c) => format!(" (`{}` holds)", crate::ir::text::expr(new, c)),
                             _ => String::new(),
                         };
-                        let message =
-                            format!("the new version branches here{cond} towards {what}{line}, not `{}`", d.expected);
+                        let message = format!(
+                            "the new version branches here{cond} towards {what}{line}{value}, not `{}`",
+                            d.expected
+                        );
                         ("other_event", at(b), message)
                     }
-                    None => ("other_event", at(e), format!("the next event here is {what}, not `{}`", d.expected)),
+                    None => {
+                        ("other_event", at(e), format!("the next event here is {what}{value}, not `{}`", d.expected))
+                    }
                 }
             }
             SilentStop::Input(e) => {

@@ -1,0 +1,10 @@
+/* Regression (issue 16, item 13): the new version sends another value of the same family; the
+ * divergence says which. */
+void send(int v);
+int n;
+void sender(void) {
+    while (1) {
+        send(n);
+        n = (n + 1) % 2;
+    }
+}
