@@ -55,6 +55,8 @@ enum Binding {
     Global(String),
     /// A struct or pointer object (integers and integer arrays are `Var`).
     Obj(Place),
+    /// A name whose use is unsupported (`argv` of `main`); the string names the construct.
+    Unusable(String),
 }
 
 /// A name at file scope.
@@ -233,7 +235,11 @@ fn lower_pass(
     l.enter_unit(unit)?;
     let f = &def.node;
     let sig = l.with_file_frame(unit, |l| l.function_signature(f))?;
-    if let Some(p) = sig.1.first() {
+    // `main` may take `argc` (any positive value) and `argv` (rejected where it is used);
+    // another component takes no parameters.
+    if let Some(p) = sig.1.first()
+        && (name != "main" || sig.1.len() > 3)
+    {
         return Err(l.unsupported_in(unit, "a component with parameters", p.1));
     }
     match sig.0 {
@@ -242,6 +248,18 @@ fn lower_pass(
     }
     let exit = l.exit;
     l.frames.push(FrameCtx::new(name.clone(), unit, None, None, exit));
+    for (i, (t, span, pname)) in sig.1.iter().enumerate() {
+        let Some(pname) = pname else { continue };
+        match t {
+            CType::Int(t) if i == 0 => {
+                let v = l.local(pname, VarTy::Scalar(*t));
+                l.step(Stmt::Havoc(Lvalue::Var(v)), *span)?;
+                l.step(Stmt::Assume(cmp(BinOp::Ge, Expr::var(v, *t), 1)), *span)?;
+                l.bind(pname, Binding::Var(v));
+            }
+            _ => l.bind(pname, Binding::Unusable(format!("`{pname}`, a parameter of `main` other than `argc`"))),
+        }
+    }
     l.stmt(&f.statement)?;
     l.edge(l.cur, exit, Stmt::Skip, None);
     l.end_frame()?;
@@ -1667,6 +1685,7 @@ impl<'p> Lowerer<'p> {
                 let v = self.read_place(&p, span)?;
                 return self.to_int(v, span);
             }
+            Some(Binding::Unusable(what)) => return Err(self.unsupported(&what, span)),
             None => {
                 let unit = self.unit();
                 if let Some(FileName::Function(_)) = self.file(unit).and_then(|f| f.names.get(name)) {
