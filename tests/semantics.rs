@@ -221,3 +221,18 @@ fn a_function_may_return_a_pointer_to_a_known_object() {
         "out.7 out.8"
     );
 }
+
+#[test]
+fn main_may_take_argc_which_is_positive() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.c");
+    std::fs::write(&path, "void out(int v);\nint main(int argc, char *argv[]) {\n  out(argc);\n  return 0;\n}\n")
+        .unwrap();
+    let comp = front::load(&[path], &FrontOptions::default()).unwrap().lower("main").unwrap();
+    let ran = |input: i128| {
+        let run = interp::run(&comp, &mut interp::Scripted::new([input]), interp::Limits::default());
+        (run.events.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(" "), run.outcome.to_string())
+    };
+    assert_eq!(ran(3), ("out.3".to_string(), "exit".to_string()));
+    assert_eq!(ran(0), (String::new(), "blocked".to_string()));
+}

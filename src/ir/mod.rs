@@ -6,9 +6,13 @@
 //!
 //! Architecture invariants:
 //! - Expressions ([`Expr`]) are pure and total. Everything C leaves undefined (division by zero,
-//!   out-of-range shifts and indices, `INT_MIN / -1`, an event value outside its family's range)
+//!   out-of-range shifts and indices, `INT_MIN / -1`, an event value outside its family's range,
+//!   a dereference of a null or out-of-object pointer)
 //!   is guarded by an explicit [`Stmt::Check`] edge placed before the expression is evaluated, so
 //!   an encoding of expressions never needs to model undefined behaviour.
+//! - Every value is an integer: the front end lowers structs to one variable per member and a
+//!   pointer to two integers (an object tag and an element offset), so no later phase needs a
+//!   memory model.
 //! - Types are explicit: both operands of a binary operator have the same type, and every C
 //!   integer promotion or conversion is a [`ExprKind::Cast`] node. Comparisons and logical
 //!   operators yield `i32`, as in C.

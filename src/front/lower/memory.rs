@@ -682,6 +682,7 @@ impl<'p> Lowerer<'p> {
                         VarTy::Array(t, n) => Place::IntArray(v, t, n),
                     }),
                     Some(Binding::Obj(p)) => Ok(p),
+                    Some(Binding::Unusable(what)) => Err(self.unsupported(&what, e.span)),
                     Some(Binding::Global(g)) => self.global_place(&g, e.span),
                     Some(_) => Err(self.error(&format!("`{name}` is not an object"), "not a variable", e.span)),
                     None => Err(self.error(&format!("`{name}` is not declared"), "unknown name", e.span)),
