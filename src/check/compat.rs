@@ -274,6 +274,11 @@ fn cache_key(
     crate::cache::key(&parts)
 }
 
+/// The most predicates taken from the cache for one component.
+const MAX_CACHED_PREDICATES: usize = 500;
+/// The longest predicate taken from the cache, in bytes of SMT-LIB text.
+const MAX_PREDICATE_BYTES: usize = 4096;
+
 /// The cache key of a component's predicates (kind `predicates`): its code.
 fn predicates_key(comp: &Component) -> String {
     crate::cache::key(&["predicates", &super::substitution::code_text(comp)])
@@ -292,12 +297,21 @@ impl Version<'_> {
     /// Gives the C components without predicates those the cache has for their code.
     fn load_predicates(&mut self, cache: &Cache) {
         for p in &mut self.parts {
-            if p.abs.precision.is_empty()
-                && let Some(text) =
-                    cache.load::<crate::abs::PrecisionText>("predicates", &predicates_key(p.abs.component()))
-                && !p.abs.load_precision(&text)
-            {
-                tracing::info!(component = p.name(), "cached predicates do not fit the component: ignored");
+            if !p.abs.precision.is_empty() {
+                continue;
+            }
+            let Some(text) = cache.load::<crate::abs::PrecisionText>("predicates", &predicates_key(p.abs.component()))
+            else {
+                continue;
+            };
+            // What an entry may cost: more or longer predicates than refinement makes on the
+            // examples by far would make every abstraction slow.
+            let n = text.formulas.len();
+            let longest = text.formulas.iter().map(String::len).max().unwrap_or(0);
+            if n > MAX_CACHED_PREDICATES || longest > MAX_PREDICATE_BYTES {
+                tracing::warn!(component = p.name(), n, longest, "cached predicates over the bounds: ignored");
+            } else if !p.abs.load_precision(&text) {
+                tracing::warn!(component = p.name(), "cached predicates do not fit the component: ignored");
             }
         }
     }
