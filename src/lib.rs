@@ -57,10 +57,19 @@
 //!   shape, used as they are only at a level whose model and property have the digest they were
 //!   learned for and re-validated by dynamic L* elsewhere; every candidate built from them passes
 //!   Oracle 1 again, and a table that turns out wrong is learned again. A cached verdict is only
-//!   ever reported for the *old* assembly, and never an undecided one. A damaged (checksum),
+//!   ever reported for the *old* assembly, and never an undecided one. A damaged or forged (MAC),
 //!   stale or foreign entry is a logged miss.
-//! - `--timeout` is a deadline that DynamicCheck looks at between membership queries; a stopped
-//!   run keeps only the levels that finished ([`check::ag::Outcome::Stopped`]).
+//! - Budgets that decide an answer count work: each SMT query has a Z3 resource budget
+//!   (`rlimit`), CEGAR a number of refinements, explorations a number of states and bytes.
+//!   `--timeout` is one [`deadline::Deadline`] for the whole run, looked at by CEGAR, the bounded
+//!   search, containment, explicit exploration, DynamicCheck (between membership queries; a
+//!   stopped run keeps only the levels that finished, [`check::ag::Outcome::Stopped`]) and every
+//!   SMT query near it; it only ever turns an answer into Unknown ([`check::Reason::Timeout`]).
+//! - No input overflows the stack: the front end bounds nesting before and after `lang_c` parses
+//!   ([`front::depth`]), so every later recursive walk sees bounded depth; the binary runs on a
+//!   thread with a large stack as a second guard. The FSP and IR text parsers count their depth.
+//! - The cache folder is untrusted: entries are authenticated with a key kept outside it, and
+//!   what an entry can cost is bounded ([`cache`]).
 //! - Exit codes: 0 holds, 1 does not hold, 2 bad input or usage, 3 unknown.
 
 #![warn(missing_docs)]
