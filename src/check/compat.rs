@@ -139,7 +139,20 @@ pub struct Compatibility {
 /// Lowers the C components that `name` in `spec` names; every valued family needs a range.
 pub fn lower_parts(spec: &Spec, name: &str, program: &Program) -> Result<Vec<Component>, Diagnostic> {
     let mut components = Vec::new();
+    let defined = program.defined_functions();
     for n in spec.c_components(name)? {
+        if !defined.contains(&n) {
+            // Neither an FSP process nor a C function: most often a misspelt process.
+            let msg =
+                format!("`{n}` in `{name}` is neither a process of {} nor a function of the C sources", spec.file());
+            let d = match spec.span_of_part(name, &n) {
+                Some(span) => Diagnostic::at(span, msg, "named here"),
+                None => Diagnostic::global(msg),
+            };
+            return Err(d
+                .with_note(format!("processes: {}", list_or_none(&spec.processes())))
+                .with_note(format!("C functions: {}", list_or_none(&defined))));
+        }
         let comp = program.lower(&n)?;
         for e in &comp.edges {
             if let crate::ir::Stmt::Event(crate::ir::Event::Send(f, _) | crate::ir::Event::Recv(f, Some(_))) = &e.stmt
@@ -156,6 +169,10 @@ pub fn lower_parts(spec: &Spec, name: &str, program: &Program) -> Result<Vec<Com
         components.push(comp);
     }
     Ok(components)
+}
+
+fn list_or_none(names: &[String]) -> String {
+    if names.is_empty() { "none".to_string() } else { names.join(", ") }
 }
 
 /// The assembly elaborated with the alphabets of `components`.
