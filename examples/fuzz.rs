@@ -26,11 +26,80 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 const DICTIONARY: &[&str] = &[
-    "(", ")", "{", "}", "[", "]", "?", ":", ";", ",", "*", "&", "->", "+", "-", "!", "~", "<<", ">>", "=", "==", "++",
-    "--", "if", "else", "while", "for", "do", "switch", "case", "goto", "return", "int", "unsigned", "char", "long",
-    "struct", "union", "enum", "void", "sizeof", "#define A(x) x+x\n", "#include <stdio.h>\n", "\n", "\"", "'", "/*",
-    "*/", "//", "\\", "0x7fffffff", "-2147483648", "18446744073709551615", "1e9", "\u{0}", "\u{feff}", "\u{e9}", "->",
-    "||", "&&", "|", "STOP", "ERROR", "property", "const", "range", "when", "set", "@", "/{", "\\{", "..", "P", "Q",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    "?",
+    ":",
+    ";",
+    ",",
+    "*",
+    "&",
+    "->",
+    "+",
+    "-",
+    "!",
+    "~",
+    "<<",
+    ">>",
+    "=",
+    "==",
+    "++",
+    "--",
+    "if",
+    "else",
+    "while",
+    "for",
+    "do",
+    "switch",
+    "case",
+    "goto",
+    "return",
+    "int",
+    "unsigned",
+    "char",
+    "long",
+    "struct",
+    "union",
+    "enum",
+    "void",
+    "sizeof",
+    "#define A(x) x+x\n",
+    "#include <stdio.h>\n",
+    "\n",
+    "\"",
+    "'",
+    "/*",
+    "*/",
+    "//",
+    "\\",
+    "0x7fffffff",
+    "-2147483648",
+    "18446744073709551615",
+    "1e9",
+    "\u{0}",
+    "\u{feff}",
+    "\u{e9}",
+    "->",
+    "||",
+    "&&",
+    "|",
+    "STOP",
+    "ERROR",
+    "property",
+    "const",
+    "range",
+    "when",
+    "set",
+    "@",
+    "/{",
+    "\\{",
+    "..",
+    "P",
+    "Q",
 ];
 
 fn seeds(target: &str) -> Vec<Vec<u8>> {
@@ -172,7 +241,7 @@ fn run_cache(dir: &Path, key: &subst::cache::Key, input: &[u8]) {
     std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
     // Half the inputs are resealed with the key, so that their payload is parsed.
     let text = match serde_json::from_slice::<serde_json::Value>(input) {
-        Ok(payload) if input.len() % 2 == 0 => serde_json::json!({
+        Ok(payload) if input.len().is_multiple_of(2) => serde_json::json!({
             "format": subst::cache::FORMAT,
             "tool": subst::cache::tool(),
             "kind": "predicates",
@@ -235,5 +304,9 @@ fn fuzz(target: &str, budget: Duration, seed: u64) {
         start.elapsed().as_secs_f64()
     );
     print!("{line}");
-    let _ = std::fs::OpenOptions::new().create(true).append(true).open(out.join("log")).map(|mut f| f.write_all(line.as_bytes()));
+    let _ = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out.join("log"))
+        .map(|mut f| f.write_all(line.as_bytes()));
 }
