@@ -17,6 +17,7 @@
 //! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]) | done for what exists |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
 //! | [`cli`] | command-line arguments to library calls and exit codes | `show`; `verify` on FSP and C; `check` on FSP and on C (containment, compatibility, `--git-base`) |
+//! | [`deadline`] | the whole run's deadline (`--timeout`): one value every phase and every SMT query looks at | done |
 //! | [`cache`] | the persistent cache (`.subst/`): observation tables and verdicts, content-addressed, written atomically; an entry is a hint, never a premise | tables (with digests of what they were learned for), predicates and verdicts of compatibility |
 //!
 //! # Architecture invariants
