@@ -3,10 +3,19 @@
 //! Entries are JSON files named by a content hash (BLAKE3) of everything the result depends on:
 //! the tool version, the spec's text, the components' IR (source positions aside), the
 //! property and the options. Each file repeats its kind, key and tool version in an envelope,
-//! with a BLAKE3 checksum of its payload; it is written to a temporary file and renamed, so a
-//! reader never sees half an entry.
+//! with a MAC of its payload (BLAKE3 in keyed mode); it is written to a temporary file and
+//! renamed, so a reader never sees half an entry.
 //!
-//! A cached entry is a hint, never a premise: an observation table is used as it is only for a
+//! The cache folder is untrusted input (a cache shared between CI runners comes from
+//! elsewhere): the MAC's key is kept *outside* it, in `SUBST_CACHE_KEY` (a secret shared by the
+//! runners that share a cache) or else in a key file (`SUBST_CACHE_KEY_FILE`, by default
+//! `~/.config/subst/cache-key`, made with 32 random bytes on first use). An entry rewritten
+//! without the key — a verdict flipped and a plain checksum recomputed — fails the MAC and is a
+//! miss, logged at WARN. What an entry can cost is bounded too: files over [`MAX_ENTRY_BYTES`]
+//! are not read, and callers bound what they take from an entry (e.g. the number and size of
+//! predicates). Every rejection is logged at WARN.
+//!
+//! Even an authentic entry is a hint, never a premise: an observation table is used as it is only for a
 //! level whose component and property have the digest it was learned for, and re-validated by
 //! dynamic L* (paper 003 Theorem 2) otherwise; every candidate built from it goes through
 //! Oracle 1 in the new run, and a table whose answers turn out wrong is learned again. A cached
@@ -20,7 +29,90 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// The format of the envelope; entries of another format are misses.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
+
+/// The largest entry file read, in bytes; a larger one is a miss.
+pub const MAX_ENTRY_BYTES: u64 = 8 << 20;
+
+/// The environment variable holding the cache's secret (shared by CI runners sharing a cache).
+pub const KEY_ENV: &str = "SUBST_CACHE_KEY";
+/// The environment variable naming the key file, when there is no secret in [`KEY_ENV`].
+pub const KEY_FILE_ENV: &str = "SUBST_CACHE_KEY_FILE";
+
+/// The key that authenticates entries: never stored in the cache folder.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Key([u8; 32]);
+
+impl std::fmt::Debug for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Key(..)")
+    }
+}
+
+impl Key {
+    /// The key derived from a secret text (e.g. the value of [`KEY_ENV`]).
+    pub fn from_secret(secret: &[u8]) -> Key {
+        Key(blake3::derive_key("subst cache entry MAC v1", secret))
+    }
+
+    /// The key for a cache in `dir`: from [`KEY_ENV`], else from the key file (made on first
+    /// use); `None`, with a warning, when neither can be had or the file is inside `dir`.
+    pub fn for_cache(dir: &Path) -> Option<Key> {
+        if let Some(secret) = std::env::var_os(KEY_ENV).filter(|s| !s.is_empty()) {
+            return Some(Key::from_secret(secret.as_encoded_bytes()));
+        }
+        let file = match std::env::var_os(KEY_FILE_ENV).filter(|s| !s.is_empty()) {
+            Some(f) => PathBuf::from(f),
+            None => {
+                let config = std::env::var_os("XDG_CONFIG_HOME")
+                    .filter(|s| !s.is_empty())
+                    .map(PathBuf::from)
+                    .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")));
+                let Some(config) = config else {
+                    tracing::warn!("no key for the cache (set {KEY_ENV} or {KEY_FILE_ENV}): the cache is not used");
+                    return None;
+                };
+                config.join("subst").join("cache-key")
+            }
+        };
+        let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        if absolute(&file).starts_with(absolute(dir)) {
+            tracing::warn!(file = %file.display(), "the cache key file is inside the cache folder: the cache is not used");
+            return None;
+        }
+        match read_or_make_key(&file) {
+            Ok(k) => Some(k),
+            Err(e) => {
+                tracing::warn!(file = %file.display(), %e, "cannot read or make the cache key: the cache is not used");
+                None
+            }
+        }
+    }
+}
+
+fn read_or_make_key(file: &Path) -> std::io::Result<Key> {
+    if !file.exists() {
+        if let Some(dir) = file.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let secret: [u8; 32] = rand::random();
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        match options.open(file) {
+            Ok(mut f) => std::io::Write::write_all(&mut f, &secret)?,
+            // Another run made it first: read theirs.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let secret = std::fs::read(file)?;
+    if secret.len() < 16 {
+        return Err(std::io::Error::other("the key file holds fewer than 16 bytes"));
+    }
+    Ok(Key::from_secret(&secret))
+}
 
 /// The tool and version that write and accept entries.
 pub fn tool() -> String {
@@ -30,7 +122,8 @@ pub fn tool() -> String {
 /// Where entries live, or nowhere (`--no-cache`).
 #[derive(Clone, Debug)]
 pub struct Cache {
-    dir: Option<PathBuf>,
+    /// The folder and the key of its entries.
+    dir: Option<(PathBuf, Key)>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -39,14 +132,15 @@ struct Envelope<T> {
     tool: String,
     kind: String,
     key: String,
-    /// BLAKE3 of the payload's JSON text: an entry damaged in place is a miss.
-    checksum: String,
+    /// The keyed BLAKE3 hash of the payload's JSON text ([`mac`]): an entry damaged or
+    /// rewritten without the key is a miss.
+    mac: String,
     payload: T,
 }
 
-/// The checksum an entry carries of its payload.
-pub fn checksum(payload: &serde_json::Value) -> String {
-    blake3::hash(payload.to_string().as_bytes()).to_hex().to_string()
+/// The MAC an entry carries of its payload, under `key`.
+pub fn mac(key: &Key, payload: &serde_json::Value) -> String {
+    blake3::keyed_hash(&key.0, payload.to_string().as_bytes()).to_hex().to_string()
 }
 
 /// The key of a list of parts: the BLAKE3 hash of the tool version and each part,
@@ -61,9 +155,19 @@ pub fn key(parts: &[&str]) -> String {
 }
 
 impl Cache {
-    /// A cache in `dir` (created when the first entry is written).
+    /// A cache in `dir` (created when the first entry is written), with the key of
+    /// [`Key::for_cache`]; without a key, no cache.
     pub fn at(dir: impl Into<PathBuf>) -> Cache {
-        Cache { dir: Some(dir.into()) }
+        let dir = dir.into();
+        match Key::for_cache(&dir) {
+            Some(key) => Cache { dir: Some((dir, key)) },
+            None => Cache::disabled(),
+        }
+    }
+
+    /// A cache in `dir` whose entries are authenticated with `key`.
+    pub fn with_key(dir: impl Into<PathBuf>, key: Key) -> Cache {
+        Cache { dir: Some((dir.into(), key)) }
     }
 
     /// No cache: every load misses, every store is dropped.
@@ -72,12 +176,20 @@ impl Cache {
     }
 
     fn path(&self, kind: &str, key: &str) -> Option<PathBuf> {
-        self.dir.as_ref().map(|d| d.join(kind).join(format!("{key}.json")))
+        self.dir.as_ref().map(|(d, _)| d.join(kind).join(format!("{key}.json")))
     }
 
     /// The entry of `kind` under `key`, when there is a valid one.
     pub fn load<T: DeserializeOwned>(&self, kind: &str, key: &str) -> Option<T> {
         let path = self.path(kind, key)?;
+        let secret = &self.dir.as_ref()?.1;
+        match std::fs::metadata(&path) {
+            Ok(m) if m.len() > MAX_ENTRY_BYTES => {
+                tracing::warn!(path = %path.display(), bytes = m.len(), "cache entry larger than {MAX_ENTRY_BYTES} bytes ignored");
+                return None;
+            }
+            _ => {}
+        }
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) => {
@@ -96,8 +208,8 @@ impl Cache {
             tracing::warn!(path = %path.display(), tool = %entry.tool, "cache entry of another format, tool or key ignored");
             return None;
         }
-        if entry.checksum != checksum(&entry.payload) {
-            tracing::warn!(path = %path.display(), "cache entry whose checksum does not match ignored");
+        if entry.mac != mac(secret, &entry.payload) {
+            tracing::warn!(path = %path.display(), "cache entry whose MAC does not match (damaged, or written without this key) ignored");
             return None;
         }
         match serde_json::from_value(entry.payload) {
@@ -115,6 +227,7 @@ impl Cache {
     /// Stores `payload` as the entry of `kind` under `key`; failures are logged and ignored.
     pub fn store<T: Serialize>(&self, kind: &str, key: &str, payload: &T) {
         let Some(path) = self.path(kind, key) else { return };
+        let Some((_, secret)) = &self.dir else { return };
         let payload = match serde_json::to_value(payload) {
             Ok(v) => v,
             Err(e) => {
@@ -127,7 +240,7 @@ impl Cache {
             tool: tool(),
             kind: kind.to_string(),
             key: key.to_string(),
-            checksum: checksum(&payload),
+            mac: mac(secret, &payload),
             payload,
         };
         if let Err(e) = write_atomically(&path, &envelope) {

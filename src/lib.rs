@@ -17,6 +17,7 @@
 //! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]); `verify`, `check` on FSP models and input errors as JSON (schemas in `docs/schemas/`) and SARIF ([`report::verdict`]) | done for what exists |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
 //! | [`cli`] | command-line arguments to library calls and exit codes; one spec search for every command; a progress line on a terminal ([`cli::progress`]); `show ir|model` as text and DOT ([`cli::show`]) | `show`; `verify` on FSP and C; `check` on FSP and on C (containment, compatibility, `--git-base`); `--format text|json|sarif` on every verdict |
+//! | [`deadline`] | the whole run's deadline (`--timeout`): one value every phase and every SMT query looks at | done |
 //! | [`cache`] | the persistent cache (`.subst/`): observation tables and verdicts, content-addressed, written atomically; an entry is a hint, never a premise | tables (with digests of what they were learned for), predicates and verdicts of compatibility |
 //!
 //! # Architecture invariants
@@ -59,10 +60,19 @@
 //!   Oracle 1 again, and a table that turns out wrong is learned again. A cached verdict is only
 //!   ever reported for the *old* assembly, and never an undecided one; the one exception is
 //!   containment's "contained", reported again for exactly the same pair of codes (positions
-//!   aside), removed process and subst version ([`check::substitution::check_cached`]). A damaged (checksum),
+//!   aside), removed process and subst version ([`check::substitution::check_cached`]). A damaged or forged (MAC),
 //!   stale or foreign entry is a logged miss.
-//! - `--timeout` is a deadline that DynamicCheck looks at between membership queries; a stopped
-//!   run keeps only the levels that finished ([`check::ag::Outcome::Stopped`]).
+//! - Budgets that decide an answer count work: each SMT query has a Z3 resource budget
+//!   (`rlimit`), CEGAR a number of refinements, explorations a number of states and bytes.
+//!   `--timeout` is one [`deadline::Deadline`] for the whole run, looked at by CEGAR, the bounded
+//!   search, containment, explicit exploration, DynamicCheck (between membership queries; a
+//!   stopped run keeps only the levels that finished, [`check::ag::Outcome::Stopped`]) and every
+//!   SMT query near it; it only ever turns an answer into Unknown ([`check::Reason::Timeout`]).
+//! - No input overflows the stack: the front end bounds nesting before and after `lang_c` parses
+//!   ([`front::depth`]), so every later recursive walk sees bounded depth; the binary runs on a
+//!   thread with a large stack as a second guard. The FSP and IR text parsers count their depth.
+//! - The cache folder is untrusted: entries are authenticated with a key kept outside it, and
+//!   what an entry can cost is bounded ([`cache`]).
 //! - Exit codes: 0 holds, 1 does not hold, 2 bad input or usage, 3 unknown. Under
 //!   `--format json|sarif`, stdout always holds one document, an error document for exit 2.
 //! - State propositions are checked against the spec and the sources (located errors), but no

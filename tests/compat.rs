@@ -77,6 +77,9 @@ fn a_greedy_upgrade_of_both_components_breaks_granted_with_replayed_runs() {
 
 /// `subst check` on the lock assembly upgraded to the greedy components, with `cache` options:
 /// (exit code, the property's verdict and trace, whether the old check came from the cache).
+/// The cache secret of these tests' runs (kept outside the cache folder, as in CI).
+const TEST_KEY: &str = "the secret of tests/compat.rs";
+
 fn check_cli(dir: &Path, cache: &[&str]) -> (i32, String, serde_json::Value, bool) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_subst"))
         .current_dir(dir)
@@ -84,6 +87,7 @@ fn check_cli(dir: &Path, cache: &[&str]) -> (i32, String, serde_json::Value, boo
         .arg(root().join("specs/lock.lts"))
         .args(["--assembly", "LOCK", "--prop", "GRANTED", "--format", "json", "--max-missing", "1"])
         .args(cache)
+        .env(subst::cache::KEY_ENV, TEST_KEY)
         .output()
         .expect("subst runs");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
@@ -198,13 +202,60 @@ fn a_damaged_stale_foreign_or_missing_cache_gives_the_verdict_of_no_cache() {
     }
 }
 
-/// An entry whose payload was changed by `f`, with the checksum of the changed payload: what a
-/// writer with a bug, rather than a damaged disk, would leave.
+/// An entry whose payload was changed by `f`, with the MAC of the changed payload under the
+/// runs' key: what a writer with the key and a bug, rather than a damaged disk, would leave.
 fn resealed(entry: &str, f: impl FnOnce(&mut serde_json::Value)) -> String {
     let mut v: serde_json::Value = serde_json::from_str(entry).expect("JSON");
     f(&mut v["payload"]);
-    v["checksum"] = serde_json::json!(subst::cache::checksum(&v["payload"]));
+    let key = subst::cache::Key::from_secret(TEST_KEY.as_bytes());
+    v["mac"] = serde_json::json!(subst::cache::mac(&key, &v["payload"]));
     v.to_string()
+}
+
+/// An entry whose payload was changed by `f` by someone without the key, who recomputed a
+/// plain BLAKE3 checksum (the format before entries were authenticated).
+fn forged(entry: &str, f: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(entry).expect("JSON");
+    f(&mut v["payload"]);
+    v["mac"] = serde_json::json!(blake3::hash(v["payload"].to_string().as_bytes()).to_hex().to_string());
+    v.to_string()
+}
+
+#[test]
+fn a_cached_verdict_flipped_with_a_recomputed_checksum_is_not_believed() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    version(&dir.path().join("old"), "examples-c/lock_client.c", "examples-c/lock_server.c");
+    version(&dir.path().join("new"), "examples-c/lock_client.c", "examples-c/lock_server.c");
+    let cache = dir.path().join("cache");
+    let with_cache = ["--cache", cache.to_str().expect("a UTF-8 path")];
+    let first = check_cli(dir.path(), &with_cache);
+    assert_eq!((first.0, first.1.as_str(), first.3), (0, "holds", false));
+    let entry =
+        std::fs::read_dir(cache.join("compat")).expect("entries").next().expect("one").expect("an entry").path();
+    let text = std::fs::read_to_string(&entry).expect("readable");
+    std::fs::write(
+        &entry,
+        forged(&text, |payload| {
+            payload["verdict"] = serde_json::json!("fails");
+            payload["trace"] = serde_json::json!(["acquire", "acquire"]);
+        }),
+    )
+    .expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_subst"))
+        .current_dir(dir.path())
+        .args(["check", "old", "new", "--spec"])
+        .arg(root().join("specs/lock.lts"))
+        .args(["--assembly", "LOCK", "--prop", "GRANTED", "--format", "json", "--cache"])
+        .arg(&cache)
+        .env(subst::cache::KEY_ENV, TEST_KEY)
+        .output()
+        .expect("subst runs");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let original = &report["properties"][0]["original"];
+    assert_eq!((original["verdict"].as_str(), original["cached"].as_bool()), (Some("holds"), Some(false)));
+    assert_eq!(out.status.code(), Some(0));
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("WARN") && log.contains("MAC does not match"), "the rejection is logged: {log}");
 }
 
 /// A cached run with `f` applied to the table of every level.
@@ -245,6 +296,7 @@ fn verify_with_the_compositional_engine_fills_the_cache_that_check_reads() {
         .arg(root().join("specs/lock.lts"))
         .args(["--assembly", "LOCK", "--prop", "GRANTED", "--cache"])
         .arg(&cache)
+        .env(subst::cache::KEY_ENV, TEST_KEY)
         .output()
         .expect("subst runs");
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));

@@ -181,3 +181,55 @@ fn a_paused_run_gives_the_same_verdict_as_an_unpaused_one() {
         assert_eq!(paused, (code, report.clone()), "paused after {after_ms} ms");
     }
 }
+
+/// Runs the binary with `args` in `dir`; its exit code and stderr.
+fn run_in(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_subst")).current_dir(dir).args(args).output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn a_non_utf8_source_is_located_at_its_first_bad_byte() {
+    let (dir, path) = source("latin1.c", "");
+    std::fs::write(&path, b"int main(void) {\n  int x = 1; /* caf\xe9 */\n  return x;\n}\n").unwrap();
+    let (code, stderr) = run_in(dir.path(), &["show", "ir", "latin1.c"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("latin1.c:2:") && stderr.contains("not UTF-8"), "{stderr}");
+    assert!(!stderr.contains("gcc"), "{stderr}");
+}
+
+#[test]
+fn an_empty_c_file_says_it_defines_no_function() {
+    let (dir, _) = source("empty.c", "");
+    let (code, stderr) = run_in(dir.path(), &["show", "ir", "empty.c"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("define no function"), "{stderr}");
+}
+
+#[test]
+fn an_undefined_process_in_a_composition_is_located_in_the_spec() {
+    let (dir, _) = source("w.c", "void writer(void) { while (1) { a(); } }\n");
+    std::fs::write(dir.path().join("s.lts"), "P = (a -> P).\n||S = (P || NOSUCH).\n").unwrap();
+    let (code, stderr) = run_in(dir.path(), &["verify", "w.c", "--spec", "s.lts"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("s.lts:2:13") && stderr.contains("neither a process"), "{stderr}");
+}
+
+#[test]
+fn a_c_file_given_as_the_spec_is_called_c() {
+    let (dir, _) = source("w.c", "void writer(void) { while (1) { a(); } }\n");
+    let (code, stderr) = run_in(dir.path(), &["verify", "w.c", "--spec", "w.c"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("w.c is C, not an FSP spec"), "{stderr}");
+}
+
+#[test]
+fn inputs_beyond_64_bits_and_max_missing_0_are_usage_errors() {
+    let (dir, _) = source("w.c", "void writer(void) { while (1) { a(); } }\n");
+    let (code, stderr) = run_in(dir.path(), &["show", "run", "w.c", "--inputs", "99999999999999999999"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("does not fit in 64 bits"), "{stderr}");
+    let (code, stderr) = run_in(dir.path(), &["check", "w.c", "w.c", "--max-missing", "0"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("0 is not in 1.."), "{stderr}");
+}

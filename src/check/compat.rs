@@ -139,7 +139,20 @@ pub struct Compatibility {
 /// Lowers the C components that `name` in `spec` names; every valued family needs a range.
 pub fn lower_parts(spec: &Spec, name: &str, program: &Program) -> Result<Vec<Component>, Diagnostic> {
     let mut components = Vec::new();
+    let defined = program.defined_functions();
     for n in spec.c_components(name)? {
+        if !defined.contains(&n) {
+            // Neither an FSP process nor a C function: most often a misspelt process.
+            let msg =
+                format!("`{n}` in `{name}` is neither a process of {} nor a function of the C sources", spec.file());
+            let d = match spec.span_of_part(name, &n) {
+                Some(span) => Diagnostic::at(span, msg, "named here"),
+                None => Diagnostic::global(msg),
+            };
+            return Err(d
+                .with_note(format!("processes: {}", list_or_none(&spec.processes())))
+                .with_note(format!("C functions: {}", list_or_none(&defined))));
+        }
         let comp = program.lower(&n)?;
         for e in &comp.edges {
             if let crate::ir::Stmt::Event(crate::ir::Event::Send(f, _) | crate::ir::Event::Recv(f, Some(_))) = &e.stmt
@@ -156,6 +169,10 @@ pub fn lower_parts(spec: &Spec, name: &str, program: &Program) -> Result<Vec<Com
         components.push(comp);
     }
     Ok(components)
+}
+
+fn list_or_none(names: &[String]) -> String {
+    if names.is_empty() { "none".to_string() } else { names.join(", ") }
 }
 
 /// The assembly elaborated with the alphabets of `components`.
@@ -276,6 +293,11 @@ fn cache_key(
     crate::cache::key(&parts)
 }
 
+/// The most predicates taken from the cache for one component.
+const MAX_CACHED_PREDICATES: usize = 500;
+/// The longest predicate taken from the cache, in bytes of SMT-LIB text.
+const MAX_PREDICATE_BYTES: usize = 4096;
+
 /// The cache key of a component's predicates (kind `predicates`): its code.
 pub(crate) fn predicates_key(comp: &Component) -> String {
     crate::cache::key(&["predicates", &super::substitution::code_text(comp)])
@@ -294,12 +316,21 @@ impl Version<'_> {
     /// Gives the C components without predicates those the cache has for their code.
     fn load_predicates(&mut self, cache: &Cache) {
         for p in &mut self.parts {
-            if p.abs.precision.is_empty()
-                && let Some(text) =
-                    cache.load::<crate::abs::PrecisionText>("predicates", &predicates_key(p.abs.component()))
-                && !p.abs.load_precision(&text)
-            {
-                tracing::info!(component = p.name(), "cached predicates do not fit the component: ignored");
+            if !p.abs.precision.is_empty() {
+                continue;
+            }
+            let Some(text) = cache.load::<crate::abs::PrecisionText>("predicates", &predicates_key(p.abs.component()))
+            else {
+                continue;
+            };
+            // What an entry may cost: more or longer predicates than refinement makes on the
+            // examples by far would make every abstraction slow.
+            let n = text.formulas.len();
+            let longest = text.formulas.iter().map(String::len).max().unwrap_or(0);
+            if n > MAX_CACHED_PREDICATES || longest > MAX_PREDICATE_BYTES {
+                tracing::warn!(component = p.name(), n, longest, "cached predicates over the bounds: ignored");
+            } else if !p.abs.load_precision(&text) {
+                tracing::warn!(component = p.name(), "cached predicates do not fit the component: ignored");
             }
         }
     }

@@ -187,7 +187,7 @@ pub fn check(old: &Component, new: &Component, removed: Option<&Dla>, options: &
         stats: ContainStats::default(),
         missing: Vec::new(),
     };
-    let outcome = match run.run(removed) {
+    let outcome = match run.run(removed).map_err(|r| r.with_limit(&options.limits.deadline)) {
         Ok(()) if run.missing.is_empty() => ContainOutcome::Contained,
         Ok(()) => ContainOutcome::NotContained { missing: std::mem::take(&mut run.missing), incomplete: None },
         Err(why) if run.missing.is_empty() => ContainOutcome::Unknown(why),

@@ -261,10 +261,10 @@ pub enum Command {
         /// Check only compatibility (the assembly's properties), not containment.
         #[arg(long)]
         skip_containment: bool,
-        /// Missing behaviours to report per component.
-        #[arg(long, default_value_t = 5, value_name = "K")]
-        max_missing: usize,
-        /// Report format (schemas in docs/report.md).
+        /// Missing behaviours to report per component (at least 1).
+        #[arg(long, default_value_t = 5, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+        max_missing: u32,
+        /// Report format.
         #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
         format: ReportFormat,
         /// Options of the compositional check.
@@ -381,8 +381,9 @@ pub enum Show {
         /// The component to run (default as for `show ir`, which must give exactly one).
         #[arg(long)]
         component: Option<String>,
-        /// Input values in order, for nondet calls, receives and uninitialised locals.
-        #[arg(long, value_delimiter = ',', allow_hyphen_values = true, conflicts_with = "seed")]
+        /// Input values in order, for nondet calls, receives and uninitialised locals (each
+        /// within 64 bits: from -2^63 to 2^64 - 1).
+        #[arg(long, value_delimiter = ',', allow_hyphen_values = true, conflicts_with = "seed", value_parser = parse_input)]
         inputs: Option<Vec<i128>>,
         /// Use pseudo-random inputs from this seed instead.
         #[arg(long)]
@@ -397,6 +398,15 @@ pub enum Show {
         #[command(flatten)]
         c: COptions,
     },
+}
+
+/// One `--inputs` value: an integer that fits in 64 bits, signed or unsigned.
+fn parse_input(text: &str) -> Result<i128, String> {
+    let v: i128 = text.trim().parse().map_err(|e| format!("`{text}` is not an integer: {e}"))?;
+    if v < i128::from(i64::MIN) || v > i128::from(u64::MAX) {
+        return Err(format!("`{text}` does not fit in 64 bits (from -2^63 to 2^64 - 1)"));
+    }
+    Ok(v)
 }
 
 /// Sets up `tracing` to stderr: `RUST_LOG` if set, else a level from the `-v` count.
@@ -560,6 +570,16 @@ pub fn run(args: Args) -> Exit {
     }
 }
 
+/// Loads the spec at `path`, saying so when it is a C file rather than an FSP spec.
+fn load_spec(path: &std::path::Path) -> Result<crate::spec::Spec, Diagnostic> {
+    if path.extension().is_some_and(|x| x == "c" || x == "h" || x == "i") {
+        return Err(Diagnostic::global(format!("{} is C, not an FSP spec", path.display())).with_note(
+            "--spec takes the spec of the assembly, an FSP file such as `ipc.lts`; C files are given as arguments",
+        ));
+    }
+    crate::spec::load(path)
+}
+
 fn is_lts(path: &std::path::Path) -> bool {
     path.extension().is_some_and(|x| x == "lts")
 }
@@ -647,7 +667,7 @@ fn verify_c(
 ) -> Result<Exit, Diagnostic> {
     let search = find_spec(spec, src, &[]);
     if let Some(spec_path) = &search.found {
-        let spec = crate::spec::load(spec_path)?;
+        let spec = load_spec(spec_path)?;
         let mut options = c.front();
         options.families = spec.family_ranges();
         let program = front::load(src, &options)?;
@@ -756,7 +776,7 @@ struct CheckC {
     spec: Option<PathBuf>,
     removed: Option<String>,
     skip_containment: bool,
-    max_missing: usize,
+    max_missing: u32,
     format: ReportFormat,
     ag: AgArgs,
     cegar: CegarArgs,
@@ -833,7 +853,7 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
     let old_paths: &[PathBuf] = if v.extracted.is_some() { &[] } else { &v.old };
     let search = find_spec(args.spec.as_deref(), &v.new, old_paths);
     let spec = match &search.found {
-        Some(path) => Some(crate::spec::load(path)?),
+        Some(path) => Some(load_spec(path)?),
         None => None,
     };
     let mut options = args.c.front();
@@ -857,7 +877,7 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
         check_props(spec, &new_program)?;
     }
     let contain =
-        crate::check::contain::ContainOptions { limits: args.cegar.options(), max_missing: args.max_missing.max(1) };
+        crate::check::contain::ContainOptions { limits: args.cegar.options(), max_missing: args.max_missing as usize };
     progress::phase("containment");
     let mut result = if args.skip_containment {
         crate::check::substitution::Substitution { components: Vec::new(), compat: None }
@@ -981,6 +1001,10 @@ fn components(program: &front::Program, named: Vec<String>) -> Result<Vec<String
         return Ok(named);
     }
     let found = program.default_components();
+    if program.defined_functions().is_empty() {
+        return Err(Diagnostic::global("the C sources define no function: there is no component to check")
+            .with_note("a component is a function, e.g. `void writer(void) { ... }` or `int main(void) { ... }`"));
+    }
     if found.is_empty() {
         return Err(Diagnostic::global("no component found: define `main` or name one with --component")
             .with_note(format!("defined functions: {}", program.defined_functions().join(", "))));

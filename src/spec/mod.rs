@@ -288,6 +288,31 @@ impl Spec {
         })
     }
 
+    /// Where a composition (or one nested in it) names `part`: the first item that does.
+    pub fn span_of_part(&self, name: &str, part: &str) -> Option<crate::ir::SrcSpan> {
+        let &c = self.composite_ix.get(name)?;
+        let mut todo = vec![c];
+        let mut seen = vec![c];
+        while let Some(c) = todo.pop() {
+            for item in &self.ast.composites[c].items {
+                let mut refs = Vec::new();
+                item_names(&item.kind, &mut refs);
+                if refs.iter().any(|n| n == part) {
+                    return Some(item.span.to_src(self.file()));
+                }
+                for n in refs {
+                    if let Some(&d) = self.composite_ix.get(&n)
+                        && !seen.contains(&d)
+                    {
+                        seen.push(d);
+                        todo.push(d);
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// The C components a composition names, through nested compositions, without duplicates;
     /// empty for a process.
     pub fn c_components(&self, name: &str) -> Result<Vec<String>, Diagnostic> {
