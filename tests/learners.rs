@@ -137,3 +137,67 @@ fn lsharp_refuses_words_that_are_not_counterexamples() {
     assert!(matches!(l.refine(&word, &mut teacher), Err(lstar::LearnError::NotACounterexample(_))));
     assert!(matches!(l.refine(&["z".to_string()], &mut teacher), Err(lstar::LearnError::UnknownLetter(_))));
 }
+
+/// `s` with the transition of state `q` on letter `a` redirected to `to` (or removed).
+fn perturbed(s: &Shape, q: usize, a: usize, to: Option<usize>) -> Shape {
+    let mut t = s.clone();
+    let n = t.accepting.len();
+    t.next[q % n][a % t.k] = to.map(|x| x % n);
+    t
+}
+
+/// Refines a learner with a counterexample.
+type Refine<'a> = dyn FnMut(&[String], &mut DlaTeacher) -> Result<(), lstar::LearnError> + 'a;
+
+/// Runs hypotheses and counterexamples to the end.
+fn finish(
+    teacher: &mut DlaTeacher,
+    hypothesis: &mut dyn FnMut() -> Dla,
+    refine: &mut Refine,
+) -> Result<Dla, TestCaseError> {
+    loop {
+        let h = hypothesis();
+        match teacher.candidate(&h) {
+            None => return Ok(h),
+            Some(cex) => refine(&cex, teacher).map_err(|e| TestCaseError::fail(e.to_string()))?,
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Adaptive learning: a learner that learned one target, re-used for a perturbed one
+    /// (L#'s replay of its old basis, L*'s table re-validation), learns the new target.
+    #[test]
+    fn every_learner_relearns_a_perturbed_target(
+        prefix_closed in any::<bool>(),
+        s in shape(false),
+        q in 0usize..10,
+        a in 0usize..3,
+        to in proptest::option::of(0usize..10),
+    ) {
+        let s = if prefix_closed { Shape { accepting: vec![true; s.accepting.len()], ..s } } else { s };
+        let (old, new) = (build(&s), build(&perturbed(&s, q, a, to)));
+        let (mut old_teacher, mut new_teacher) = (DlaTeacher { target: &old }, DlaTeacher { target: &new });
+
+        let mut sharp = LSharp::new(alphabet(&s), prefix_closed);
+        sharp.close(&mut old_teacher);
+        let cell = std::cell::RefCell::new(sharp);
+        finish(&mut old_teacher, &mut || cell.borrow_mut().hypothesis(), &mut |c, t| cell.borrow_mut().refine(c, t))?;
+        let mut again = LSharp::replay(&cell.borrow(), &mut new_teacher);
+        again.close(&mut new_teacher);
+        let cell = std::cell::RefCell::new(again);
+        let h = finish(&mut new_teacher, &mut || cell.borrow_mut().hypothesis(), &mut |c, t| cell.borrow_mut().refine(c, t))?;
+        prop_assert_eq!(difference(&new, &h), None);
+
+        let mut star = lstar::Learner::new(alphabet(&s), CexMode::RivestSchapire, prefix_closed);
+        star.close(&mut old_teacher);
+        let cell = std::cell::RefCell::new(star);
+        finish(&mut old_teacher, &mut || cell.borrow_mut().hypothesis(), &mut |c, t| cell.borrow_mut().refine(c, t))?;
+        cell.borrow_mut().revalidate(&mut new_teacher);
+        cell.borrow_mut().close(&mut new_teacher);
+        let h = finish(&mut new_teacher, &mut || cell.borrow_mut().hypothesis(), &mut |c, t| cell.borrow_mut().refine(c, t))?;
+        prop_assert_eq!(difference(&new, &h), None);
+    }
+}
