@@ -19,8 +19,7 @@
 //! with both weak inequalities of every comparison. Houdini (Flanagan, Leino, *Houdini, an
 //! annotation assistant for ESC/Java*, FME 2001) drops the candidates that a block can falsify
 //! until what is left is inductive; when it also excludes every error block, it is a proof.
-//! Otherwise its conjuncts are still true at their cut points, and CEGAR starts from them as
-//! predicates.
+//! Otherwise `subst verify` goes on with CEGAR as before.
 //!
 //! **Re-check.** [`check`] asks a fresh [`Smt`] for initiation (the initial block),
 //! consecution (one query per block) and safety (one per error block), each one
@@ -48,7 +47,7 @@
 //!
 //! Known weaknesses:
 //! - Only conjunctions: an invariant that needs a disjunction (a counter bounded only in one
-//!   state of a state machine) is left to CEGAR, which starts from the conjuncts found.
+//!   state of a state machine) is left to CEGAR.
 //! - Equalities come from samples: a relation that small inputs never exercise, or one that
 //!   holds only modulo 2^w, is not guessed. No candidate speaks about arrays.
 //! - The sampling runs and Houdini's pruning are bounded by counts ([`SAMPLE_RUNS`],

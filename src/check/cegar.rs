@@ -415,7 +415,9 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     let mut round = 0usize;
     // Invariants at the cut points of the block encoding, from samples and the program's
     // conditions, kept when inductive: when they exclude every error (re-checked by a solver
-    // of their own) that is the proof; else their conjuncts are the first predicates there.
+    // of their own) that is the proof. (Seeding CEGAR with the conjuncts of a failed attempt
+    // was measured and dropped: no program needed fewer refinements, and the abstractions
+    // grew, e.g. benches/svcomp/traffic_lights.c from 462 to 577 states.)
     let attempt = crate::abs::invariant::prove(comp, options.query_timeout_ms);
     tracing::info!(proved = attempt.proved, why_not = ?attempt.why_not, invariants = ?attempt.invariants, "invariants");
     if attempt.proved {
@@ -425,11 +427,6 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
             ..CegarStats::default()
         };
         return ProgramResult { component: comp.name.clone(), outcome: CegarOutcome::Holds, error: None, stats };
-    }
-    for (loc, conjuncts) in &attempt.invariants {
-        for c in conjuncts {
-            parts[0].abs.precision.add(*loc, c.clone());
-        }
     }
     let mut between = || {
         let due = round == 0 || round.is_power_of_two();
