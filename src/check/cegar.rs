@@ -418,12 +418,14 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     // of their own) that is the proof. (Seeding CEGAR with the conjuncts of a failed attempt
     // was measured and dropped: no program needed fewer refinements, and the abstractions
     // grew, e.g. benches/svcomp/traffic_lights.c from 462 to 577 states.)
+    let started = Instant::now();
     let attempt = crate::abs::invariant::prove(comp, options.query_timeout_ms);
     tracing::info!(proved = attempt.proved, why_not = ?attempt.why_not, invariants = ?attempt.invariants, "invariants");
     if attempt.proved {
         let stats = CegarStats {
             invariants: attempt.invariants.len(),
             smt: crate::smt::SmtStats { calls: attempt.calls, ..Default::default() },
+            time: started.elapsed(),
             ..CegarStats::default()
         };
         return ProgramResult { component: comp.name.clone(), outcome: CegarOutcome::Holds, error: None, stats };
@@ -468,6 +470,7 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     };
     let (mut outcome, mut stats) = run_with(&[], &mut parts, None, options, &mut between);
     stats.smt.calls += attempt.calls;
+    stats.time = started.elapsed();
     stats.bmc_depth = bmc.depth();
     stats.bmc_complete = bmc.exhausted();
     stats.smt.calls += bmc_stats.calls;
