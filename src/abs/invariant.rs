@@ -367,11 +367,17 @@ pub fn k_induction(
         })
         .collect();
     let init = Bool::or(&init);
+    // Base, depth 0: no error block enabled in an initial state.
+    if smt.sat(&[init.clone(), bad(0)])? {
+        return Ok(None);
+    }
     for k in 1..=max_k {
-        // Base: no error within k steps of an initial state.
+        // Base, depth k: no error after exactly k steps. Each depth is its own query (earlier
+        // depths were checked in earlier rounds): a run that errs at depth j < k need not be
+        // able to take k steps, so one query over k steps would miss it.
         let mut base = vec![init.clone()];
         base.extend((0..k).map(trans));
-        base.push(Bool::or(&(0..=k).map(bad).collect::<Vec<_>>()));
+        base.push(bad(k));
         if smt.sat(&base)? {
             return Ok(None);
         }
