@@ -12,7 +12,7 @@
 //! | [`automata`] | DLAs: composition, hiding, determinisation, minimisation, safety, inclusion, DOT | done |
 //! | [`learn`] | L* with Rivest–Schapire (and two other) counterexample processing, serialisable tables, re-validation; L# over an observation tree (letters interned as indices, prefix-closure answers), re-asking its tree after an upgrade | done (adaptive L#, alphabet refinement: not yet) |
 //! | [`smt`] | the only user of `z3`: IR expressions as bit-vector formulas, edge steps, query cache, all-SAT | done |
-//! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by weakest preconditions; an explicit-state under-approximation ([`abs::explicit`]) | done |
+//! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by weakest preconditions; an explicit-state under-approximation ([`abs::explicit`]); block encoding at cut points and inductive invariants guessed from samples and conditions, pruned by Houdini and re-checked ([`abs::invariant`]) | done |
 //! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]); containment of changed C components ([`check::contain`], paper 003 Section 4) per matched component ([`check::substitution`]) | FSP models; C programs and C assemblies (monolithic, or compositional with `--engine ag`); containment and compatibility on C ([`check::compat`]) |
 //! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]); `verify`, `check` on FSP models and input errors as JSON (schemas in `docs/schemas/`) and SARIF ([`report::verdict`]) | done for what exists |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
@@ -42,7 +42,9 @@
 //!   the verdict Unknown (or, for a must-transition, its absence), never "holds".
 //! - "Holds" on C comes from CEGAR on may-abstractions, which over-approximate every component
 //!   (`tests/abstraction.rs` checks this against the interpreter), or from a bounded search
-//!   ([`check::bmc`]) whose unrolling is complete (no run can iterate further). "Fails" on C
+//!   ([`check::bmc`]) whose unrolling is complete (no run can iterate further), or from
+//!   invariants at the cut points of a block encoding ([`abs::invariant`]) whose initiation,
+//!   consecution and exclusion of every error a fresh solver has checked. "Fails" on C
 //!   comes only with concrete runs that the interpreter has replayed.
 //! - "Contained" rests on `L(M) ⊆ L(M')` with `M` a may-model of the old version and `M'` an
 //!   under-approximation of the new one: its must-model (a must-transition needs every state of

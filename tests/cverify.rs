@@ -89,10 +89,11 @@ fn cegar_examples_have_their_verdicts() {
 fn loop_examples_have_their_verdicts() {
     // Lock chains of 6, 8 and 10 locks, loops whose proofs need linear invariants (s == 2*i,
     // x + y == n signed and unsigned, y == 2*x across a branch), a retry counter, and bugs 250
-    // and 300 iterations deep: each must get its verdict.
+    // and 300 iterations deep (one behind an equality that short runs suggest and the
+    // re-check refutes): each must get its verdict.
     let (failures, decided) = check_dir(&root().join("examples-c/loops"), Duration::from_secs(120), true);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(decided >= 11, "only {decided} examples decided");
+    assert!(decided >= 12, "only {decided} examples decided");
 }
 
 #[test]

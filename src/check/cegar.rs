@@ -422,21 +422,21 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     let mut round = 0usize;
     // Invariants at the cut points of the block encoding, from samples and the program's
     // conditions, kept when inductive: when they exclude every error (re-checked by a solver
-    // of their own) that is the proof; else their conjuncts are the first predicates there.
+    // of their own) that is the proof. (Seeding CEGAR with the conjuncts of a failed attempt
+    // was measured and dropped: no program needed fewer refinements, and the abstractions
+    // grew, e.g. benches/svcomp/traffic_lights.c from 462 to 577 states.)
+    let started = Instant::now();
+    // (k-induction strengthened by them, when they are too weak alone.)
     let attempt = crate::abs::invariant::prove(comp, options.query_budget);
     tracing::info!(proved = attempt.proved, why_not = ?attempt.why_not, invariants = ?attempt.invariants, "invariants");
     if attempt.proved {
         let stats = CegarStats {
             invariants: attempt.invariants.len(),
             smt: crate::smt::SmtStats { calls: attempt.calls, ..Default::default() },
+            time: started.elapsed(),
             ..CegarStats::default()
         };
         return ProgramResult { component: comp.name.clone(), outcome: CegarOutcome::Holds, error: None, stats };
-    }
-    for (loc, conjuncts) in &attempt.invariants {
-        for c in conjuncts {
-            parts[0].abs.precision.add(*loc, c.clone());
-        }
     }
     let mut between = || {
         let due = round == 0 || round.is_power_of_two();
@@ -478,6 +478,7 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     };
     let (mut outcome, mut stats) = run_with(&[], &mut parts, None, options, &mut between);
     stats.smt.calls += attempt.calls;
+    stats.time = started.elapsed();
     stats.bmc_depth = bmc.depth();
     stats.bmc_complete = bmc.exhausted();
     stats.smt.calls += bmc_stats.calls;

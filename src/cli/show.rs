@@ -60,7 +60,7 @@ pub fn model(
     let mut abs = Abstractor::new(comp, view);
     let key = crate::check::compat::predicates_key(comp);
     let cached = cache.load::<PrecisionText>("predicates", &key).is_some_and(|text| abs.load_precision(&text));
-    let mut smt = crate::smt::Smt::new(10_000);
+    let mut smt = crate::smt::Smt::new(crate::smt::DEFAULT_QUERY_BUDGET);
     let arg = abs.build(&mut smt, mode).map_err(|e| {
         crate::diag::Diagnostic::global(format!("the abstract model of `{}` could not be built: {e:?}", comp.name))
     })?;

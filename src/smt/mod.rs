@@ -812,4 +812,15 @@ mod term_tests {
         assert_eq!(names, ["x", "y"]);
         assert_eq!(atoms(&f).len(), 2);
     }
+
+    #[test]
+    fn an_empty_conjunction_is_no_constant() {
+        // `Bool::and(&[])` is an application of `and` without arguments: it was taken for a
+        // constant, and quantifying over it made Z3 fail.
+        let x = BV::new_const("x", 8);
+        let empty: &[Bool] = &[];
+        let f = Bool::and(&[Bool::and(empty), x.eq(BV::from_u64(1, 8))]);
+        let names: Vec<String> = constants(&Dynamic::from_ast(&f)).iter().map(|c| c.to_string()).collect();
+        assert_eq!(names, ["x"]);
+    }
 }
