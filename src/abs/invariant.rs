@@ -407,12 +407,13 @@ const MAX_PRUNES: usize = 2_000;
 /// the block encoding: candidates are the affine equalities that every sampled state at a cut
 /// point satisfies and the atoms of the component's conditions, both ways; Houdini keeps the
 /// largest inductive subset (Flanagan, Leino, *Houdini, an annotation assistant for ESC/Java*,
-/// FME 2001); a fresh solver re-checks the result and its safety.
-pub fn prove(comp: &Component, query_timeout_ms: u32) -> Attempt {
+/// FME 2001); a fresh solver re-checks the result and its safety. Each query has `budget`
+/// resource units and at most the time left before `deadline`.
+pub fn prove(comp: &Component, budget: u32, deadline: &crate::deadline::Deadline) -> Attempt {
     let enc = Encoder::new(comp);
     let vocab = enc.state("");
     let blocks = blocks(&enc, &vocab, &|_, _| true, false);
-    let mut smt = Smt::new(query_timeout_ms);
+    let mut smt = Smt::with_deadline(budget, *deadline);
     let mut attempt = Attempt { k: 0, invariants: Vec::new(), proved: false, why_not: None, calls: 0 };
     let mut cands = candidates(comp, &enc, &vocab, &blocks.cuts);
     if let Err(e) = houdini(&blocks, &vocab, &mut cands, &mut smt) {
@@ -422,7 +423,7 @@ pub fn prove(comp: &Component, query_timeout_ms: u32) -> Attempt {
     }
     let invs: Vec<Bool> = cands.iter().map(|c| Bool::and(c)).collect();
     attempt.invariants = blocks.cuts.iter().copied().zip(cands).collect();
-    let mut fresh = Smt::new(query_timeout_ms);
+    let mut fresh = Smt::with_deadline(budget, *deadline);
     match check(&blocks, &vocab, &invs, &mut fresh) {
         Ok(true) => attempt.proved = true,
         Ok(false) => attempt.why_not = Some("the invariants found do not exclude every error".into()),

@@ -427,7 +427,7 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     // grew, e.g. benches/svcomp/traffic_lights.c from 462 to 577 states.)
     let started = Instant::now();
     // (k-induction strengthened by them, when they are too weak alone.)
-    let attempt = crate::abs::invariant::prove(comp, options.query_budget);
+    let attempt = crate::abs::invariant::prove(comp, options.query_budget, &options.deadline);
     tracing::info!(proved = attempt.proved, why_not = ?attempt.why_not, invariants = ?attempt.invariants, "invariants");
     if attempt.proved {
         let stats = CegarStats {
