@@ -799,6 +799,30 @@ pub(crate) fn sarif_location(l: &Location, message: Option<&str>) -> Value {
     v
 }
 
+/// The SARIF code flows of the components' runs along a violation, one thread flow a
+/// component; none when no run has a step.
+pub(crate) fn code_flows(runs: &[ComponentRunReport]) -> Option<Value> {
+    let flows: Vec<Value> = runs
+        .iter()
+        .filter(|run| !run.path.is_empty())
+        .map(|run| {
+            let locations: Vec<Value> = run
+                .path
+                .iter()
+                .map(|s| {
+                    let text = match &s.event {
+                        Some(e) => format!("{}: {} (event {e})", run.component, s.text),
+                        None => format!("{}: {}", run.component, s.text),
+                    };
+                    json!({ "location": sarif_location(&s.location, Some(&text)) })
+                })
+                .collect();
+            json!({ "message": { "text": format!("component {}", run.component) }, "locations": locations })
+        })
+        .collect();
+    (!flows.is_empty()).then(|| json!([{ "threadFlows": flows }]))
+}
+
 pub(crate) fn file_location(file: &str) -> Value {
     json!({ "physicalLocation": { "artifactLocation": { "uri": file } } })
 }
@@ -923,27 +947,8 @@ fn property_result(p: &PropertyReport, new: &str) -> Option<Value> {
                 Some(s) => sarif_location(&s.location, None),
                 None => file_location(new),
             }]);
-            let flows: Vec<Value> = p
-                .runs
-                .iter()
-                .filter(|run| !run.path.is_empty())
-                .map(|run| {
-                    let locations: Vec<Value> = run
-                        .path
-                        .iter()
-                        .map(|s| {
-                            let text = match &s.event {
-                                Some(e) => format!("{}: {} (event {e})", run.component, s.text),
-                                None => format!("{}: {}", run.component, s.text),
-                            };
-                            json!({ "location": sarif_location(&s.location, Some(&text)) })
-                        })
-                        .collect();
-                    json!({ "message": { "text": format!("component {}", run.component) }, "locations": locations })
-                })
-                .collect();
-            if !flows.is_empty() {
-                r["codeFlows"] = json!([{ "threadFlows": flows }]);
+            if let Some(flows) = code_flows(&p.runs) {
+                r["codeFlows"] = flows;
             }
             r["properties"] = json!({ "property": p.property, "trace": trace });
             Some(r)

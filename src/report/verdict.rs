@@ -8,7 +8,7 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::check::{ComponentRunReport, Location, Step, file_location, sarif_location, steps};
+use super::check::{ComponentRunReport, Location, Step, code_flows, file_location, sarif_location, steps};
 use crate::check::Verdict;
 use crate::check::cegar::{AssemblyResult, CegarOutcome, ProgramResult};
 use crate::check::upgrade::Upgrade;
@@ -365,27 +365,8 @@ fn property_result(p: &PropertyVerdict, target: &str) -> Option<Value> {
                 Some(s) => sarif_location(&s.location, None),
                 None => file_location(target),
             }]);
-            let flows: Vec<Value> = p
-                .runs
-                .iter()
-                .filter(|run| !run.path.is_empty())
-                .map(|run| {
-                    let locations: Vec<Value> = run
-                        .path
-                        .iter()
-                        .map(|s| {
-                            let text = match &s.event {
-                                Some(e) => format!("{}: {} (event {e})", run.component, s.text),
-                                None => format!("{}: {}", run.component, s.text),
-                            };
-                            json!({ "location": sarif_location(&s.location, Some(&text)) })
-                        })
-                        .collect();
-                    json!({ "message": { "text": format!("component {}", run.component) }, "locations": locations })
-                })
-                .collect();
-            if !flows.is_empty() {
-                r["codeFlows"] = json!([{ "threadFlows": flows }]);
+            if let Some(flows) = code_flows(&p.runs) {
+                r["codeFlows"] = flows;
             }
             r["properties"] = json!({ "property": p.property, "trace": trace });
             Some(r)
