@@ -95,3 +95,4 @@ pub mod learn;
 pub mod report;
 pub mod smt;
 pub mod spec;
+pub mod util;

@@ -20,7 +20,8 @@
 //! location only), so the containment loop treats it like an abstract graph: events, error
 //! events and τ steps are labelled the same way.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use crate::util::HashMap;
+use std::collections::{BTreeSet, VecDeque};
 
 use super::{AEdge, AState, Arg, ErrorKind, Label};
 use crate::abs::refine::Witness;

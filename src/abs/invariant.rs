@@ -585,7 +585,7 @@ impl interp::Environment for Small {
 /// States of the interpreter's runs at each cut point (distinct, at most [`MAX_SAMPLES`]).
 fn sample(comp: &Component, cuts: &[LocId]) -> Vec<Vec<interp::State>> {
     let mut out: Vec<Vec<interp::State>> = vec![Vec::new(); cuts.len()];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = crate::util::HashSet::default();
     let succ = comp.successors();
     for seed in 0..SAMPLE_RUNS {
         let mut env = Small(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);

@@ -32,7 +32,8 @@ pub mod explicit;
 pub mod invariant;
 pub mod refine;
 
-use std::collections::{HashMap, VecDeque};
+use crate::util::HashMap;
+use std::collections::VecDeque;
 
 use z3::ast::{Ast, Bool, Dynamic};
 
@@ -59,7 +60,7 @@ impl Precision {
     pub fn new(n_locs: u32) -> Precision {
         Precision {
             table: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
             at: vec![Vec::new(); n_locs as usize],
             mentions: Vec::new(),
         }
@@ -294,7 +295,7 @@ impl<'a> Abstractor<'a> {
             vocab,
             precision: Precision::new(comp.n_locs),
             view,
-            cache: HashMap::new(),
+            cache: HashMap::default(),
             stats: AbsStats::default(),
         }
     }
@@ -331,7 +332,7 @@ impl<'a> Abstractor<'a> {
             return false;
         }
         let decls: Vec<String> = self.vocab.iter().map(|s| s.dynamic().decl().to_string()).collect();
-        let known: std::collections::HashSet<Dynamic> = self.vocab.iter().map(Sym::dynamic).collect();
+        let known: crate::util::HashSet<Dynamic> = self.vocab.iter().map(Sym::dynamic).collect();
         let flat: Vec<&String> = text.formulas.iter().collect();
         // Each text goes into `(assert ..)`: it must be one term, so that it cannot close the
         // assertion and add commands of its own.
@@ -350,7 +351,7 @@ impl<'a> Abstractor<'a> {
         }
         // In the table's order, so that the predicates keep their indices, and the models their
         // states: a model rebuilt from the cache is the one the cached tables were learned for.
-        if parsed.iter().collect::<std::collections::HashSet<_>>().len() != n {
+        if parsed.iter().collect::<crate::util::HashSet<_>>().len() != n {
             return false;
         }
         for p in parsed {
@@ -375,11 +376,11 @@ impl<'a> Abstractor<'a> {
     /// refinements that found them. Returns the number of (location, predicate) pairs added.
     pub fn seed(&mut self, other: &Abstractor) -> usize {
         let (old, new) = (other.component(), self.component());
-        let mut by_both: HashMap<(Vec<String>, Vec<String>), Vec<LocId>> = HashMap::new();
+        let mut by_both: HashMap<(Vec<String>, Vec<String>), Vec<LocId>> = HashMap::default();
         for (l, sig) in signatures(old).into_iter().enumerate() {
             by_both.entry(sig).or_default().push(LocId(l as u32));
         }
-        let known: std::collections::HashSet<Dynamic> = self.vocab.iter().map(Sym::dynamic).collect();
+        let known: crate::util::HashSet<Dynamic> = self.vocab.iter().map(Sym::dynamic).collect();
         let usable = |id: PredId| other.precision.mentions[id as usize].iter().all(|c| known.contains(c));
         let mut added = 0;
         for (l, sig) in signatures(new).into_iter().enumerate() {
@@ -440,7 +441,7 @@ impl<'a> Abstractor<'a> {
         let comp = self.component();
         let succ = comp.successors();
         let mut states: Vec<AState> = Vec::new();
-        let mut ids: HashMap<AState, usize> = HashMap::new();
+        let mut ids: HashMap<AState, usize> = HashMap::default();
         let mut out: Vec<Vec<AEdge>> = Vec::new();
         let mut queue = VecDeque::new();
         let mut intern =
@@ -666,7 +667,7 @@ impl Arg {
 
     fn automaton(&self, component: &str, errors_accept: bool) -> Dla {
         let mut b = Builder::new();
-        let mut dla_of: HashMap<usize, crate::automata::dla::StateId> = HashMap::new();
+        let mut dla_of: HashMap<usize, crate::automata::dla::StateId> = HashMap::default();
         let mut work: Vec<usize> = Vec::new();
         let mut get = |s: usize, b: &mut Builder, work: &mut Vec<usize>| {
             *dla_of.entry(s).or_insert_with(|| {
@@ -730,7 +731,7 @@ impl Arg {
     pub fn find_path(&self, component: &str, events: &[Vec<String>]) -> Option<Vec<(usize, usize)>> {
         // For each (state, events done): the node and edge it was reached by.
         type Node = (usize, usize);
-        let mut prev: HashMap<Node, Option<(Node, usize)>> = HashMap::new();
+        let mut prev: HashMap<Node, Option<(Node, usize)>> = HashMap::default();
         let mut queue = VecDeque::new();
         for &s in &self.initial {
             prev.insert((s, 0), None);

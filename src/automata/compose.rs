@@ -10,7 +10,8 @@
 //! Known weaknesses: tuples are stored as boxed slices in a hash map; a product with millions of
 //! states needs that much memory (no symbolic representation, no partial-order reduction).
 
-use std::collections::{HashMap, VecDeque};
+use crate::util::HashMap;
+use std::collections::VecDeque;
 
 use super::dla::{Builder, Dla, PropSet, StateId, TAU};
 
@@ -187,7 +188,7 @@ pub fn explore(product: &Product) -> Dla {
     for e in product.alphabet().iter().enumerate().filter(|(i, _)| !product.is_hidden(*i as u32)).map(|(_, e)| e) {
         b.add_event(e);
     }
-    let mut ids: HashMap<Tuple, StateId> = HashMap::new();
+    let mut ids: HashMap<Tuple, StateId> = HashMap::default();
     let mut queue: VecDeque<Tuple> = VecDeque::new();
     let mut error: Option<StateId> = None;
     let mut add = |b: &mut Builder, t: Tuple, queue: &mut VecDeque<Tuple>, ids: &mut HashMap<Tuple, StateId>| {

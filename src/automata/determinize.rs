@@ -8,7 +8,8 @@
 //! Known weakness: the subset construction is exponential in the worst case; it is meant for
 //! automata that are small or nearly deterministic (assumptions, properties, abstractions).
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use crate::util::HashMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use super::dla::{Builder, Dla, StateId, TAU};
 
@@ -21,7 +22,7 @@ pub fn determinize(d: &Dla) -> Dla {
     for p in d.props() {
         b.add_prop(p);
     }
-    let mut ids: HashMap<Vec<StateId>, StateId> = HashMap::new();
+    let mut ids: HashMap<Vec<StateId>, StateId> = HashMap::default();
     let mut queue: VecDeque<Vec<StateId>> = VecDeque::new();
     // Macro states are identified by their members; their label is the one observed on entry.
     let mut by_label: BTreeMap<Vec<u16>, Vec<StateId>> = BTreeMap::new();

@@ -12,7 +12,8 @@
 //! internal steps are invisible. For the common case of a prefix-closed LTS every non-error
 //! state is accepting and no state has a label.
 
-use std::collections::{BTreeSet, HashMap};
+use crate::util::HashMap;
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// The index of the internal event τ in transitions.
@@ -511,7 +512,7 @@ impl Dla {
     pub fn tau_closure(&self, set: &[StateId]) -> Vec<StateId> {
         let mut out: Vec<StateId> = set.to_vec();
         let mut stack: Vec<StateId> = set.to_vec();
-        let mut seen: std::collections::HashSet<StateId> = set.iter().copied().collect();
+        let mut seen: crate::util::HashSet<StateId> = set.iter().copied().collect();
         while let Some(s) = stack.pop() {
             for t in &self.states[s.index()].out {
                 if t.event == TAU && seen.insert(t.to) {

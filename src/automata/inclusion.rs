@@ -15,7 +15,8 @@
 //! Known weakness: the antichain of a state of A is a plain list, so subsumption checks are
 //! linear in its length.
 
-use std::collections::{HashMap, VecDeque};
+use crate::util::HashMap;
+use std::collections::VecDeque;
 
 use super::dla::{Dla, StateId, TAU, Trace};
 
@@ -60,9 +61,9 @@ pub fn check(a: &Dla, b: &Dla) -> Inclusion {
     };
     let b_has_tau = b.has_tau();
     let mut nodes: Vec<Node> = Vec::new();
-    let mut antichain: HashMap<StateId, Vec<usize>> = HashMap::new();
+    let mut antichain: HashMap<StateId, Vec<usize>> = HashMap::default();
     let mut queue: VecDeque<usize> = VecDeque::new();
-    let mut b_init_by_label: HashMap<Vec<u16>, Vec<StateId>> = HashMap::new();
+    let mut b_init_by_label: HashMap<Vec<u16>, Vec<StateId>> = HashMap::default();
     for &s in b.initial() {
         b_init_by_label.entry(b.state(s).label.clone()).or_default().push(s);
     }

@@ -12,7 +12,8 @@
 //! Known weakness: a split scans the whole block it splits, so the bound is O(n² k) in the worst
 //! case rather than Hopcroft's O(n k log n); automata here have at most tens of thousands of states.
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use crate::util::{HashMap, HashSet};
+use std::collections::{BTreeMap, VecDeque};
 
 use super::dla::{Builder, Dla, StateId};
 
@@ -58,7 +59,7 @@ pub fn minimize(d: &Dla) -> Dla {
     // Initial partition by (accepting, label); the sink alone.
     let mut block_of = vec![0usize; n + 1];
     let mut blocks: Vec<Vec<usize>> = Vec::new();
-    let mut first: HashMap<(bool, Vec<u16>), usize> = HashMap::new();
+    let mut first: HashMap<(bool, Vec<u16>), usize> = HashMap::default();
     for (i, &s) in states.iter().enumerate() {
         let k = (d.is_accepting(s), d.state(s).label.clone());
         let b = *first.entry(k).or_insert_with(|| {
@@ -71,7 +72,7 @@ pub fn minimize(d: &Dla) -> Dla {
     blocks.push(vec![sink]);
     block_of[sink] = blocks.len() - 1;
     let mut work: VecDeque<(usize, usize)> = VecDeque::new();
-    let mut in_work: HashSet<(usize, usize)> = HashSet::new();
+    let mut in_work: HashSet<(usize, usize)> = HashSet::default();
     for b in 0..blocks.len() {
         for c in 0..n_letters {
             work.push_back((b, c));
@@ -138,7 +139,7 @@ fn build_quotient(
     // Number blocks in breadth-first order from the initial states, for a canonical result.
     let sink_block = block_of[sink];
     let index: HashMap<StateId, usize> = states.iter().enumerate().map(|(i, &s)| (s, i)).collect();
-    let mut ids: HashMap<usize, StateId> = HashMap::new();
+    let mut ids: HashMap<usize, StateId> = HashMap::default();
     let mut queue: VecDeque<usize> = VecDeque::new();
     let mut inits: Vec<usize> =
         d.initial().iter().filter_map(|s| index.get(s)).map(|&i| block_of[i]).filter(|&x| x != sink_block).collect();

@@ -8,7 +8,8 @@
 //!
 //! Known weakness: the search is explicit; its memory grows with the reachable product.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use crate::util::{HashMap, HashSet};
+use std::collections::VecDeque;
 
 use super::compose::{Product, Tuple};
 use super::dla::{Builder, Dla, StateId, TAU};
@@ -112,7 +113,7 @@ pub fn check(parts: &[&Dla], hidden: &dyn Fn(&str) -> bool, property: Option<&Dl
         .enumerate()
         .map(|(g, e)| if product.is_hidden(g as u32) { None } else { p_err.as_ref().and_then(|p| p.event_index(e)) })
         .collect();
-    let mut dist: Distances = HashMap::new();
+    let mut dist: Distances = HashMap::default();
     let mut queue: VecDeque<Node> = VecDeque::new();
     let p_init = p_err.as_ref().map(|p| p.initial()[0]);
     for t in product.initial() {
@@ -124,7 +125,7 @@ pub fn check(parts: &[&Dla], hidden: &dyn Fn(&str) -> bool, property: Option<&Dl
     let mut succ = Vec::new();
     // 0-1 breadth-first search: τ steps cost nothing, so nodes leave the queue in the order of
     // their distance in visible events, and a node is final when it first leaves.
-    let mut done: HashSet<Node> = HashSet::new();
+    let mut done: HashSet<Node> = HashSet::default();
     while let Some(node) = queue.pop_front() {
         if !done.insert(node.clone()) {
             continue;

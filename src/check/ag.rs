@@ -38,7 +38,7 @@
 //! state/event L* are not yet part of the interface); counterexample witnesses are found by an
 //! explicit search of the constrained product.
 
-use std::collections::HashMap;
+use crate::util::HashMap;
 use std::time::{Duration, Instant};
 
 use crate::automata::dla::{Builder, Dla, StateId};
@@ -302,7 +302,7 @@ impl<'a> AssumptionOracle<'a> {
             local,
             letters,
             queries: 0,
-            memo: HashMap::new(),
+            memo: HashMap::default(),
             deadline: None,
             expired: false,
         }
@@ -348,7 +348,7 @@ impl<'a> AssumptionOracle<'a> {
     /// Closes `set` under the component's moves outside the interface; `false` if an error is
     /// reachable.
     fn close(&self, set: &mut Vec<Pair>) -> bool {
-        let mut seen: std::collections::HashSet<Pair> = set.iter().copied().collect();
+        let mut seen: crate::util::HashSet<Pair> = set.iter().copied().collect();
         let mut stack = set.clone();
         while let Some(pair) = stack.pop() {
             if self.is_error(pair) {

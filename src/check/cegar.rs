@@ -45,7 +45,7 @@ pub struct CPart<'a> {
     pub abs: Abstractor<'a>,
     /// The names the component's own events have in the assembly (from
     /// [`crate::spec::Part::renaming`]); `None` keeps them.
-    pub renaming: Option<std::collections::HashMap<String, Vec<String>>>,
+    pub renaming: Option<crate::util::HashMap<String, Vec<String>>>,
     arg: Option<Arg>,
 }
 

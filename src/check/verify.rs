@@ -340,7 +340,7 @@ impl OrderSearch {
 /// adjacent levels, which keeps each assumption's interface, and so the assumption, small.
 pub fn connected_order(parts: &[&Dla], placed: &[usize]) -> Vec<usize> {
     let mut order: Vec<usize> = placed.to_vec();
-    let mut seen: std::collections::HashSet<&str> =
+    let mut seen: crate::util::HashSet<&str> =
         placed.iter().flat_map(|&i| parts[i].alphabet().iter().map(String::as_str)).collect();
     while order.len() < parts.len() {
         let next = (0..parts.len())

@@ -10,7 +10,7 @@
 //! anywhere) is the name [`THROUGH_POINTER`], which conflicts with every name: the analysis does
 //! not know what a pointer points to.
 
-use std::collections::{HashMap, HashSet};
+use crate::util::{HashMap, HashSet};
 
 use lang_c::ast::{
     BinaryOperator, BlockItem, Declaration, Expression, ForInitializer, FunctionDefinition, Initializer, Label,
@@ -79,11 +79,12 @@ impl Summaries {
         globals: &HashSet<String>,
         pointers: HashSet<String>,
     ) -> Summaries {
-        let mut direct: HashMap<String, (Effects, HashSet<String>)> = HashMap::new();
-        let with_pointers = Summaries { map: HashMap::new(), pointers };
+        let mut direct: HashMap<String, (Effects, HashSet<String>)> = HashMap::default();
+        let with_pointers = Summaries { map: HashMap::default(), pointers };
         for f in defs {
             let Some(name) = function_name(f) else { continue };
-            let mut w = Walker { summaries: Some(&with_pointers), effects: Effects::default(), calls: HashSet::new() };
+            let mut w =
+                Walker { summaries: Some(&with_pointers), effects: Effects::default(), calls: HashSet::default() };
             w.stmt(&f.statement);
             direct.insert(name.to_string(), (w.effects, w.calls));
         }
@@ -124,7 +125,7 @@ impl Summaries {
 
     /// The effects of one expression.
     pub fn of_expr(&self, e: &Node<Expression>) -> Effects {
-        let mut w = Walker { summaries: Some(self), effects: Effects::default(), calls: HashSet::new() };
+        let mut w = Walker { summaries: Some(self), effects: Effects::default(), calls: HashSet::default() };
         w.expr(e);
         w.effects
     }
@@ -132,9 +133,9 @@ impl Summaries {
 
 /// The names of all functions called in `defs`.
 pub fn called_functions<'a>(defs: impl Iterator<Item = &'a FunctionDefinition>) -> HashSet<String> {
-    let mut all = HashSet::new();
+    let mut all = HashSet::default();
     for f in defs {
-        let mut w = Walker { summaries: None, effects: Effects::default(), calls: HashSet::new() };
+        let mut w = Walker { summaries: None, effects: Effects::default(), calls: HashSet::default() };
         w.stmt(&f.statement);
         all.extend(w.calls);
     }

@@ -19,8 +19,9 @@ mod source_map;
 
 pub use builtins::{ERROR_EVENT, NONDET_SUFFIXES, c_type_by_name, nondet_type};
 
+use crate::util::HashMap;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
@@ -232,7 +233,7 @@ pub fn load(paths: &[PathBuf], options: &FrontOptions) -> Result<Program, Diagno
             units.push(parsed);
         }
     }
-    let mut external_functions = HashMap::new();
+    let mut external_functions = HashMap::default();
     for (u, unit) in units.iter().enumerate() {
         for (i, decl) in unit.ast.0.iter().enumerate() {
             if let ExternalDeclaration::FunctionDefinition(f) = &decl.node

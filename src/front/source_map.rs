@@ -6,7 +6,7 @@
 //! macro expansion makes the two lines differ, the column of the preprocessed text is kept and
 //! the origin's text is the expanded text.
 
-use std::collections::HashMap;
+use crate::util::HashMap;
 use std::path::Path;
 
 use crate::ir::SrcSpan;
@@ -73,7 +73,7 @@ impl SourceMap {
             }
             start += text.len();
         }
-        SourceMap { lines, files, contents: HashMap::new(), preprocessed }
+        SourceMap { lines, files, contents: HashMap::default(), preprocessed }
     }
 
     fn line_index(&self, offset: usize) -> usize {

@@ -14,7 +14,7 @@
 //! - each sending or receiving event names a declared family of the right type, a plain event
 //!   names no family, and family ranges are non-empty and inside their type.
 
-use std::collections::HashSet;
+use crate::util::HashSet;
 use std::fmt;
 
 use super::{BinOp, Component, Event, Expr, ExprKind, IntTy, Lvalue, Stmt, Storage, UnOp, VarTy};
@@ -195,7 +195,7 @@ pub fn check(comp: &Component) -> Vec<Problem> {
             ck.report(format!("{what} location {l} does not exist"));
         }
     }
-    let mut names = HashSet::new();
+    let mut names = HashSet::default();
     for v in &comp.vars {
         if v.name.is_empty() || !names.insert(v.name.as_str()) {
             ck.report(format!("variable name `{}` is empty or used twice", v.name));
@@ -217,7 +217,7 @@ pub fn check(comp: &Component) -> Vec<Problem> {
             }
         }
     }
-    let mut fam_names = HashSet::new();
+    let mut fam_names = HashSet::default();
     for f in &comp.families {
         if !fam_names.insert(f.name.as_str()) {
             ck.report(format!("family `{}` declared twice", f.name));

@@ -17,7 +17,7 @@
 //! Known weakness: rows are compared as vectors; the table is not stored as a tree, so memory
 //! grows with |S ∪ S·Σ| × |E|.
 
-use std::collections::HashMap;
+use crate::util::HashMap;
 
 use super::table::{Table, Word};
 use crate::automata::dla::{Builder, Dla, StateId};

@@ -8,7 +8,7 @@
 //! The table serialises with a format version, so that a later run (dynamic L*, paper 003
 //! Section 5.1) can start from it after re-validation.
 
-use std::collections::HashMap;
+use crate::util::HashMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -36,7 +36,7 @@ pub struct Table {
 
 mod answers {
     //! Answers serialise as a sorted list of pairs (JSON maps need string keys).
-    use std::collections::HashMap;
+    use crate::util::HashMap;
 
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -57,7 +57,7 @@ mod answers {
 impl Table {
     /// The initial table: `S = E = {λ}`, nothing asked.
     pub fn new(alphabet: Vec<String>) -> Table {
-        Table { format: TABLE_FORMAT, alphabet, s: vec![vec![]], e: vec![vec![]], answers: HashMap::new() }
+        Table { format: TABLE_FORMAT, alphabet, s: vec![vec![]], e: vec![vec![]], answers: HashMap::default() }
     }
 
     /// `u·v`.

@@ -15,7 +15,7 @@
 //!   theory) is an [`SmtError`], which callers turn into the verdict Unknown, or into
 //!   the sound side of an approximation (an absent must-transition), never into "holds".
 
-use std::collections::HashMap;
+use crate::util::HashMap;
 use std::fmt;
 
 use z3::ast::{Array, Ast, BV, Bool, Dynamic};
@@ -412,7 +412,7 @@ pub fn substitute(formula: &Bool, from: &[Sym], to: &[Sym]) -> Bool {
 pub fn atoms(f: &Bool) -> Vec<Bool> {
     let mut out: Vec<Bool> = Vec::new();
     let mut stack = vec![Dynamic::from_ast(f)];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = crate::util::HashSet::default();
     while let Some(t) = stack.pop() {
         if !seen.insert(t.clone()) {
             continue;
@@ -494,7 +494,7 @@ pub fn parse_assertions(script: &str) -> Option<Vec<Bool>> {
 pub fn constants(t: &Dynamic) -> Vec<Dynamic> {
     let mut out = Vec::new();
     let mut stack = vec![t.clone()];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = crate::util::HashSet::default();
     while let Some(t) = stack.pop() {
         if !seen.insert(t.clone()) {
             continue;
@@ -563,7 +563,7 @@ impl Smt {
         solver.set_params(&p);
         Smt {
             solver,
-            cache: HashMap::new(),
+            cache: HashMap::default(),
             budget,
             deadline: Deadline::none(),
             timeout_until: None,

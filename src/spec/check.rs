@@ -14,7 +14,7 @@
 //! Known weakness: values are not checked here (empty ranges inside processes, division by
 //! zero); elaboration reports those where it meets them.
 
-use std::collections::{HashMap, HashSet};
+use crate::util::{HashMap, HashSet};
 
 use super::ast::*;
 use super::eval::Globals;
@@ -57,20 +57,20 @@ impl Checker<'_> {
     }
 
     fn unique_names(&self) -> Result<(), Diagnostic> {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let procs = self.ast.processes.iter().map(|p| p.name());
         for n in procs.chain(self.ast.composites.iter().map(|c| &c.name)) {
             if !seen.insert(n.text.as_str()) {
                 return Err(self.twice(n, "process"));
             }
         }
-        let mut fams = HashSet::new();
+        let mut fams = HashSet::default();
         for e in &self.ast.events {
             if !fams.insert(e.name.text.as_str()) {
                 return Err(self.twice(&e.name, "event family"));
             }
         }
-        let mut props = HashSet::new();
+        let mut props = HashSet::default();
         for p in &self.ast.props {
             if !props.insert(p.name.text.as_str()) {
                 return Err(self.twice(&p.name, "proposition"));
@@ -189,7 +189,7 @@ impl Checker<'_> {
 
     fn process(&self, pd: &ProcessDef) -> Result<(), Diagnostic> {
         let params = self.params(&pd.params)?;
-        let mut locals = HashSet::new();
+        let mut locals = HashSet::default();
         for l in &pd.locals {
             if !locals.insert((l.name.text.as_str(), l.indices.len())) {
                 return Err(self.twice(&l.name, "local process"));

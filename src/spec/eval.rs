@@ -9,7 +9,7 @@
 //! Known weaknesses: constants, ranges and sets must be declared before they are used; a label
 //! or range is limited to [`MAX_VALUES`] values so that a typo cannot exhaust memory.
 
-use std::collections::HashMap;
+use crate::util::HashMap;
 
 use super::ast::*;
 use crate::diag::Diagnostic;

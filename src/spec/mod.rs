@@ -48,7 +48,7 @@ mod lexer;
 mod parser;
 mod process;
 
-use std::collections::HashMap;
+use crate::util::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 

@@ -19,7 +19,8 @@
 //! Known weaknesses: a guarded-out branch contributes no events to the alphabet (as in LTSA,
 //! but unlike a purely syntactic alphabet); the state count is limited to [`MAX_STATES`].
 
-use std::collections::{HashMap, VecDeque};
+use crate::util::HashMap;
+use std::collections::VecDeque;
 
 use super::Spec;
 use super::ast::*;
@@ -102,11 +103,11 @@ impl<'s> Elaborator<'s> {
             spec,
             ctx: spec.ctx(),
             builder: Builder::new(),
-            ids: HashMap::new(),
+            ids: HashMap::default(),
             queue: VecDeque::new(),
-            params: HashMap::new(),
-            free: HashMap::new(),
-            moves: HashMap::new(),
+            params: HashMap::default(),
+            free: HashMap::default(),
+            moves: HashMap::default(),
         }
     }
 

@@ -28,7 +28,7 @@ mod expr;
 mod memory;
 mod stmt;
 
-use std::collections::{HashMap, HashSet};
+use crate::util::{HashMap, HashSet};
 
 use lang_c::ast::{
     BinaryOperator, BlockItem, CallExpression, Constant, Declaration, DeclarationSpecifier, DerivedDeclarator,
@@ -192,7 +192,7 @@ fn lower_pass(
         return Err(Diagnostic::global("internal error: component is not a function definition"));
     };
     let name = super::function_name(&def.node).unwrap_or("?").to_string();
-    let mut all_globals = HashSet::new();
+    let mut all_globals = HashSet::default();
     for u in &prog.units {
         for d in &u.ast.0 {
             if let lang_c::ast::ExternalDeclaration::Declaration(decl) = &d.node {
@@ -217,9 +217,9 @@ fn lower_pass(
         model: prog.options.data_model,
         files: (0..prog.units.len()).map(|_| None).collect(),
         vars: Vec::new(),
-        names: HashSet::new(),
-        globals: HashMap::new(),
-        statics: HashMap::new(),
+        names: HashSet::default(),
+        globals: HashMap::default(),
+        statics: HashMap::default(),
         families: Vec::new(),
         plain_events: Vec::new(),
         edges: Vec::new(),
@@ -230,12 +230,12 @@ fn lower_pass(
         temps: 0,
         summaries,
         const_mode: false,
-        global_places: HashMap::new(),
-        static_places: HashMap::new(),
+        global_places: HashMap::default(),
+        static_places: HashMap::default(),
         objects: pinned.clone().unwrap_or_default(),
         pinned,
         unresolved: Vec::new(),
-        const_vars: HashSet::new(),
+        const_vars: HashSet::default(),
     };
     let entry = l.new_loc();
     l.exit = l.new_loc();
@@ -284,8 +284,8 @@ impl FrameCtx {
             call,
             ret,
             ret_loc,
-            scopes: vec![HashMap::new()],
-            labels: HashMap::new(),
+            scopes: vec![HashMap::default()],
+            labels: HashMap::default(),
             gotos: Vec::new(),
             breaks: Vec::new(),
             continues: Vec::new(),
@@ -483,7 +483,7 @@ impl<'p> Lowerer<'p> {
 
     fn push_scope(&mut self) {
         if let Some(f) = self.frames.last_mut() {
-            f.scopes.push(HashMap::new());
+            f.scopes.push(HashMap::default());
         }
     }
 
