@@ -18,6 +18,7 @@
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
 //! | [`cli`] | command-line arguments to library calls and exit codes; one spec search for every command; a progress line on a terminal ([`cli::progress`]); `show ir|model` as text and DOT ([`cli::show`]) | `show`; `verify` on FSP and C; `check` on FSP and on C (containment, compatibility, `--git-base`); `--format text|json|sarif` on every verdict |
 //! | [`deadline`] | the whole run's deadline (`--timeout`): one value every phase and every SMT query looks at | done |
+//! | [`util`] | maps and sets with a fixed hasher, so that runs do the same work in the same order | done |
 //! | [`cache`] | the persistent cache (`.subst/`): observation tables and verdicts, content-addressed, written atomically; an entry is a hint, never a premise | tables (with digests of what they were learned for), predicates and verdicts of compatibility |
 //!
 //! # Architecture invariants
@@ -75,6 +76,9 @@
 //!   thread with a large stack as a second guard. The FSP and IR text parsers count their depth.
 //! - The cache folder is untrusted: entries are authenticated with a key kept outside it, and
 //!   what an entry can cost is bounded ([`cache`]).
+//! - The same input gives the same output, witnesses included: maps and sets in `src/` use
+//!   [`util::HashMap`] / [`util::HashSet`] (a fixed hasher), since with a per-process seed their
+//!   iteration order reached the order of Z3's terms and so the models it picks.
 //! - Exit codes: 0 holds, 1 does not hold, 2 bad input or usage, 3 unknown. Under
 //!   `--format json|sarif`, stdout always holds one document, an error document for exit 2.
 //! - State propositions are checked against the spec and the sources (located errors), but no
