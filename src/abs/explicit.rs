@@ -111,6 +111,10 @@ impl<'a> Explicit<'a> {
                 return Err(Stop::Memory(g.bytes));
             }
             if s % CLOCK_EVERY == 0 && self.deadline.passed() {
+                // The run ends: freeing millions of states (and the allocator's work after it)
+                // took over a second past the deadline, so the graph is left to the process's
+                // exit.
+                std::mem::forget(g);
                 return Err(Stop::Deadline);
             }
             for &e in succ.get(at.index()).map(Vec::as_slice).unwrap_or(&[]) {

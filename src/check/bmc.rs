@@ -60,6 +60,9 @@ pub struct Bmc<'a> {
     /// Whether the search ran into a solver `unknown` and gave up.
     pub gave_up: bool,
     deadline: crate::deadline::Deadline,
+    /// The deadline passed while a level was being built: the last level is partial, so the
+    /// unrolling proves nothing and finds nothing more.
+    stopped: bool,
 }
 
 impl<'a> Bmc<'a> {
@@ -84,6 +87,7 @@ impl<'a> Bmc<'a> {
             counter: 0,
             gave_up: false,
             deadline,
+            stopped: false,
         };
         b.unroll_level(Some((comp.entry, state)));
         b
@@ -92,7 +96,7 @@ impl<'a> Bmc<'a> {
     /// Whether the unrolling is complete: no run takes another back edge, so deepening adds
     /// nothing.
     pub fn exhausted(&self) -> bool {
-        self.carry.is_empty()
+        !self.stopped && self.carry.is_empty()
     }
 
     /// The number of loop iterations (back edges) unrolled so far.
@@ -103,13 +107,16 @@ impl<'a> Bmc<'a> {
     /// Unrolls `n` more steps and looks for an error taken in them; returns the path to it.
     pub fn deepen(&mut self, n: usize) -> Result<Option<Vec<(usize, Take)>>, SmtError> {
         for _ in 0..n {
+            if self.stopped || self.deadline.passed() {
+                return Err(SmtError::Deadline);
+            }
             if self.carry.is_empty() {
                 break;
             }
-            if self.deadline.passed() {
-                return Err(SmtError::Deadline);
-            }
             self.unroll_level(None);
+        }
+        if self.stopped {
+            return Err(SmtError::Deadline);
         }
         if self.pending.is_empty() {
             return Ok(None);
@@ -172,7 +179,8 @@ impl<'a> Bmc<'a> {
     }
 
     /// Builds the next depth: from the root state at depth 0, else from the back edges taken
-    /// at the depth before.
+    /// at the depth before. Building one level of a large program (terms, `simplify`) can take
+    /// seconds, so it looks at the deadline at every location and stops there (and proves nothing after that).
     fn unroll_level(&mut self, root: Option<(LocId, Vec<Sym>)>) {
         let comp = self.enc.component();
         let succ = comp.successors();
@@ -186,6 +194,10 @@ impl<'a> Bmc<'a> {
             built.insert(*l, Node { reach: Bool::from_bool(true), state: state.clone(), ways: Vec::new() });
         }
         for &loc in &self.order.clone() {
+            if self.deadline.passed() {
+                self.stopped = true;
+                break;
+            }
             if let Some(ins) = incoming.remove(&loc) {
                 let node = self.merge(ins);
                 built.insert(loc, node);

@@ -501,8 +501,19 @@ pub const WORK_STACK_BYTES: usize = 1 << 30;
 /// [`run`] on a thread with a [`WORK_STACK_BYTES`] stack: a second guard against deep
 /// recursion (in `lang_c`, in Z3, in drops of deep trees) behind the front end's depth limits
 /// ([`crate::front::depth`]), never the only one.
+///
+/// The process exits from that thread as soon as the run returns and its output is flushed:
+/// tearing down what the thread still holds (Z3's context with every term of the run) adds
+/// nothing to the answer and took up to a second past `--timeout`.
 pub fn run_on_big_stack(args: Args) -> Exit {
-    let worker = std::thread::Builder::new().name("subst".into()).stack_size(WORK_STACK_BYTES).spawn(move || run(args));
+    let worker =
+        std::thread::Builder::new().name("subst".into()).stack_size(WORK_STACK_BYTES).spawn(move || -> Exit {
+            let code = run(args);
+            use std::io::Write;
+            let _ = std::io::stdout().flush();
+            let _ = std::io::stderr().flush();
+            std::process::exit(code as i32)
+        });
     match worker.map(|w| w.join()) {
         Ok(Ok(code)) => code,
         Ok(Err(_)) => {
@@ -533,13 +544,14 @@ pub fn run(args: Args) -> Exit {
             c,
         } => {
             cegar.start();
+            let deadline = cegar.deadline;
             let args = CheckC { spec, removed, skip_containment, max_missing, format, ag, cegar, cache, c };
-            let result = match (git_base, paths.as_slice()) {
+            let result = crate::smt::with_watchdog(deadline, || match (git_base, paths.as_slice()) {
                 (Some(rev), _) => check_git(&rev, &paths, &args),
                 (None, [old, new]) if is_lts(old) && is_lts(new) => check(old, new, &args.ag, format),
                 (None, [old, new]) => check_c(&Versions::given(old, new), &args),
                 (None, _) => Err(Diagnostic::global("give OLD and NEW, or the new versions with --git-base REV")),
-            };
+            });
             match result {
                 Ok(code) => code,
                 Err(d) => report_as(&d, format),
@@ -551,13 +563,13 @@ pub fn run(args: Args) -> Exit {
                 EngineArg::Mono => crate::check::verify::Engine::Mono,
                 EngineArg::Ag => crate::check::verify::Engine::Ag,
             };
-            let result = match src.as_slice() {
+            let result = crate::smt::with_watchdog(cegar.deadline, || match src.as_slice() {
                 [one] if is_lts(one) => verify(one, engine, &ag, format),
                 _ if src.iter().any(|p| is_lts(p)) => {
                     Err(Diagnostic::global("give either one FSP spec or C sources (with the spec as --spec), not both"))
                 }
                 _ => verify_c(&src, spec.as_deref(), engine, format, &ag, &cegar, &cache, &c),
-            };
+            });
             match result {
                 Ok(code) => code,
                 Err(d) => report_as(&d, format),

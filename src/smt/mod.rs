@@ -536,7 +536,98 @@ pub const DEFAULT_QUERY_BUDGET: u32 = 20_000_000;
 /// its budget, which takes well under this on any machine subst was measured on.
 const DEADLINE_NEAR: std::time::Duration = std::time::Duration::from_secs(60);
 /// How far past the deadline a Z3 timeout set earlier may reach before it is set again.
-const DEADLINE_SLACK: std::time::Duration = std::time::Duration::from_millis(500);
+const DEADLINE_SLACK: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// How often the watchdog interrupts a check that is still running after the deadline (an
+/// interrupt that lands while Z3 is between two of its own looks at the flag can be lost).
+const WATCHDOG_EVERY: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// What the watchdog of one thread's Z3 context and that thread's checks share.
+#[derive(Default)]
+struct Watch {
+    state: std::sync::Mutex<WatchState>,
+    wake: std::sync::Condvar,
+}
+
+#[derive(Default)]
+struct WatchState {
+    /// A solver check is running on the watched thread.
+    in_check: bool,
+    /// The watchdog interrupted since the last check ended.
+    fired: bool,
+    /// The watched run ended: the watchdog returns.
+    stop: bool,
+}
+
+thread_local! {
+    /// The watchdog of this thread's context, while [`with_watchdog`] runs.
+    static WATCH: std::cell::RefCell<Option<std::sync::Arc<Watch>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with a watchdog that interrupts this thread's Z3 checks once `deadline` has passed.
+///
+/// Z3's own `timeout` is a per-check timer, set only near the deadline (setting it costs), and
+/// a check may also start just before the deadline with a budget that takes longer; the
+/// watchdog stops any check within a few milliseconds of the deadline. It interrupts only while
+/// a check runs ([`Smt`] tells it): an interrupt that reaches Z3 outside a check stays pending
+/// and makes the next `simplify` fail, which the z3 crate turns into a panic. A check that the
+/// watchdog interrupted is followed by an empty check, which clears anything left pending.
+pub fn with_watchdog<R>(deadline: Deadline, f: impl FnOnce() -> R) -> R {
+    let Some(at) = deadline.instant() else { return f() };
+    let ctx = z3::Context::thread_local();
+    let handle = ctx.handle();
+    let watch = std::sync::Arc::new(Watch::default());
+    let previous = WATCH.with(|w| w.replace(Some(watch.clone())));
+    /// Stops the watchdog also when `f` panics, so that the scope below can end.
+    struct Stop<'w>(&'w Watch);
+    impl Drop for Stop<'_> {
+        fn drop(&mut self) {
+            self.0.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).stop = true;
+            self.0.wake.notify_all();
+        }
+    }
+    let result = std::thread::scope(|s| {
+        let (watch, handle) = (&*watch, &handle);
+        s.spawn(move || {
+            let mut st = watch.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            while !st.stop {
+                let now = std::time::Instant::now();
+                let wait = if now >= at {
+                    if st.in_check {
+                        handle.interrupt();
+                        st.fired = true;
+                    }
+                    WATCHDOG_EVERY
+                } else {
+                    at - now
+                };
+                st = watch.wake.wait_timeout(st, wait).unwrap_or_else(std::sync::PoisonError::into_inner).0;
+            }
+        });
+        let _stop = Stop(watch);
+        f()
+    });
+    WATCH.with(|w| *w.borrow_mut() = previous);
+    result
+}
+
+/// Tells this thread's watchdog (if any) that a check starts (`true`) or ended (`false`);
+/// returns, at the end, whether it interrupted since the start.
+fn watch_check(running: bool) -> bool {
+    WATCH.with(|w| {
+        let w = w.borrow();
+        let Some(watch) = w.as_ref() else { return false };
+        let mut st = watch.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        st.in_check = running;
+        !running && std::mem::take(&mut st.fired)
+    })
+}
+
+/// Clears an interrupt that may still be pending in this thread's Z3 context: a check, even of
+/// nothing, starts by clearing it.
+fn clear_interrupt() {
+    let _ = Solver::new().check();
+}
 
 /// An incremental solver with a per-query resource budget and a cache of answers.
 ///
@@ -548,8 +639,8 @@ pub struct Smt {
     cache: HashMap<Bool, bool>,
     budget: u32,
     deadline: Deadline,
-    /// When the Z3 timeout last set runs out, if one is set.
-    timeout_until: Option<std::time::Instant>,
+    /// The Z3 timeout of each check, once one is set near the deadline.
+    timeout: Option<std::time::Duration>,
     /// Work done so far.
     pub stats: SmtStats,
 }
@@ -566,7 +657,7 @@ impl Smt {
             cache: HashMap::default(),
             budget,
             deadline: Deadline::none(),
-            timeout_until: None,
+            timeout: None,
             stats: SmtStats::default(),
         }
     }
@@ -607,19 +698,25 @@ impl Smt {
                 return Err(SmtError::Deadline);
             }
             // Z3's own timeout costs a timer per check and changing it costs more, so it is set
-            // only near the deadline, and again only when the one set would overrun it.
-            let now = std::time::Instant::now();
-            let stale = self.timeout_until.is_none_or(|until| until > now + left + DEADLINE_SLACK);
+            // only near the deadline, and again only when a check started now with the one set
+            // (Z3's timeout counts from the start of each check) would overrun the deadline.
+            // The watchdog ([`with_watchdog`]) is the other guard, for runs that have one.
+            let stale = self.timeout.is_none_or(|t| t > left + DEADLINE_SLACK);
             if left <= DEADLINE_NEAR && stale {
                 let mut p = Params::new();
                 p.set_u32("timeout", u32::try_from(left.as_millis()).unwrap_or(u32::MAX).max(1));
                 p.set_u32("rlimit", self.budget);
                 self.solver.set_params(&p);
-                self.timeout_until = Some(now + left);
+                self.timeout = Some(left);
             }
         }
         self.stats.calls += 1;
-        match self.solver.check() {
+        watch_check(true);
+        let result = self.solver.check();
+        if watch_check(false) {
+            clear_interrupt();
+        }
+        match result {
             SatResult::Sat => Ok(true),
             SatResult::Unsat => Ok(false),
             SatResult::Unknown => {
