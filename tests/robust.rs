@@ -130,25 +130,84 @@ fn deep_ir_text_is_a_parse_error() {
 /// in two words, which explicit exploration and abstraction both struggle with.
 const SLOW_OLD: &str = "void tick(void);\nvoid tock(void);\nunsigned a, b;\nvoid comp(void) {\n  while (1) {\n    a = a + 1;\n    if (a == 0) b = b + 1;\n    if (a * 7 + b == 123456789u) tock();\n    tick();\n  }\n}\n";
 
-#[test]
-fn timeout_holds_on_a_long_containment() {
-    let dir = tempfile::tempdir().unwrap();
-    let (old, new) = (dir.path().join("old.c"), dir.path().join("new.c"));
-    std::fs::write(&old, SLOW_OLD).unwrap();
-    std::fs::write(&new, SLOW_OLD.replace("123456789u", "123456788u")).unwrap();
+/// A property that the slow component breaks only after about 10^8 iterations: `tock` never
+/// happens.
+const SLOW_SPEC: &str = "property NO_TOCK = (tick -> NO_TOCK) + {tock}.\n||SYS = (comp).\n";
+
+/// Runs the binary with `args` (ending in `--timeout 2`) in `dir`, and asserts that it ends
+/// unknown because of the time limit, in time. A deadline check, not a speed goal: the bound
+/// (the limit + 5 s) is generous for a loaded machine; `benches/timeout.sh` measures the
+/// overrun itself.
+fn assert_stops_at_the_time_limit(dir: &Path, args: &[&str]) {
+    assert_eq!(args[args.len() - 2..], ["--timeout", "2"]);
     let start = std::time::Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_subst"))
-        .args(["check", "--no-cache", "--timeout", "2"])
-        .arg(&old)
-        .arg(&new)
-        .output()
-        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_subst")).current_dir(dir).args(args).output().unwrap();
     let took = start.elapsed();
     let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{args:?}: {stdout}");
+    assert!(stdout.contains("the time limit of 2 s was reached"), "{args:?}: {stdout}");
+    assert!(took < std::time::Duration::from_secs(2 + 5), "{args:?} took {took:?}");
+}
+
+/// A folder with the slow pair as `old.c` and `new.c` and a spec for it, `s.lts`.
+fn slow_pair() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("old.c"), SLOW_OLD).unwrap();
+    std::fs::write(dir.path().join("new.c"), SLOW_OLD.replace("123456789u", "123456788u")).unwrap();
+    std::fs::write(dir.path().join("s.lts"), SLOW_SPEC).unwrap();
+    dir
+}
+
+#[test]
+fn timeout_holds_on_a_long_containment() {
+    let dir = slow_pair();
+    assert_stops_at_the_time_limit(dir.path(), &["check", "--no-cache", "old.c", "new.c", "--timeout", "2"]);
+}
+
+#[test]
+fn timeout_holds_on_a_long_compatibility_check() {
+    let dir = slow_pair();
+    let args = ["check", "--no-cache", "--skip-containment", "old.c", "new.c", "--spec", "s.lts", "--timeout", "2"];
+    assert_stops_at_the_time_limit(dir.path(), &args);
+}
+
+#[test]
+fn timeout_holds_on_a_long_verify() {
+    let dir = slow_pair();
+    assert_stops_at_the_time_limit(dir.path(), &["verify", "--no-cache", "new.c", "--spec", "s.lts", "--timeout", "2"]);
+    // The same counter as a plain program whose error is about 10^8 iterations deep.
+    let program = SLOW_OLD.replace("void comp(void)", "int main(void)").replace("tock();", "reach_error();");
+    std::fs::write(dir.path().join("deep.c"), program.replace("void tick(void);", "void reach_error(void);")).unwrap();
+    assert_stops_at_the_time_limit(dir.path(), &["verify", "deep.c", "--timeout", "2"]);
+}
+
+#[test]
+fn an_undecided_containment_names_the_memory_bound_of_explicit_exploration() {
+    use subst::check::Reason;
+    use subst::check::contain::{ContainOptions, ContainOutcome};
+    let load = |text: &str| {
+        let (_dir, path) = source("slow.c", text);
+        let program = subst::front::load(&[path], &subst::front::FrontOptions::default()).expect("loads");
+        program.lower("comp").expect("lowers")
+    };
+    let (old, new) = (load(SLOW_OLD), load(&SLOW_OLD.replace("123456789u", "123456788u")));
+    let limits = subst::check::cegar::CegarOptions {
+        explicit_memory: 1 << 20,
+        max_refinements: 3,
+        ..subst::check::cegar::CegarOptions::default()
+    };
+    let result = subst::check::contain::check(&old, &new, None, &ContainOptions { limits, max_missing: 1 });
+    let ContainOutcome::Unknown(Reason::MemoryLimit { bytes, then, .. }) = &result.outcome else {
+        panic!("{:?}", result.outcome);
+    };
+    assert_eq!((*bytes, then.as_ref()), (1 << 20, &Reason::RefinementLimit(3)));
+    // The binary says it.
+    let dir = slow_pair();
+    let args = ["check", "--no-cache", "old.c", "new.c", "--explicit-memory", "1", "--max-refinements", "3"];
+    let out = Command::new(env!("CARGO_BIN_EXE_subst")).current_dir(dir.path()).args(args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(3), "{stdout}");
-    assert!(stdout.contains("the time limit of 2 s was reached"), "{stdout}");
-    // A deadline check, not a speed goal: the bound is generous for a loaded machine.
-    assert!(took < std::time::Duration::from_secs(2 + 5), "took {took:?}");
+    assert!(stdout.contains("reached its memory bound of 1 MiB"), "{stdout}");
 }
 
 /// Runs `subst verify FILE`, pausing the process with SIGSTOP for `pause` after `after`.

@@ -371,12 +371,18 @@ pub fn k_induction(
     if smt.sat(&[init.clone(), bad(0)])? {
         return Ok(None);
     }
+    // Building the formulas of one depth takes long on large programs (every block renamed for
+    // every step), so the deadline is looked at per step, not only by the queries.
+    let deadline = smt.deadline();
     for k in 1..=max_k {
         // Base, depth k: no error after exactly k steps. Each depth is its own query (earlier
         // depths were checked in earlier rounds): a run that errs at depth j < k need not be
         // able to take k steps, so one query over k steps would miss it.
         let mut base = vec![init.clone()];
-        base.extend((0..k).map(trans));
+        for j in 0..k {
+            deadline.check().map_err(|_| SmtError::Deadline)?;
+            base.push(trans(j));
+        }
         base.push(bad(k));
         if smt.sat(&base)? {
             return Ok(None);
@@ -384,6 +390,7 @@ pub fn k_induction(
         // Step: k error-free steps within the invariants cannot be followed by an error.
         let mut step = Vec::new();
         for j in 0..k {
+            deadline.check().map_err(|_| SmtError::Deadline)?;
             step.extend([inv_at(j), bad(j).not(), trans(j)]);
         }
         step.extend([inv_at(k), bad(k)]);

@@ -31,11 +31,18 @@ pub struct CegarOptions {
     pub query_budget: u32,
     /// The run's deadline (`--timeout`): it only ever turns an answer into Unknown.
     pub deadline: Deadline,
+    /// The memory bound of an explicit exploration, in bytes (containment's `M'`).
+    pub explicit_memory: usize,
 }
 
 impl Default for CegarOptions {
     fn default() -> CegarOptions {
-        CegarOptions { max_refinements: 200, query_budget: DEFAULT_QUERY_BUDGET, deadline: Deadline::none() }
+        CegarOptions {
+            max_refinements: 200,
+            query_budget: DEFAULT_QUERY_BUDGET,
+            deadline: Deadline::none(),
+            explicit_memory: crate::abs::explicit::DEFAULT_MEMORY,
+        }
     }
 }
 

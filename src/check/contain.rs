@@ -57,8 +57,6 @@ use crate::smt::{Smt, SmtStats, Take};
 
 /// The most concrete states the explicit `M'` may have before the must-abstraction replaces it.
 const EXPLICIT_STATES: usize = 2_000_000;
-/// The memory bound of the explicit `M'`, in bytes: beyond it, the must-abstraction is used.
-const EXPLICIT_MEMORY: usize = 1 << 30;
 /// How many backward passes one refinement of the must-model makes at most.
 const MUST_PASSES: usize = 8;
 /// Internal steps the divergence search follows the new code for.
@@ -182,12 +180,25 @@ pub fn check(old: &Component, new: &Component, removed: Option<&Dla>, options: &
         m: Abstractor::new(old, EventView::Visible),
         must: Abstractor::new(new, EventView::Visible),
         may_new: Abstractor::new(new, EventView::Visible),
-        explicit: Some(Explicit::new(new, EXPLICIT_STATES).with_bounds(EXPLICIT_MEMORY, options.limits.deadline)),
+        explicit: Some(
+            Explicit::new(new, EXPLICIT_STATES).with_bounds(options.limits.explicit_memory, options.limits.deadline),
+        ),
         explicit_arg: None,
+        memory_bound: None,
         stats: ContainStats::default(),
         missing: Vec::new(),
     };
-    let outcome = match run.run(removed).map_err(|r| r.with_limit(&options.limits.deadline)) {
+    let result = run.run(removed);
+    let memory_bound = run.memory_bound;
+    let outcome = match result.map_err(|r| {
+        let r = match memory_bound {
+            Some(bytes) => {
+                Reason::MemoryLimit { what: format!("the new version of `{}`", new.name), bytes, then: Box::new(r) }
+            }
+            None => r,
+        };
+        r.with_limit(&options.limits.deadline)
+    }) {
         Ok(()) if run.missing.is_empty() => ContainOutcome::Contained,
         Ok(()) => ContainOutcome::NotContained { missing: std::mem::take(&mut run.missing), incomplete: None },
         Err(why) if run.missing.is_empty() => ContainOutcome::Unknown(why),
@@ -217,6 +228,9 @@ struct Loop<'a> {
     explicit: Option<Explicit<'a>>,
     /// Its graph and automaton for the current samples.
     explicit_arg: Option<Rc<(Arg, Dla)>>,
+    /// The memory bound (bytes) the explicit `M'` reached, if it did: an undecided answer
+    /// names it ([`Reason::MemoryLimit`]).
+    memory_bound: Option<usize>,
     stats: ContainStats,
     missing: Vec<Missing>,
 }
@@ -302,6 +316,7 @@ impl<'a> Loop<'a> {
                 Err(Stop::Memory(bytes)) => {
                     tracing::info!(bytes, "explicit M' reached its memory bound: using the must-abstraction");
                     self.explicit = None;
+                    self.memory_bound = Some(self.options.limits.explicit_memory);
                 }
                 Err(Stop::Deadline) => {
                     return Err(self.options.limits.deadline.check().err().unwrap_or(Reason::Timeout(Duration::ZERO)));

@@ -44,6 +44,17 @@ pub enum Reason {
     },
     /// A bound on explored states was reached.
     StateLimit(usize),
+    /// The explicit exploration of what is said (e.g. "the new version of `writer`") reached
+    /// its memory bound of `bytes`; the must-abstraction used in its place did not decide, for
+    /// the reason `then`.
+    MemoryLimit {
+        /// What was explored.
+        what: String,
+        /// The bound, in bytes.
+        bytes: usize,
+        /// Why the must-abstraction did not decide either.
+        then: Box<Reason>,
+    },
     /// The abstraction of what is said (e.g. "`writer`") exceeds this many states.
     AbstractionLimit(String, usize),
     /// The property cannot be checked as given (e.g. it is not deterministic).
@@ -69,6 +80,9 @@ impl Reason {
     pub fn with_limit(self, deadline: &crate::deadline::Deadline) -> Reason {
         match self {
             Reason::Timeout(d) if d.is_zero() => Reason::Timeout(deadline.limit().unwrap_or_default()),
+            Reason::MemoryLimit { what, bytes, then } => {
+                Reason::MemoryLimit { what, bytes, then: Box::new(then.with_limit(deadline)) }
+            }
             r => r,
         }
     }
@@ -87,6 +101,11 @@ impl fmt::Display for Reason {
             }
             Reason::SolverUnknown { during, why } => write!(f, "{during}: the SMT solver answered unknown ({why})"),
             Reason::StateLimit(n) => write!(f, "the limit of {n} states was reached"),
+            Reason::MemoryLimit { what, bytes, then } => write!(
+                f,
+                "the explicit exploration of {what} reached its memory bound of {} MiB (--explicit-memory), and the must-abstraction used instead did not decide: {then}",
+                bytes >> 20
+            ),
             Reason::AbstractionLimit(c, n) => write!(f, "the abstraction of {c} exceeds {n} states"),
             Reason::Property(why) => write!(f, "the property cannot be checked: {why}"),
             Reason::Internal(why) => write!(f, "internal error: {why}"),

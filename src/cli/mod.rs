@@ -143,6 +143,10 @@ pub struct CegarArgs {
     /// that the verdict does not depend on the machine's load.
     #[arg(long, default_value_t = crate::smt::DEFAULT_QUERY_BUDGET, value_name = "UNITS")]
     pub query_budget: u32,
+    /// Memory for the explicit exploration of a new version in containment, in MiB; beyond it
+    /// the must-abstraction is used, and a check that stays undecided names the bound.
+    #[arg(long, default_value_t = 1024, value_name = "MIB")]
+    pub explicit_memory: usize,
     /// The run's deadline, set when the command starts (from `--timeout`).
     #[arg(skip)]
     pub deadline: crate::deadline::Deadline,
@@ -154,6 +158,7 @@ impl CegarArgs {
             max_refinements: self.max_refinements,
             query_budget: self.query_budget,
             deadline: self.deadline,
+            explicit_memory: self.explicit_memory.saturating_mul(1 << 20),
         }
     }
 

@@ -635,6 +635,7 @@ fn clear_interrupt() {
 /// does not depend on the machine's speed or load. The run's [`Deadline`] only ever turns an
 /// answer into [`SmtError::Deadline`]: each query gets at most the time left.
 pub struct Smt {
+    /// Not freed once the deadline has passed (see the `Drop` impl).
     solver: Solver,
     cache: HashMap<Bool, bool>,
     budget: u32,
@@ -669,6 +670,11 @@ impl Smt {
         smt
     }
 
+    /// The deadline its queries look at.
+    pub fn deadline(&self) -> Deadline {
+        self.deadline
+    }
+
     /// Whether the conjunction of `facts` is satisfiable.
     pub fn sat(&mut self, facts: &[Bool]) -> Result<bool, SmtError> {
         let key = Bool::and(facts);
@@ -676,7 +682,7 @@ impl Smt {
             self.stats.cache_hits += 1;
             return Ok(r);
         }
-        self.solver.push();
+        self.scope();
         self.solver.assert(&key);
         let r = self.run_check();
         self.solver.pop(1);
@@ -736,7 +742,7 @@ impl Smt {
     /// Every combination of values of `terms` under `facts`: one row per satisfying
     /// assignment, a Boolean term giving 0 or 1 and a bit-vector term its value in its type.
     pub fn all_sat(&mut self, facts: &[Bool], terms: &[Projected]) -> Result<Vec<Vec<i128>>, SmtError> {
-        self.solver.push();
+        self.scope();
         for f in facts {
             self.solver.assert(f);
         }
@@ -789,6 +795,23 @@ impl Smt {
         self.solver.push();
     }
 
+    /// Opens the scope of one query. Z3 brings every formula asserted since the last query
+    /// into its solver at a push (preprocessing included), which after a large assertion (a
+    /// level of the bounded search) took seconds; under a deadline the watchdog may interrupt
+    /// it as it interrupts a check. An interrupted push leaves the solver incomplete, which is
+    /// harmless only because it happens after the deadline, when [`Smt::run_check`] answers
+    /// [`SmtError::Deadline`] without asking Z3: so only solvers with a deadline are watched.
+    fn scope(&mut self) {
+        let watched = self.deadline.instant().is_some();
+        if watched {
+            watch_check(true);
+        }
+        self.solver.push();
+        if watched && watch_check(false) {
+            clear_interrupt();
+        }
+    }
+
     /// Closes a scope.
     pub fn pop(&mut self) {
         self.cache.clear();
@@ -797,7 +820,7 @@ impl Smt {
 
     /// A model of everything asserted plus `facts`, or `None` when unsatisfiable.
     pub fn model(&mut self, facts: &[Bool]) -> Result<Option<z3::Model>, SmtError> {
-        self.solver.push();
+        self.scope();
         for f in facts {
             self.solver.assert(f);
         }
@@ -809,6 +832,19 @@ impl Smt {
         };
         self.solver.pop(1);
         m
+    }
+}
+
+impl Drop for Smt {
+    /// Frees the solver, unless the deadline has passed: freeing the solver of a deep bounded
+    /// search took 3.6 s after a 5 s `--timeout`, and a run stopped by its deadline is about to
+    /// end (the process frees everything at once).
+    fn drop(&mut self) {
+        if self.deadline.passed() {
+            std::mem::forget(std::mem::take(&mut self.cache));
+            // An empty solver in its place costs nothing to make or to free.
+            std::mem::forget(std::mem::replace(&mut self.solver, Solver::new()));
+        }
     }
 }
 
