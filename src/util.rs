@@ -10,6 +10,8 @@
 use std::hash::{BuildHasherDefault, DefaultHasher};
 
 /// A `HashMap` that iterates in the same order in every run.
+#[allow(clippy::disallowed_types)]
 pub type HashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
 /// A `HashSet` that iterates in the same order in every run.
+#[allow(clippy::disallowed_types)]
 pub type HashSet<T> = std::collections::HashSet<T, BuildHasherDefault<DefaultHasher>>;
