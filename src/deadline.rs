@@ -7,9 +7,16 @@
 //! resource units, refinements, states), so a run that meets its deadline answers the same on a
 //! fast, a slow or a loaded machine.
 //!
-//! Known weakness: the phases look at the clock between steps of their own (a membership query,
-//! a state, a solver query); one step that does not look (a product of large automata, one
-//! inclusion check) can overrun it by its own duration.
+//! How it is kept (measured in `benches/timeout.sh`, `benches/TIMEOUT.md`): the phases look at
+//! the clock between steps of their own (a membership query, 1024 explored states, a location of
+//! the bounded search's unrolling, a step of k-induction's formulas); Z3 checks and pushes
+//! (where Z3 takes in what was asserted) are interrupted at the deadline by a watchdog thread
+//! ([`crate::smt::with_watchdog`]); what a stopped run built is not freed (a solver, an explicit
+//! graph), and the process exits once its report is written, without tearing down Z3's context.
+//!
+//! Known weakness: one step that does not look at the clock (a product of large automata, one
+//! inclusion check, one `simplify` call, which cannot be interrupted safely) can overrun it by
+//! its own duration.
 
 use std::time::{Duration, Instant};
 

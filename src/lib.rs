@@ -70,7 +70,11 @@
 //!   `--timeout` is one [`deadline::Deadline`] for the whole run, looked at by CEGAR, the bounded
 //!   search, containment, explicit exploration, DynamicCheck (between membership queries; a
 //!   stopped run keeps only the levels that finished, [`check::ag::Outcome::Stopped`]) and every
-//!   SMT query near it; it only ever turns an answer into Unknown ([`check::Reason::Timeout`]).
+//!   SMT query near it, and a watchdog thread interrupts Z3 at it ([`smt::with_watchdog`], only
+//!   inside a check or a push, never where an interrupt would make the z3 crate panic); it only
+//!   ever turns an answer into Unknown ([`check::Reason::Timeout`]). When the explicit
+//!   exploration of containment reaches its memory bound, the must-abstraction takes over, and an
+//!   answer it leaves undecided names the bound ([`check::Reason::MemoryLimit`]).
 //! - No input overflows the stack: the front end bounds nesting before and after `lang_c` parses
 //!   ([`front::depth`]), so every later recursive walk sees bounded depth; the binary runs on a
 //!   thread with a large stack as a second guard. The FSP and IR text parsers count their depth.
@@ -78,7 +82,8 @@
 //!   what an entry can cost is bounded ([`cache`]).
 //! - The same input gives the same output, witnesses included: maps and sets in `src/` use
 //!   [`util::HashMap`] / [`util::HashSet`] (a fixed hasher), since with a per-process seed their
-//!   iteration order reached the order of Z3's terms and so the models it picks.
+//!   iteration order reached the order of Z3's terms and so the models it picks. `clippy.toml`
+//!   disallows std's types, and this crate denies the lint.
 //! - Exit codes: 0 holds, 1 does not hold, 2 bad input or usage, 3 unknown. Under
 //!   `--format json|sarif`, stdout always holds one document, an error document for exit 2.
 //! - State propositions are checked against the spec and the sources (located errors), but no

@@ -180,32 +180,54 @@ fn models_of_generated_programs_with_structs_and_pointers_are_sound() {
     generated_models_are_sound(0..10, generator::program_with_memory);
 }
 
-/// Checks the models of the generator's programs for `seeds`.
+/// Checks the models of the generator's programs for `seeds`, on two threads (each with a Z3
+/// context of its own); the outcomes are gathered in seed order.
 fn generated_models_are_sound(seeds: std::ops::Range<u64>, make: fn(u64) -> generator::GenProgram) {
+    let next = std::sync::Mutex::new(seeds);
+    let outcomes = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                loop {
+                    let Some(seed) = next.lock().unwrap().next() else { return };
+                    let outcome = check_seed(seed, make);
+                    outcomes.lock().unwrap().push((seed, outcome));
+                }
+            });
+        }
+    });
+    let mut outcomes = outcomes.into_inner().unwrap();
+    outcomes.sort_by_key(|(seed, _)| *seed);
     let mut failures = Vec::new();
     let mut undecided = Vec::new();
     let mut must_paths_checked = 0;
-    for seed in seeds {
-        let t = std::time::Instant::now();
-        let g = make(seed);
-        let dir = tempfile::tempdir().expect("a temporary folder");
-        let path = dir.path().join(format!("gen{seed}.c"));
-        std::fs::write(&path, &g.source).expect("write");
-        let program =
-            front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("generated programs load");
-        let comp = program.lower(&g.component).expect("generated programs lower");
-        match check_component(&comp, &input_lists(seed), 2) {
-            Ok((_, m, _)) => must_paths_checked += m,
+    for (seed, outcome) in outcomes {
+        match outcome {
+            Ok(m) => must_paths_checked += m,
             // The solver giving up (its 10 s limit, e.g. on a loaded machine) decides nothing
             // about soundness; it is counted, and must stay rare.
-            Err(e) if e.contains("Unknown(") => undecided.push(format!("seed {seed}: {e}")),
-            Err(e) => failures.push(format!("seed {seed}: {e}\n{}", g.source)),
-        }
-        if std::env::var("DUMP_SLOW").is_ok() && t.elapsed().as_secs() > 5 {
-            eprintln!("seed {seed}: {:?}\n{}", t.elapsed(), g.source);
+            Err((e, _)) if e.contains("Unknown(") => undecided.push(format!("seed {seed}: {e}")),
+            Err((e, source)) => failures.push(format!("seed {seed}: {e}\n{source}")),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(undecided.len() <= 3, "the solver gave up too often: {}", undecided.join("\n"));
     assert!(must_paths_checked > 100, "only {must_paths_checked} must-paths checked");
+}
+
+/// The must-paths checked of the models of the program of `seed`, or what is wrong (with the
+/// program's source).
+fn check_seed(seed: u64, make: fn(u64) -> generator::GenProgram) -> Result<usize, (String, String)> {
+    let t = std::time::Instant::now();
+    let g = make(seed);
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join(format!("gen{seed}.c"));
+    std::fs::write(&path, &g.source).expect("write");
+    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("generated programs load");
+    let comp = program.lower(&g.component).expect("generated programs lower");
+    let outcome = check_component(&comp, &input_lists(seed), 2).map(|(_, m, _)| m).map_err(|e| (e, g.source.clone()));
+    if std::env::var("DUMP_SLOW").is_ok() && t.elapsed().as_secs() > 5 {
+        eprintln!("seed {seed}: {:?}\n{}", t.elapsed(), g.source);
+    }
+    outcome
 }

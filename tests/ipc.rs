@@ -124,8 +124,20 @@ const SCENARIOS: [Scenario; 6] = [
 
 #[test]
 fn every_upgrade_gets_the_verdicts_of_the_readme() {
-    for (upgrade, changed, p1, exit, missing) in SCENARIOS {
-        let (code, json) = full_check(upgrade, "json");
+    // The twelve checks run at once (the slowest takes most of the time); the assertions
+    // follow in the order of the scenarios.
+    let reports: Vec<((i32, String), (i32, String))> = std::thread::scope(|s| {
+        let runs: Vec<_> = SCENARIOS
+            .iter()
+            .map(|(upgrade, ..)| {
+                let json = s.spawn(move || full_check(upgrade, "json"));
+                let text = s.spawn(move || full_check(upgrade, "text"));
+                (json, text)
+            })
+            .collect();
+        runs.into_iter().map(|(j, t)| (j.join().expect("the check runs"), t.join().expect("the check runs"))).collect()
+    });
+    for (&(upgrade, changed, p1, exit, missing), ((code, json), (_, text))) in SCENARIOS.iter().zip(reports) {
         let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
         assert_eq!(code, exit, "{upgrade}: {json}");
         let components = v["components"].as_array().expect("components");
@@ -160,7 +172,6 @@ fn every_upgrade_gets_the_verdicts_of_the_readme() {
         if p1 == "fails" {
             replay_runs(&format!("examples-c/ipc/upgrades/{upgrade}/ipc.c"), p);
         }
-        let (_, text) = full_check(upgrade, "text");
         insta::assert_snapshot!(format!("upgrade_{upgrade}"), text);
     }
 }
