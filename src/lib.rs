@@ -81,8 +81,13 @@
 //!   iteration order reached the order of Z3's terms and so the models it picks.
 //! - Exit codes: 0 holds, 1 does not hold, 2 bad input or usage, 3 unknown. Under
 //!   `--format json|sarif`, stdout always holds one document, an error document for exit 2.
-//! - State propositions are checked against the spec and the sources (located errors), but no
-//!   check reads state labels yet: a guard over a proposition is refused, never ignored.
+//! - State propositions are checked against the spec and the sources (located errors). A
+//!   property's guard over propositions reaches every check in pure event form
+//!   ([`spec::Observations`]): an observed event `e` becomes letters `e{X}` that every part
+//!   synchronises on, so composition, safety, learning and inclusion read labels without
+//!   knowing them. A C component's label is decided by its predicates in every abstract state
+//!   (the propositions' conditions are predicates at every location, [`abs::labels`]), and a
+//!   counterexample's labels are confirmed by symbolic simulation, never guessed.
 
 #![warn(missing_docs)]
 

@@ -53,6 +53,33 @@ fn every_bad_prop_is_rejected_at_its_line() {
     }
 }
 
+// ---- Guards over state propositions ----------------------------------------------------------
+
+/// `subst verify` of `tests/data/labels/FILE` against `lock.lts`, with an engine.
+fn verify_labels(file: &str, engine: &str) -> (i32, String) {
+    let (code, out, err) =
+        subst(&data("labels"), &["verify", file, "--spec", "lock.lts", "--no-cache", "--engine", engine]);
+    (code, format!("{out}{err}"))
+}
+
+#[test]
+fn a_write_only_after_the_lock_is_marked_owned_satisfies_the_guard_over_locked() {
+    for engine in ["mono", "ag"] {
+        let (code, out) = verify_labels("lock_ok.c", engine);
+        assert_eq!(code, 0, "{engine}: {out}");
+        assert!(out.contains("SAFE: holds"), "{engine}: {out}");
+    }
+}
+
+#[test]
+fn a_write_before_the_lock_is_marked_owned_fails_with_the_label_in_the_trace() {
+    let (code, out) = verify_labels("lock_race.c", "mono");
+    assert_eq!(code, 1, "{out}");
+    insta::assert_snapshot!(out);
+    let (code, ag) = verify_labels("lock_race.c", "ag");
+    assert_eq!((code, ag), (1, out), "both engines give the same counterexample");
+}
+
 // ---- Spec discovery --------------------------------------------------------------------------
 
 /// The spec that `subst -v check` in `tests/data/discovery/CASE` reports it found.

@@ -30,6 +30,7 @@
 
 pub mod explicit;
 pub mod invariant;
+pub mod labels;
 pub mod refine;
 
 use crate::util::HashMap;
@@ -265,6 +266,10 @@ pub struct Abstractor<'a> {
     cache: HashMap<CacheKey, Vec<(Take, AState)>>,
     /// Work counts.
     pub stats: AbsStats,
+    /// The component's propositions, as predicates ([`labels`]).
+    props: Vec<Bool>,
+    /// The letters its states offer by their label ([`labels`]).
+    letters: Vec<labels::Letter>,
 }
 
 /// A limit on abstract states per graph.
@@ -290,6 +295,8 @@ impl<'a> Abstractor<'a> {
     pub fn new(comp: &'a Component, view: EventView) -> Abstractor<'a> {
         let enc = Encoder::new(comp);
         let vocab = enc.state("");
+        let props = labels::props(comp).iter().map(|(_, c)| enc.cond(c, &vocab)).collect();
+        let letters = if view == EventView::Visible { labels::letters(comp) } else { Vec::new() };
         Abstractor {
             enc,
             vocab,
@@ -297,7 +304,29 @@ impl<'a> Abstractor<'a> {
             view,
             cache: HashMap::default(),
             stats: AbsStats::default(),
+            props,
+            letters,
         }
+    }
+
+    /// The label of an abstract state: per proposition, whether it holds, as the state's
+    /// predicates decide it; `None` for the error state (or a proposition whose predicate is
+    /// missing at the location, which [`Abstractor::build`] never leaves).
+    pub fn state_label(&self, state: &AState) -> Option<Vec<bool>> {
+        let AState::At(loc, val) = state else { return None };
+        self.props
+            .iter()
+            .map(|p| {
+                let id = *self.precision.index.get(p)?;
+                let i = self.precision.at(*loc).iter().position(|&q| q == id)?;
+                val.get(i).copied()
+            })
+            .collect()
+    }
+
+    /// The names of the component's propositions, in the order of [`Abstractor::state_label`].
+    pub fn prop_names(&self) -> Vec<String> {
+        labels::props(self.component()).into_iter().map(|(n, _)| n).collect()
     }
 
     /// The component.
@@ -439,6 +468,13 @@ impl<'a> Abstractor<'a> {
     /// Builds the abstract reachability graph of `mode` from the initial states.
     pub fn build(&mut self, smt: &mut Smt, mode: Mode) -> Result<Arg, AbsError> {
         let comp = self.component();
+        // Every abstract state decides every proposition: its condition is a predicate
+        // everywhere (the gadgets' locations included; nothing reaches them).
+        for p in self.props.clone() {
+            for l in 0..comp.n_locs {
+                self.precision.add(LocId(l), p.clone());
+            }
+        }
         let succ = comp.successors();
         let mut states: Vec<AState> = Vec::new();
         let mut ids: HashMap<AState, usize> = HashMap::default();
@@ -472,6 +508,16 @@ impl<'a> Abstractor<'a> {
                 for (take, target, label) in self.edge_successors(smt, mode, e, loc, &val)? {
                     let to = intern(target, &mut states, &mut out, &mut queue);
                     out[i].push(AEdge { edge: e, take, label, to });
+                }
+            }
+        }
+        // The letters each state offers by its label: self-loops along the gadget's event edge.
+        if !self.letters.is_empty() {
+            for (i, s) in states.iter().enumerate() {
+                let Some(label) = self.state_label(s) else { continue };
+                for l in self.letters.iter().filter(|l| l.label == label) {
+                    let label = Label::Event(l.name.clone());
+                    out[i].push(AEdge { edge: l.edge, take: Take::Silent, label, to: i });
                 }
             }
         }

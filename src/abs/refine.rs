@@ -70,6 +70,10 @@ pub fn simulate(enc: &Encoder, smt: &mut Smt, path: &[(usize, Take)]) -> Result<
         let edge = &comp.edges[e];
         let step = enc.step(edge, take, &st);
         let mut f = vec![step.guard.clone()];
+        // A letter of a label gadget: the label must hold here.
+        if let Some(c) = super::labels::gadget_condition(comp, e) {
+            f.push(enc.cond(c, &st));
+        }
         let fresh_state = enc.state(&format!("s{}.", i + 1));
         let mut next = Vec::with_capacity(st.len());
         for ((old, new), named) in st.iter().zip(&step.post).zip(fresh_state) {
@@ -135,6 +139,7 @@ pub fn simulate(enc: &Encoder, smt: &mut Smt, path: &[(usize, Take)]) -> Result<
                 }
                 WitnessStep { edge, take, inputs }
             })
+            .filter(|s| super::labels::gadget_condition(comp, s.edge).is_none())
             .collect();
         return Ok(Replay::Feasible(Witness { steps }));
     }
@@ -176,6 +181,12 @@ fn wp_walk(abs: &mut Abstractor, smt: &mut Smt, path: &[(usize, Take)]) -> Resul
         let edge = &comp.edges[e];
         let step = abs.enc.step(edge, take, &abs.vocab);
         phi = Bool::and(&[step.guard.clone(), crate::smt::substitute(&phi, &abs.vocab, &step.post)]).simplify();
+        // A letter of a label gadget: its label holds here. Its location is the gadget's, so
+        // the atoms go to the location of the next step back instead.
+        if let Some(c) = super::labels::gadget_condition(comp, e) {
+            phi = Bool::and(&[abs.enc.cond(c, &abs.vocab), phi]).simplify();
+            continue;
+        }
         tracing::trace!(edge = e, %phi, "precondition");
         for atom in crate::smt::atoms(&phi) {
             if over_vocab(&atom, &vocab) && !crate::smt::constants(&Dynamic::from_ast(&atom)).is_empty() {

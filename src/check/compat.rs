@@ -153,7 +153,8 @@ pub fn lower_parts(spec: &Spec, name: &str, program: &Program) -> Result<Vec<Com
                 .with_note(format!("processes: {}", list_or_none(&spec.processes())))
                 .with_note(format!("C functions: {}", list_or_none(&defined))));
         }
-        let comp = program.lower(&n)?;
+        let mut comp = program.lower(&n)?;
+        crate::abs::labels::instrument_for(spec, program, &mut comp)?;
         for e in &comp.edges {
             if let crate::ir::Stmt::Event(crate::ir::Event::Send(f, _) | crate::ir::Event::Recv(f, Some(_))) = &e.stmt
                 && comp.family(f).and_then(|x| x.range).is_none()

@@ -1,0 +1,179 @@
+//! State labels in a component's models (paper 003, Definition 2), in the event form that the
+//! checks read (see [`crate::spec::Observations`]).
+//!
+//! [`instrument`] adds to a lowered component, beside its code, small *gadgets* that no run
+//! of the component reaches:
+//! - per proposition, a self-loop `assume(cond)` marked `@prop Name`: it hands the
+//!   proposition's condition to the abstraction, which makes it a predicate at every location,
+//!   so that every abstract state, may or must, decides the proposition; a label is never
+//!   guessed;
+//! - per valuation `v` of the propositions, an edge `assume(cond_v)` marked `@label` into a
+//!   location from which one event edge per observation letter of `v` leads back.
+//!
+//! [`crate::abs::Abstractor::build`] then gives every abstract state a self-loop for each
+//! letter of the valuation its predicates decide, taken along the gadget's event edge.
+//! Symbolic simulation ([`crate::abs::refine::simulate`]) adds the gadget's condition at
+//! that point of the path, so a concrete run confirms the label as well as the steps, and
+//! leaves gadget steps out of the witness, which the interpreter then replays as it is.
+//!
+//! Invariants: gadgets have no edge from the component's code, so the interpreter, gcc
+//! agreement and every analysis from the entry location never see them; a component without
+//! propositions is unchanged.
+//!
+//! Known weakness: the predicates of the propositions sit at every location, which can double
+//! the abstract states per proposition.
+
+use crate::ir::{Component, Edge, Event, Expr, LocId, Origin, SrcSpan, Stmt};
+
+/// The mark of a proposition's edge (the origin text starts with it).
+pub const PROP_MARK: &str = "@prop ";
+/// The mark of a label gadget's condition edge.
+pub const LABEL_MARK: &str = "@label ";
+
+/// A proposition of a component, with its condition over the component's globals.
+#[derive(Clone, Debug)]
+pub struct PropCond {
+    /// The proposition's name.
+    pub name: String,
+    /// Its condition, 0 or 1.
+    pub cond: Expr,
+    /// Its declaration in the spec.
+    pub span: SrcSpan,
+}
+
+/// Adds the gadgets of `props` to `comp`; `letters(v)` gives the observation letters of the
+/// valuation in which exactly the propositions `v` hold.
+pub fn instrument(comp: &mut Component, props: &[PropCond], letters: &dyn Fn(&[String]) -> Vec<String>) {
+    if props.is_empty() {
+        return;
+    }
+    let origin = |span: &SrcSpan, text: String| Some(Origin { span: span.clone(), text, stack: Vec::new() });
+    let new_loc = |comp: &mut Component| {
+        comp.n_locs += 1;
+        LocId(comp.n_locs - 1)
+    };
+    for p in props {
+        let d = new_loc(comp);
+        let stmt = Stmt::Assume(p.cond.clone());
+        comp.edges.push(Edge { from: d, to: d, stmt, origin: origin(&p.span, format!("{PROP_MARK}{}", p.name)) });
+    }
+    let names: Vec<String> = props.iter().map(|p| p.name.clone()).collect();
+    for mask in 0u32..(1u32 << props.len().min(16)) {
+        let holds: Vec<String> =
+            names.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, n)| n.clone()).collect();
+        let to_send = letters(&holds);
+        if to_send.is_empty() {
+            continue;
+        }
+        let cond =
+            props
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    if mask & (1 << i) != 0 {
+                        p.cond.clone()
+                    } else {
+                        Expr::unary(crate::ir::UnOp::Not, p.cond.clone())
+                    }
+                })
+                .reduce(|a, b| Expr::binary(crate::ir::BinOp::And, a, b))
+                .expect("at least one proposition");
+        let (a, b) = (new_loc(comp), new_loc(comp));
+        let text = format!("{LABEL_MARK}{{{}}}", holds.join(","));
+        comp.edges.push(Edge { from: a, to: b, stmt: Stmt::Assume(cond), origin: origin(&props[0].span, text) });
+        for l in to_send {
+            let stmt = Stmt::Event(Event::Plain(l.clone()));
+            comp.edges.push(Edge { from: b, to: a, stmt, origin: origin(&props[0].span, l) });
+        }
+    }
+}
+
+fn marked<'c>(e: &'c Edge, mark: &str) -> Option<&'c str> {
+    e.origin.as_ref().and_then(|o| o.text.strip_prefix(mark))
+}
+
+/// The propositions of an instrumented component: name and condition, in order.
+pub fn props(comp: &Component) -> Vec<(String, Expr)> {
+    comp.edges
+        .iter()
+        .filter_map(|e| match (&e.stmt, marked(e, PROP_MARK)) {
+            (Stmt::Assume(c), Some(name)) => Some((name.to_string(), c.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A letter of a gadget: the event edge, the letter, and the propositions that hold for it.
+#[derive(Clone, Debug)]
+pub struct Letter {
+    /// The gadget's event edge (an index into [`Component::edges`]).
+    pub edge: usize,
+    /// The letter.
+    pub name: String,
+    /// Per proposition of [`props`], whether it holds.
+    pub label: Vec<bool>,
+}
+
+/// The letters of an instrumented component's gadgets.
+pub fn letters(comp: &Component) -> Vec<Letter> {
+    let names: Vec<String> = props(comp).into_iter().map(|(n, _)| n).collect();
+    let mut out = Vec::new();
+    for (i, e) in comp.edges.iter().enumerate() {
+        let Stmt::Event(Event::Plain(name)) = &e.stmt else { continue };
+        let Some(set) = comp.edges.iter().find_map(|g| if g.to == e.from { marked(g, LABEL_MARK) } else { None })
+        else {
+            continue;
+        };
+        let inner = set.trim_start_matches('{').trim_end_matches('}');
+        let holds: Vec<&str> = if inner.is_empty() { Vec::new() } else { inner.split(',').collect() };
+        let label = names.iter().map(|n| holds.contains(&n.as_str())).collect();
+        out.push(Letter { edge: i, name: name.clone(), label });
+    }
+    out
+}
+
+/// When edge `e` is a gadget's event edge: the condition of its label.
+pub fn gadget_condition(comp: &Component, e: usize) -> Option<&Expr> {
+    let edge = comp.edges.get(e)?;
+    if !matches!(edge.stmt, Stmt::Event(_)) {
+        return None;
+    }
+    comp.edges.iter().find_map(|g| match (&g.stmt, marked(g, LABEL_MARK)) {
+        (Stmt::Assume(c), Some(_)) if g.to == edge.from => Some(c),
+        _ => None,
+    })
+}
+
+/// Instruments `comp` with the propositions that `spec`'s properties observe of it, and the
+/// letters of every observed event ([`crate::spec::Observations`]): the valuation `v` of its
+/// own propositions offers `e{X}` for every observed event `e` and every set `X` of observed
+/// propositions that agrees with `v` on them (the assembly keeps those that can happen).
+pub fn instrument_for(
+    spec: &crate::spec::Spec,
+    program: &crate::front::Program,
+    comp: &mut Component,
+) -> Result<(), crate::diag::Diagnostic> {
+    let own = spec.observed_props_of(&comp.name);
+    if own.is_empty() {
+        return Ok(());
+    }
+    let mut props = Vec::new();
+    for p in &own {
+        let cond = program.prop_condition(comp, &p.expr, &p.expr_span)?;
+        props.push(PropCond { name: p.name.clone(), cond, span: p.span.clone() });
+    }
+    let obs = spec.observations();
+    let own_names: Vec<&str> = own.iter().map(|p| p.name.as_str()).collect();
+    let letters = |holds: &[String]| {
+        let mut out = Vec::new();
+        for x in obs.subsets() {
+            let agrees = own_names.iter().all(|n| x.iter().any(|p| p == n) == holds.iter().any(|p| p == n));
+            if agrees {
+                out.extend(obs.events.iter().map(|e| crate::spec::Observations::letter(e, &x)));
+            }
+        }
+        out
+    };
+    instrument(comp, &props, &letters);
+    Ok(())
+}
