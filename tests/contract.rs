@@ -80,6 +80,28 @@ fn a_write_before_the_lock_is_marked_owned_fails_with_the_label_in_the_trace() {
     assert_eq!((code, ag), (1, out), "both engines give the same counterexample");
 }
 
+/// `subst check` of `tests/data/labels/contain/old` against `NEW`, with the propositions of
+/// `locker.lts`.
+fn contain_labels(new: &str) -> (i32, String) {
+    let new = format!("{new}/locker.c");
+    let (code, out, err) =
+        subst(&data("labels/contain"), &["check", "old/locker.c", &new, "--spec", "locker.lts", "--no-cache"]);
+    (code, format!("{out}{err}"))
+}
+
+#[test]
+fn a_new_version_that_differs_only_in_a_label_is_not_contained() {
+    let (code, out) = contain_labels("new_late");
+    assert_eq!(code, 1, "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn a_new_version_with_the_same_events_and_labels_is_contained() {
+    let (code, out) = contain_labels("new_same");
+    assert_eq!(code, 0, "{out}");
+}
+
 // ---- Spec discovery --------------------------------------------------------------------------
 
 /// The spec that `subst -v check` in `tests/data/discovery/CASE` reports it found.

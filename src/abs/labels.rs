@@ -62,9 +62,6 @@ pub fn instrument(comp: &mut Component, props: &[PropCond], letters: &dyn Fn(&[S
         let holds: Vec<String> =
             names.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, n)| n.clone()).collect();
         let to_send = letters(&holds);
-        if to_send.is_empty() {
-            continue;
-        }
         let cond =
             props
                 .iter()
@@ -175,5 +172,52 @@ pub fn instrument_for(
         out
     };
     instrument(comp, &props, &letters);
+    Ok(())
+}
+
+/// Whether edge `e` belongs to a gadget (no run of the component takes it).
+pub fn is_gadget(comp: &Component, e: usize) -> bool {
+    comp.edges.get(e).is_some_and(|edge| {
+        marked(edge, PROP_MARK).is_some() || marked(edge, LABEL_MARK).is_some() || gadget_condition(comp, e).is_some()
+    })
+}
+
+/// The valuations of an instrumented component's propositions: per valuation, its
+/// `assume(cond_v)` edge, whether each proposition of [`props`] holds, and its text `{A,B}`.
+pub fn valuations(comp: &Component) -> Vec<(usize, Vec<bool>, String)> {
+    let names: Vec<String> = props(comp).into_iter().map(|(n, _)| n).collect();
+    comp.edges
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            let text = marked(e, LABEL_MARK)?;
+            let inner = text.trim_start_matches('{').trim_end_matches('}');
+            let holds: Vec<&str> = if inner.is_empty() { Vec::new() } else { inner.split(',').collect() };
+            Some((i, names.iter().map(|n| holds.contains(&n.as_str())).collect(), text.to_string()))
+        })
+        .collect()
+}
+
+/// Whether the component's every event carries the label of the state it leads to (as
+/// containment compares behaviours): it has propositions and no observation letters.
+pub fn labels_events(comp: &Component) -> bool {
+    !props(comp).is_empty() && letters(comp).is_empty()
+}
+
+/// Instruments `comp` with every proposition that `spec` declares over it, for containment:
+/// a behaviour then includes, with each event, the label of the state the event leads to.
+pub fn instrument_props(
+    spec: &crate::spec::Spec,
+    program: &crate::front::Program,
+    comp: &mut Component,
+) -> Result<(), crate::diag::Diagnostic> {
+    let mut own: Vec<&crate::spec::PropDecl> = spec.props().iter().filter(|p| p.component == comp.name).collect();
+    own.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut props = Vec::new();
+    for p in own.iter().take(crate::spec::MAX_OBSERVED_PROPS) {
+        let cond = program.prop_condition(comp, &p.expr, &p.expr_span)?;
+        props.push(PropCond { name: p.name.clone(), cond, span: p.span.clone() });
+    }
+    instrument(comp, &props, &|_| Vec::new());
     Ok(())
 }

@@ -237,6 +237,38 @@ pub struct Arg {
     pub out: Vec<Vec<AEdge>>,
     /// The initial states.
     pub initial: Vec<usize>,
+    /// Per state, its label ([`labels`]) as an index into [`Arg::label_texts`]; empty when
+    /// the component has no propositions.
+    pub labels: Vec<Option<u32>>,
+    /// Per valuation of the propositions: its `assume(cond_v)` edge and its text `{A,B}`.
+    pub label_texts: Vec<(usize, String)>,
+    /// Whether every event carries the label of the state it leads to ([`labels::labels_events`]).
+    pub labelled_events: bool,
+}
+
+/// The labels of `states` by `label_of` (the index of a valuation of [`labels::valuations`]),
+/// with a τ self-loop along the valuation's `assume(cond_v)` edge on each labelled state, so
+/// that a path can check its label there ([`Arg::find_path`]).
+fn label_states(
+    comp: &Component,
+    states: &[AState],
+    out: &mut [Vec<AEdge>],
+    label_of: &dyn Fn(usize, &AState) -> Option<u32>,
+) -> (Vec<Option<u32>>, Vec<(usize, String)>, bool) {
+    let vals = labels::valuations(comp);
+    if vals.is_empty() {
+        return (Vec::new(), Vec::new(), false);
+    }
+    let texts: Vec<(usize, String)> = vals.iter().map(|(e, _, t)| (*e, t.clone())).collect();
+    let mut per_state = Vec::with_capacity(states.len());
+    for (i, s) in states.iter().enumerate() {
+        let l = label_of(i, s);
+        if let Some(v) = l {
+            out[i].push(AEdge { edge: texts[v as usize].0, take: Take::Normal, label: Label::Tau, to: i });
+        }
+        per_state.push(l);
+    }
+    (per_state, texts, labels::labels_events(comp))
 }
 
 /// Counts for `--stats`.
@@ -521,8 +553,13 @@ impl<'a> Abstractor<'a> {
                 }
             }
         }
+        let vals = labels::valuations(comp);
+        let (labels, label_texts, labelled_events) = label_states(comp, &states, &mut out, &|_, s| {
+            let label = self.state_label(s)?;
+            vals.iter().position(|(_, v, _)| *v == label).map(|i| i as u32)
+        });
         self.stats.states = states.len();
-        Ok(Arg { states, out, initial })
+        Ok(Arg { states, out, initial, labels, label_texts, labelled_events })
     }
 
     fn edge_successors(
@@ -753,7 +790,12 @@ impl Arg {
                         }
                         Label::Event(name) => {
                             let to = get(a.to, &mut b, &mut work);
-                            b.add_transition(from, name, to);
+                            match self.label_text(a.to) {
+                                Some(text) if self.labelled_events => {
+                                    b.add_transition(from, &format!("{name}{text}"), to)
+                                }
+                                _ => b.add_transition(from, name, to),
+                            }
                         }
                         Label::Error(k) => {
                             let to = get(a.to, &mut b, &mut work);
@@ -766,6 +808,12 @@ impl Arg {
         b.build()
     }
 
+    /// The text `{A,B}` of a state's label, when it has one.
+    pub fn label_text(&self, s: usize) -> Option<&str> {
+        let v = (*self.labels.get(s)?)?;
+        self.label_texts.get(v as usize).map(|(_, t)| t.as_str())
+    }
+
     /// Number of edges.
     pub fn n_edges(&self) -> usize {
         self.out.iter().map(Vec::len).sum()
@@ -775,9 +823,10 @@ impl Arg {
     /// given visible labels of [`Arg::to_dla`], from an initial state; as (state, edge index in
     /// `out[state]`).
     pub fn find_path(&self, component: &str, events: &[Vec<String>]) -> Option<Vec<(usize, usize)>> {
-        // For each (state, events done): the node and edge it was reached by.
+        // For each (state, events done): the node and edge it was reached by, and whether the
+        // step checks the label of its target (an event that carries it).
         type Node = (usize, usize);
-        let mut prev: HashMap<Node, Option<(Node, usize)>> = HashMap::default();
+        let mut prev: HashMap<Node, Option<(Node, usize, bool)>> = HashMap::default();
         let mut queue = VecDeque::new();
         for &s in &self.initial {
             prev.insert((s, 0), None);
@@ -787,7 +836,15 @@ impl Arg {
             if pos == events.len() {
                 let mut path = Vec::new();
                 let mut at = (s, pos);
-                while let Some(Some((p, k))) = prev.get(&at) {
+                while let Some(Some((p, k, check))) = prev.get(&at) {
+                    if *check {
+                        // The τ self-loop that checks the label of the event's target.
+                        let to = self.out[p.0][*k].to;
+                        let v = (*self.labels.get(to)?)?;
+                        let check = self.label_texts.get(v as usize)?.0;
+                        let c = self.out[to].iter().position(|a| a.edge == check && a.to == to)?;
+                        path.push((to, c));
+                    }
                     path.push((p.0, *k));
                     at = *p;
                 }
@@ -795,14 +852,22 @@ impl Arg {
                 return Some(path);
             }
             for (k, a) in self.out[s].iter().enumerate() {
+                let mut check = false;
                 let next = match &a.label {
                     Label::Tau => (a.to, pos),
+                    Label::Event(n) if self.labelled_events => match self.label_text(a.to) {
+                        Some(t) if events[pos].iter().any(|w| w.strip_prefix(n.as_str()) == Some(t)) => {
+                            check = true;
+                            (a.to, pos + 1)
+                        }
+                        _ => continue,
+                    },
                     Label::Event(n) if events[pos].contains(n) => (a.to, pos + 1),
                     Label::Error(e) if events[pos].contains(&e.event(component)) => (a.to, pos + 1),
                     _ => continue,
                 };
                 if let std::collections::hash_map::Entry::Vacant(v) = prev.entry(next) {
-                    v.insert(Some(((s, pos), k)));
+                    v.insert(Some(((s, pos), k, check)));
                     queue.push_back(next);
                 }
             }

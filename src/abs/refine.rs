@@ -139,7 +139,7 @@ pub fn simulate(enc: &Encoder, smt: &mut Smt, path: &[(usize, Take)]) -> Result<
                 }
                 WitnessStep { edge, take, inputs }
             })
-            .filter(|s| super::labels::gadget_condition(comp, s.edge).is_none())
+            .filter(|s| !super::labels::is_gadget(comp, s.edge))
             .collect();
         return Ok(Replay::Feasible(Witness { steps }));
     }
@@ -185,6 +185,9 @@ fn wp_walk(abs: &mut Abstractor, smt: &mut Smt, path: &[(usize, Take)]) -> Resul
         // the atoms go to the location of the next step back instead.
         if let Some(c) = super::labels::gadget_condition(comp, e) {
             phi = Bool::and(&[abs.enc.cond(c, &abs.vocab), phi]).simplify();
+            continue;
+        }
+        if super::labels::is_gadget(comp, e) {
             continue;
         }
         tracing::trace!(edge = e, %phi, "precondition");

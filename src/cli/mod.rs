@@ -883,8 +883,15 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
         crate::check::substitution::Substitution { components: Vec::new(), compat: None }
     } else {
         let cache = args.cache.cache();
-        crate::check::substitution::check_cached(&old_program, &new_program, removed.as_ref(), &contain, &cache)
-            .map_err(|d| search.explain(d))?
+        crate::check::substitution::check_labelled(
+            &old_program,
+            &new_program,
+            removed.as_ref(),
+            &contain,
+            &cache,
+            spec.as_ref(),
+        )
+        .map_err(|d| search.explain(d))?
     };
     // Compatibility, when the spec has an assembly (or one is asked for).
     if let Some(spec) = &spec

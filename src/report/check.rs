@@ -453,7 +453,7 @@ fn missing_report(old: &Component, new: &Component, m: &Missing) -> MissingRepor
             ("branch_not_taken", at(*cut), format!("the branch towards `{}` is not taken here{cond}", d.expected))
         }
         (None, Some(s)) => match s.stop {
-            SilentStop::Event(e) => {
+            SilentStop::Event(e) => 'ev: {
                 let what = match &new.edges[e].stmt {
                     Stmt::Event(ev) => format!("`{}`", ev.name()),
                     _ => "another event".into(),
@@ -467,6 +467,18 @@ fn missing_report(old: &Component, new: &Component, m: &Missing) -> MissingRepor
                     }
                     _ => String::new(),
                 };
+                // The same event, into a state with another label (an event of a component
+                // with propositions carries the label of the state it leads to).
+                if let (Stmt::Event(ev), Some((event, label))) =
+                    (&new.edges[e].stmt, crate::spec::Observations::split(&d.expected))
+                    && ev.name() == event
+                {
+                    let message = format!(
+                        "`{event}` happens here, but not into a state where exactly {{{}}} holds",
+                        label.join(",")
+                    );
+                    break 'ev ("label", at(e), message);
+                }
                 let line = at(e).map(|o| format!(" (line {})", o.span.line)).unwrap_or_default();
                 // The last decision on the way there is where the new version chose that event.
                 let decision = s.taken.iter().zip(&s.not_taken).rev().find(|(_, others)| !others.is_empty());
