@@ -8,7 +8,8 @@
 //! in the spec.
 //!
 //! Known weaknesses: enum constants whose value is an expression other than an integer literal
-//! are rejected; array elements, struct fields and `?:` are not accepted in a proposition.
+//! are rejected; an array element only at a constant index; struct fields and `?:` are not
+//! accepted in a proposition.
 
 use lang_c::ast::{BinaryOperator, Constant, Expression, IntegerBase, UnaryOperator};
 use lang_c::span::Node;
@@ -203,6 +204,26 @@ impl Conv<'_> {
                     UnaryOperator::Complement => Ok(Expr::unary(UnOp::BitNot, a)),
                     UnaryOperator::Negate => Ok(Expr::unary(UnOp::Not, a)),
                     _ => Err(self.unsupported("this operator", start, end)),
+                }
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                // An element of a global array at a constant index inside it.
+                let array = match &b.node.lhs.node {
+                    Expression::Identifier(id) => self.comp.var_by_name(&id.node.name),
+                    _ => None,
+                };
+                let index = self.expr(&b.node.rhs)?.as_const();
+                match (array.map(|v| (v, self.comp.var(v))), index) {
+                    (Some((v, decl)), Some(i)) if matches!(decl.storage, Storage::Global { .. }) => match decl.ty {
+                        VarTy::Array(t, n) if (0..i128::from(n)).contains(&i) => Ok(Expr {
+                            ty: t,
+                            kind: crate::ir::ExprKind::Load(v, Box::new(Expr::constant(i, IntTy::I64))),
+                        }),
+                        _ => Err(self.unsupported("an index outside the array", start, end)),
+                    },
+                    _ => {
+                        Err(self.unsupported("an element other than a global array's at a constant index", start, end))
+                    }
                 }
             }
             Expression::BinaryOperator(b) => {
