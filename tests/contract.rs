@@ -1,6 +1,6 @@
 //! The contract of the command line (issue 16): state propositions are checked against the
-//! sources, every verdict command speaks text, JSON and SARIF, one spec search serves every
-//! command. Inputs are files under `tests/data/`; outputs are snapshots.
+//! sources and read by properties' guards and by containment, every verdict command speaks
+//! text, JSON and SARIF, one spec search serves every command, `show` looks inside. Inputs are files under `tests/data/`; outputs are snapshots.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -367,14 +367,58 @@ fn assert_dot(text: &str) {
         }
         assert!(l.ends_with("];") || l.ends_with(';'), "statement: {l}");
         assert!((l.matches('"').count() - l.matches("\\\"").count()) % 2 == 0, "unbalanced quotes: {l}");
-        let head = l.split(" [").next().expect("a head");
+        let head = l.split(" [").next().expect("a head").trim_end_matches(';');
         if let Some((a, b)) = head.split_once(" -> ") {
             assert!(nodes.contains(a) && nodes.contains(b), "edge between undeclared nodes: {l}");
-        } else if head != "node" && head != "rankdir=LR;" {
+        } else if head != "node" && head != "rankdir=LR" {
             nodes.insert(head.to_string());
         }
     }
     assert!(!nodes.is_empty(), "{text}");
+}
+
+/// `subst show WHAT` for level 0 of ORDER's compositional check of `SYS` in `specs/paper000.lts`.
+fn show_level(what: &str, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["show", what, "specs/paper000.lts", "--assembly", "SYS", "--prop", "ORDER"];
+    args.extend(extra);
+    subst(&root(), &args)
+}
+
+#[test]
+fn show_assumption_prints_the_assumption_of_a_level() {
+    let (code, out, err) = show_level("assumption", &[]);
+    assert_eq!(code, 0, "{err}");
+    insta::assert_snapshot!(out);
+    let (code, dot, err) = show_level("assumption", &["--format", "dot"]);
+    assert_eq!(code, 0, "{err}");
+    assert_dot(&dot);
+}
+
+#[test]
+fn show_table_prints_the_observation_table_of_a_level() {
+    let (code, out, err) = show_level("table", &[]);
+    assert_eq!(code, 0, "{err}");
+    insta::assert_snapshot!(out);
+    let (code, dot, err) = show_level("table", &["--format", "dot"]);
+    assert_eq!(code, 0, "{err}");
+    assert_dot(&dot);
+    assert!(dot.contains("<TD>send, output</TD>"), "{dot}");
+}
+
+#[test]
+fn show_of_a_level_that_does_not_exist_names_the_levels() {
+    let (code, out, err) = show_level("assumption", &["--level", "3"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("level 3 does not exist: the check has 1 level") && err.contains("INPUT, OUTPUT"), "{err}");
+}
+
+#[test]
+fn show_assumption_of_a_c_assembly_has_the_observed_letters() {
+    let (code, out, err) =
+        subst(&data("labels"), &["show", "assumption", "lock_ok.c", "--spec", "lock.lts", "--format", "dot"]);
+    assert_eq!(code, 0, "{err}");
+    assert_dot(&out);
+    assert!(out.contains("write{Locked}"), "{out}");
 }
 
 #[test]
