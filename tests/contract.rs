@@ -524,6 +524,18 @@ fn a_removed_component_that_the_assembly_names_is_an_error_naming_it() {
 // ---- Divergences -----------------------------------------------------------------------------
 
 #[test]
+fn a_divergence_after_an_input_blames_the_condition_that_excludes_every_value() {
+    let (code, out, err) = subst(
+        &data("input_blame"),
+        &["check", "old/sensor.c", "new/sensor.c", "--no-cache", "--max-missing", "1", "--format", "json"],
+    );
+    assert_eq!(code, 1, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let divergence = &doc["components"][0]["missing"][0]["divergence"];
+    insta::assert_snapshot!(serde_json::to_string_pretty(divergence).expect("JSON"));
+}
+
+#[test]
 fn a_divergence_on_another_value_names_the_value_sent() {
     let (code, out, err) =
         subst(&data("divergence"), &["check", "old/sender.c", "new/sender.c", "--no-cache", "--format", "json"]);
