@@ -519,6 +519,7 @@ fn a_removed_component_that_the_assembly_names_is_an_error_naming_it() {
     let (code, out, err) = subst(&data("assembly_change/removed"), &["check", "old", "new", "--no-cache"]);
     assert_eq!(code, 2, "{out}");
     assert!(err.contains("names the C component `ponger`, which the new version does not define"), "{err}");
+    insta::assert_snapshot!(err);
 }
 
 // ---- Divergences -----------------------------------------------------------------------------

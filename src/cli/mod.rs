@@ -991,10 +991,15 @@ fn compatibility(
     let parts = spec.c_components(name)?;
     let (old_fns, new_fns) = (old.defined_functions(), new.defined_functions());
     if let Some(gone) = parts.iter().find(|p| !new_fns.contains(p)) {
-        return Err(Diagnostic::global(format!(
-            "the assembly {name} names the C component `{gone}`, which the new version does not define"
-        ))
-        .with_note(format!("the spec is {}; the containment report lists `{gone}` as removed", spec.file())));
+        let msg = format!("the assembly {name} names the C component `{gone}`, which the new version does not define");
+        let d = match spec.span_of_part(name, gone) {
+            Some(span) => Diagnostic::at(span, msg, "named here"),
+            None => Diagnostic::global(msg),
+        };
+        let was = if old_fns.contains(gone) { "the old version defines it" } else { "neither version defines it" };
+        return Err(
+            d.with_note(format!("{was}; drop it from the assembly, or give the new version's file that defines it"))
+        );
     }
     let added: Vec<&String> = parts.iter().filter(|p| !old_fns.contains(p)).collect();
     if added.is_empty() {
