@@ -402,7 +402,7 @@ fn show_table_prints_the_observation_table_of_a_level() {
     let (code, dot, err) = show_level("table", &["--format", "dot"]);
     assert_eq!(code, 0, "{err}");
     assert_dot(&dot);
-    assert!(dot.contains("<TD>send, output</TD>"), "{dot}");
+    assert!(dot.contains("<TD BGCOLOR=\"#eeeeee\">send, output</TD>"), "an extension row, shaded: {dot}");
 }
 
 #[test]

@@ -194,16 +194,21 @@ pub fn level(
     Ok(format!("{title}\n{a}"))
 }
 
-/// An observation table as a DOT graph of one node whose label is the table (HTML-like).
+/// An observation table as a DOT graph of one node whose label is the table (HTML-like), the
+/// rows of S·Σ shaded.
 fn table_dot(t: &crate::learn::table::Table, title: &str) -> String {
     let html = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
     let text = t.to_string();
+    // The rows of S·Σ (below the text form's line) are shaded.
     let mut rows = String::new();
+    let mut extension = false;
     for line in text.lines() {
         if line.starts_with('-') {
+            extension = true;
             continue;
         }
-        let cells: Vec<String> = line.split('|').map(|c| format!("<TD>{}</TD>", html(c.trim()))).collect();
+        let open = if extension { "<TD BGCOLOR=\"#eeeeee\">" } else { "<TD>" };
+        let cells: Vec<String> = line.split('|').map(|c| format!("{open}{}</TD>", html(c.trim()))).collect();
         let _ = write!(rows, "<TR>{}</TR>", cells.join(""));
     }
     format!(
