@@ -568,3 +568,43 @@ fn check_reports_on_c_validate_against_their_schema() {
     validate("subst-check-1.json", &out);
     assert_eq!(n, 12);
 }
+
+// ---- Labels in the models ----------------------------------------------------------------------
+
+/// The behaviours of `tests/data/labels/contain/DIR/locker.c` with `locker.lts`'s proposition, by
+/// the may-model, the must-model and the explicit under-approximation.
+fn labelled_models(dir: &str) -> Vec<(&'static str, subst::automata::Dla)> {
+    use subst::abs::{Abstractor, EventView, Mode, explicit::Explicit};
+    let base = data("labels/contain");
+    let spec = subst::spec::load(&base.join("locker.lts")).expect("the spec loads");
+    let mut options = subst::front::FrontOptions::default();
+    options.families = spec.family_ranges();
+    let program = subst::front::load(&[base.join(dir).join("locker.c")], &options).expect("the C loads");
+    let mut comp = program.lower("locker").expect("lowers");
+    subst::abs::labels::instrument_props(&spec, &program, &mut comp).expect("the proposition is C");
+    let mut smt = subst::smt::Smt::new(subst::smt::DEFAULT_QUERY_BUDGET);
+    let mut out = Vec::new();
+    for (name, mode) in [("may", Mode::May), ("must", Mode::Must)] {
+        let mut abs = Abstractor::new(&comp, EventView::Visible);
+        let arg = abs.build(&mut smt, mode).expect("builds");
+        out.push((name, arg.to_behaviours("locker")));
+    }
+    let arg = Explicit::new(&comp, 10_000).build().expect("small");
+    out.push(("explicit", arg.to_behaviours("locker")));
+    out
+}
+
+#[test]
+fn every_model_of_a_labelled_component_carries_the_label_each_event_leads_to() {
+    use subst::automata::dla::Trace;
+    let real = Trace::of_events(&["acquire{}", "granted{Locked}", "release{Locked}", "acquire{}", "granted{Locked}"]);
+    let wrong = Trace::of_events(&["acquire{Locked}"]);
+    for (name, dla) in labelled_models("old") {
+        assert!(dla.accepts(&real), "{name}: {dla}");
+        assert!(!dla.accepts(&wrong), "{name}: {dla}");
+    }
+    for (name, dla) in labelled_models("new_late") {
+        assert!(!dla.accepts(&real), "{name}: {dla}");
+        assert!(dla.accepts(&Trace::of_events(&["acquire{}", "granted{}", "release{Locked}"])), "{name}: {dla}");
+    }
+}

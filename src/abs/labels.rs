@@ -16,12 +16,24 @@
 //! that point of the path, so a concrete run confirms the label as well as the steps, and
 //! leaves gadget steps out of the witness, which the interpreter then replays as it is.
 //!
-//! Invariants: gadgets have no edge from the component's code, so the interpreter, gcc
-//! agreement and every analysis from the entry location never see them; a component without
-//! propositions is unchanged.
+//! For containment ([`instrument_props`], no letters), every event carries instead the label of
+//! the state it leads to: [`crate::abs::Arg::to_behaviours`] names it `e{A,B}`, every labelled
+//! state has a τ self-loop along its valuation's `assume(cond_v)` edge, and
+//! [`crate::abs::Arg::find_path`] takes that self-loop after each such event, so a path's
+//! simulation confirms the labels too. The explicit under-approximation
+//! ([`crate::abs::explicit`]) labels its concrete states by evaluating the same conditions.
 //!
-//! Known weakness: the predicates of the propositions sit at every location, which can double
-//! the abstract states per proposition.
+//! Invariants: gadgets have no edge from the component's code, so the interpreter, gcc
+//! agreement and every analysis from the entry location never see them (the IR checker's rule
+//! that every location is reachable holds of the lowered code, before instrumentation); gadget
+//! steps never reach a witness; a component without propositions is unchanged.
+//! `tests/contract.rs` checks that the may-model, the must-model and the explicit model of a
+//! labelled component agree on the labels of its events.
+//!
+//! Known weaknesses: the predicates of the propositions sit at every location, which can
+//! double the abstract states per proposition; the initial state's label is not part of a
+//! behaviour (only the labels events lead to); a component cannot perform an event that a guard
+//! over its own propositions observes (refused by the assembly).
 
 use crate::ir::{Component, Edge, Event, Expr, LocId, Origin, SrcSpan, Stmt};
 
