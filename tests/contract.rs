@@ -577,8 +577,7 @@ fn labelled_models(dir: &str) -> Vec<(&'static str, subst::automata::Dla)> {
     use subst::abs::{Abstractor, EventView, Mode, explicit::Explicit};
     let base = data("labels/contain");
     let spec = subst::spec::load(&base.join("locker.lts")).expect("the spec loads");
-    let mut options = subst::front::FrontOptions::default();
-    options.families = spec.family_ranges();
+    let options = subst::front::FrontOptions { families: spec.family_ranges(), ..Default::default() };
     let program = subst::front::load(&[base.join(dir).join("locker.c")], &options).expect("the C loads");
     let mut comp = program.lower("locker").expect("lowers");
     subst::abs::labels::instrument_props(&spec, &program, &mut comp).expect("the proposition is C");
