@@ -125,6 +125,9 @@ pub struct Letter {
 
 /// The letters of an instrumented component's gadgets.
 pub fn letters(comp: &Component) -> Vec<Letter> {
+    if !instrumented(comp) {
+        return Vec::new();
+    }
     let names: Vec<String> = props(comp).into_iter().map(|(n, _)| n).collect();
     let mut out = Vec::new();
     for (i, e) in comp.edges.iter().enumerate() {
@@ -197,6 +200,9 @@ pub fn is_gadget(comp: &Component, e: usize) -> bool {
 /// The valuations of an instrumented component's propositions: per valuation, its
 /// `assume(cond_v)` edge, whether each proposition of [`props`] holds, and its text `{A,B}`.
 pub fn valuations(comp: &Component) -> Vec<(usize, Vec<bool>, String)> {
+    if !instrumented(comp) {
+        return Vec::new();
+    }
     let names: Vec<String> = props(comp).into_iter().map(|(n, _)| n).collect();
     comp.edges
         .iter()
@@ -232,4 +238,9 @@ pub fn instrument_props(
     }
     instrument(comp, &props, &|_| Vec::new());
     Ok(())
+}
+
+/// Whether the component has gadgets (it was instrumented with propositions).
+pub fn instrumented(comp: &Component) -> bool {
+    comp.edges.iter().any(|e| marked(e, PROP_MARK).is_some())
 }
