@@ -72,6 +72,13 @@ fn a_write_only_after_the_lock_is_marked_owned_satisfies_the_guard_over_locked()
 }
 
 #[test]
+fn an_observed_event_hidden_by_the_assembly_is_hidden_from_the_property() {
+    let (code, out, err) =
+        subst(&data("labels"), &["verify", "lock_race.c", "--spec", "lock_hidden.lts", "--no-cache"]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
 fn a_write_before_the_lock_is_marked_owned_fails_with_the_label_in_the_trace() {
     let (code, out) = verify_labels("lock_race.c", "mono");
     assert_eq!(code, 1, "{out}");
