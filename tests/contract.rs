@@ -72,6 +72,19 @@ fn a_write_only_after_the_lock_is_marked_owned_satisfies_the_guard_over_locked()
 }
 
 #[test]
+fn a_guard_on_an_event_of_the_propositions_own_component_reads_the_state_it_leaves() {
+    let dir = data("labels");
+    let (code, out, err) = subst(&dir, &["verify", "own_ok.c", "--spec", "own.lts", "--no-cache"]);
+    assert_eq!(code, 0, "{out}{err}");
+    for engine in ["mono", "ag"] {
+        let (code, out, err) =
+            subst(&dir, &["verify", "own_bad.c", "--spec", "own.lts", "--no-cache", "--engine", engine]);
+        assert_eq!(code, 1, "{engine}: {out}{err}");
+        assert!(out.contains("trace: acquire release{}"), "{engine}: {out}");
+    }
+}
+
+#[test]
 fn an_observed_event_hidden_by_the_assembly_is_hidden_from_the_property() {
     let (code, out, err) =
         subst(&data("labels"), &["verify", "lock_race.c", "--spec", "lock_hidden.lts", "--no-cache"]);

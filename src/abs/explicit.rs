@@ -135,7 +135,8 @@ impl<'a> Explicit<'a> {
         };
         let (labels, label_texts, labelled_events) =
             super::label_states(comp, &g.states, &mut g.out, &|i, _| label_of(i));
-        Ok(Arg { states: g.states, out: g.out, initial: vec![root], labels, label_texts, labelled_events })
+        let letters = super::labels::letter_names(comp);
+        Ok(Arg { states: g.states, out: g.out, initial: vec![root], labels, label_texts, labelled_events, letters })
     }
 
     /// The ways edge `e` can be taken from `state`: how, its label, and the state after it

@@ -32,8 +32,10 @@
 //!
 //! Known weaknesses: the predicates of the propositions sit at every location, which can
 //! double the abstract states per proposition; the initial state's label is not part of a
-//! behaviour (only the labels events lead to); a component cannot perform an event that a guard
-//! over its own propositions observes (refused by the assembly).
+//! behaviour (only the labels events lead to); a component performs an event that a guard over
+//! its own propositions observes only when it owns every observed proposition and the event is
+//! plain (its edges are then split by label, `label_own_events`); otherwise the assembly
+//! refuses it.
 
 use crate::ir::{Component, Edge, Event, Expr, LocId, Origin, SrcSpan, Stmt};
 
@@ -41,6 +43,8 @@ use crate::ir::{Component, Edge, Event, Expr, LocId, Origin, SrcSpan, Stmt};
 pub const PROP_MARK: &str = "@prop ";
 /// The mark of a label gadget's condition edge.
 pub const LABEL_MARK: &str = "@label ";
+/// The mark of a component whose events carry the labels they lead to ([`instrument_props`]).
+pub const BEHAVIOURS_MARK: &str = "@behaviours";
 
 /// A proposition of a component, with its condition over the component's globals.
 #[derive(Clone, Debug)]
@@ -176,12 +180,49 @@ pub fn instrument_for(
     }
     let obs = spec.observations();
     let own_names: Vec<&str> = own.iter().map(|p| p.name.as_str()).collect();
+    // Observed events the component performs itself: when it owns every observed proposition,
+    // each such event carries the label of the state it leaves ([`label_own_events`]); then it
+    // offers no self-loop for them (the event happens only with it). Otherwise the assembly
+    // refuses the component.
+    let mut own_events: Vec<String> = comp
+        .edges
+        .iter()
+        .filter_map(|e| match &e.stmt {
+            Stmt::Event(Event::Plain(n)) if obs.events.contains(n) => Some(n.clone()),
+            _ => None,
+        })
+        .collect();
+    own_events.sort();
+    own_events.dedup();
+    // Every observed event the component performs in any form (a family's values included):
+    // it offers no self-loop for them, so that the assembly sees it perform the plain event
+    // without letters, and refuses it, unless its own events were labelled here.
+    let performed: Vec<String> = obs
+        .events
+        .iter()
+        .filter(|e| {
+            comp.edges.iter().any(|edge| match &edge.stmt {
+                Stmt::Event(ev) => {
+                    let n = ev.name();
+                    *e == n || e.strip_prefix(n).is_some_and(|r| r.starts_with('.'))
+                }
+                _ => false,
+            })
+        })
+        .cloned()
+        .collect();
+    let owns_all = obs.props.iter().all(|p| own_names.contains(&p.as_str()));
+    if !own_events.is_empty() && owns_all {
+        label_own_events(comp, &props, &own_events);
+    }
+    own_events = performed;
     let letters = |holds: &[String]| {
         let mut out = Vec::new();
         for x in obs.subsets() {
             let agrees = own_names.iter().all(|n| x.iter().any(|p| p == n) == holds.iter().any(|p| p == n));
             if agrees {
-                out.extend(obs.events.iter().map(|e| crate::spec::Observations::letter(e, &x)));
+                let offered = obs.events.iter().filter(|e| !own_events.contains(e));
+                out.extend(offered.map(|e| crate::spec::Observations::letter(e, &x)));
             }
         }
         out
@@ -190,10 +231,73 @@ pub fn instrument_for(
     Ok(())
 }
 
+/// Each edge of `comp` that performs one of `events` (plain events) becomes a branch on the
+/// valuation of `props` followed by the event's letter for that valuation: `l -e-> t` becomes
+/// `l -assume(cond_v)-> m_v -e{v}-> t`. The conditions are exclusive and exhaustive, so the
+/// component stays deterministic; the interpreter, the abstraction and symbolic simulation
+/// then treat the label like any branch. A dead edge still performs the plain `e`, so that the
+/// component's alphabet tells the assembly it performs `e` itself.
+fn label_own_events(comp: &mut Component, props: &[PropCond], events: &[String]) {
+    let names: Vec<String> = props.iter().map(|p| p.name.clone()).collect();
+    let old = std::mem::take(&mut comp.edges);
+    let mut dead: Vec<Edge> = Vec::new();
+    for edge in old {
+        let Stmt::Event(Event::Plain(n)) = &edge.stmt else {
+            comp.edges.push(edge);
+            continue;
+        };
+        if !events.contains(n) {
+            comp.edges.push(edge);
+            continue;
+        }
+        for mask in 0u32..(1u32 << props.len().min(16)) {
+            let holds: Vec<String> =
+                names.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, n)| n.clone()).collect();
+            let cond = props
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    if mask & (1 << i) != 0 {
+                        p.cond.clone()
+                    } else {
+                        Expr::unary(crate::ir::UnOp::Not, p.cond.clone())
+                    }
+                })
+                .reduce(|a, b| Expr::binary(crate::ir::BinOp::And, a, b))
+                .expect("at least one proposition");
+            comp.n_locs += 1;
+            let m = LocId(comp.n_locs - 1);
+            comp.edges.push(Edge { from: edge.from, to: m, stmt: Stmt::Assume(cond), origin: edge.origin.clone() });
+            let letter = crate::spec::Observations::letter(n, &holds);
+            comp.edges.push(Edge {
+                from: m,
+                to: edge.to,
+                stmt: Stmt::Event(Event::Plain(letter)),
+                origin: edge.origin.clone(),
+            });
+        }
+        if !dead.iter().any(|d| matches!(&d.stmt, Stmt::Event(Event::Plain(x)) if x == n)) {
+            dead.push(Edge { from: LocId(0), to: LocId(0), stmt: edge.stmt.clone(), origin: edge.origin.clone() });
+        }
+    }
+    for mut d in dead {
+        comp.n_locs += 1;
+        let l = LocId(comp.n_locs - 1);
+        d.from = l;
+        d.to = l;
+        comp.edges.push(d);
+    }
+    // The IR keeps edges sorted by source location.
+    comp.edges.sort_by_key(|e| e.from);
+}
+
 /// Whether edge `e` belongs to a gadget (no run of the component takes it).
 pub fn is_gadget(comp: &Component, e: usize) -> bool {
     comp.edges.get(e).is_some_and(|edge| {
-        marked(edge, PROP_MARK).is_some() || marked(edge, LABEL_MARK).is_some() || gadget_condition(comp, e).is_some()
+        marked(edge, PROP_MARK).is_some()
+            || marked(edge, LABEL_MARK).is_some()
+            || marked(edge, BEHAVIOURS_MARK).is_some()
+            || gadget_condition(comp, e).is_some()
     })
 }
 
@@ -217,9 +321,9 @@ pub fn valuations(comp: &Component) -> Vec<(usize, Vec<bool>, String)> {
 }
 
 /// Whether the component's every event carries the label of the state it leads to (as
-/// containment compares behaviours): it has propositions and no observation letters.
+/// containment compares behaviours): [`instrument_props`] marked it so.
 pub fn labels_events(comp: &Component) -> bool {
-    !props(comp).is_empty() && letters(comp).is_empty()
+    comp.edges.iter().any(|e| marked(e, BEHAVIOURS_MARK).is_some())
 }
 
 /// Instruments `comp` with every proposition that `spec` declares over it, for containment:
@@ -236,11 +340,35 @@ pub fn instrument_props(
         let cond = program.prop_condition(comp, &p.expr, &p.expr_span)?;
         props.push(PropCond { name: p.name.clone(), cond, span: p.span.clone() });
     }
+    if props.is_empty() {
+        return Ok(());
+    }
     instrument(comp, &props, &|_| Vec::new());
+    // The mark of this form: a dead edge that does nothing.
+    comp.n_locs += 1;
+    let l = LocId(comp.n_locs - 1);
+    let origin = Some(Origin { span: props[0].span.clone(), text: BEHAVIOURS_MARK.to_string(), stack: Vec::new() });
+    comp.edges.push(Edge { from: l, to: l, stmt: Stmt::Skip, origin });
     Ok(())
 }
 
 /// Whether the component has gadgets (it was instrumented with propositions).
 pub fn instrumented(comp: &Component) -> bool {
     comp.edges.iter().any(|e| marked(e, PROP_MARK).is_some())
+}
+
+/// The letters (events `e{A,B}`) the component's edges perform: its own labelled events and
+/// its gadgets' letters.
+pub fn letter_names(comp: &Component) -> Vec<String> {
+    let mut out: Vec<String> = comp
+        .edges
+        .iter()
+        .filter_map(|e| match &e.stmt {
+            Stmt::Event(Event::Plain(n)) if crate::spec::Observations::split(n).is_some() => Some(n.clone()),
+            _ => None,
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }

@@ -244,6 +244,10 @@ pub struct Arg {
     pub label_texts: Vec<(usize, String)>,
     /// Whether every event carries the label of the state it leads to ([`labels::labels_events`]).
     pub labelled_events: bool,
+    /// Letters of observed events the component can perform ([`labels`]): in the automaton's
+    /// alphabet even where no reached state performs them, so that no other part performs them
+    /// alone.
+    pub letters: Vec<String>,
 }
 
 /// The labels of `states` by `label_of` (the index of a valuation of [`labels::valuations`]),
@@ -559,7 +563,8 @@ impl<'a> Abstractor<'a> {
             vals.iter().position(|(_, v, _)| *v == label).map(|i| i as u32)
         });
         self.stats.states = states.len();
-        Ok(Arg { states, out, initial, labels, label_texts, labelled_events })
+        let letters = labels::letter_names(comp);
+        Ok(Arg { states, out, initial, labels, label_texts, labelled_events, letters })
     }
 
     fn edge_successors(
@@ -750,6 +755,9 @@ impl Arg {
 
     fn automaton(&self, component: &str, errors_accept: bool) -> Dla {
         let mut b = Builder::new();
+        for l in &self.letters {
+            b.add_event(l);
+        }
         let mut dla_of: HashMap<usize, crate::automata::dla::StateId> = HashMap::default();
         let mut work: Vec<usize> = Vec::new();
         let mut get = |s: usize, b: &mut Builder, work: &mut Vec<usize>| {

@@ -368,11 +368,20 @@ fn observe(spec: &Spec, pieces: &mut [Piece]) -> Result<(), Diagnostic> {
         .cloned()
         .collect();
     let performs = |piece: &Piece, e: &str| piece.dla.event_index(e).is_some();
+    // A component that owns every observed proposition may perform an observed event itself:
+    // its models carry the letters (the event labelled with the state it leaves), and its
+    // plain event only says that it performs it ([`crate::abs::labels`]).
+    let labels_own = |piece: &Piece, e: &str| {
+        piece.dla.alphabet().iter().any(|l| super::Observations::split(l).is_some_and(|(ev, _)| ev == e))
+    };
     let mut performed: Vec<&str> = Vec::new();
+    let mut own_performed: Vec<(String, String)> = Vec::new();
     for e in &obs.events {
         for piece in pieces.iter().filter(|p| p.kind != PartKind::Property) {
             if performs(piece, e) {
-                if owns(piece) {
+                if owns(piece) && labels_own(piece, e) {
+                    own_performed.push((piece.name.clone(), e.clone()));
+                } else if owns(piece) {
                     let read: Vec<&str> = spec
                         .props()
                         .iter()
@@ -396,7 +405,11 @@ fn observe(spec: &Spec, pieces: &mut [Piece]) -> Result<(), Diagnostic> {
     let sets = crate::spec::process::subsets(&present);
     for piece in pieces.iter_mut().filter(|p| p.kind != PartKind::Property) {
         if owns(piece) {
+            let own: Vec<&str> =
+                own_performed.iter().filter(|(p, _)| *p == piece.name).map(|(_, e)| e.as_str()).collect();
             piece.dla = piece.dla.relabel(&|l| match super::Observations::split(l) {
+                Some((e, _)) if own.contains(&e) => vec![l.to_string()],
+                None if own.contains(&l) => Vec::new(),
                 Some((e, x)) if obs.events.iter().any(|o| o == e) => {
                     if performed.contains(&e) && x.iter().all(|p| present.iter().any(|q| q == p)) {
                         vec![l.to_string()]
