@@ -347,7 +347,7 @@ impl Builder<'_, '_> {
 /// [`super::Observations`]): a part that performs an observed event `e` performs every `e{X}`
 /// for `X` a set of propositions that can hold (those of the C components present); a C
 /// component that owns propositions keeps, of the letters its models offer, those with such
-/// an `X` for an event some other part performs.
+/// an `X` for an event some part performs (itself, when its own events carry their labels).
 fn observe(spec: &Spec, pieces: &mut [Piece]) -> Result<(), Diagnostic> {
     let obs = spec.observations();
     if obs.is_empty() {

@@ -113,6 +113,9 @@ pub struct PropDecl {
 ///   whose `X` agrees with its own label there (a self-loop); its label is decided by the
 ///   propositions' conditions, which are predicates at every location ([`crate::abs`]).
 ///
+/// - A C component that owns every observed proposition and performs `e` itself performs
+///   `e{X}` with `X` the label of the state it leaves (its `e` edges split by label).
+///
 /// The parts synchronise on `e{X}`, so it happens exactly when `e` happens and every owner's
 /// label agrees with `X`. Only propositions of components in the assembly can hold.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
