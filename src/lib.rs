@@ -12,11 +12,11 @@
 //! | [`automata`] | DLAs: composition, hiding, determinisation, minimisation, safety, inclusion, DOT | done |
 //! | [`learn`] | L* with Rivest–Schapire (and two other) counterexample processing, serialisable tables, re-validation; L# over an observation tree (letters interned as indices, prefix-closure answers), re-asking its tree after an upgrade | done (adaptive L#, alphabet refinement: not yet) |
 //! | [`smt`] | the only user of `z3`: IR expressions as bit-vector formulas, edge steps, query cache, all-SAT | done |
-//! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by weakest preconditions; an explicit-state under-approximation ([`abs::explicit`]); block encoding at cut points and inductive invariants guessed from samples and conditions, pruned by Houdini and re-checked ([`abs::invariant`]) | done |
+//! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by weakest preconditions; an explicit-state under-approximation ([`abs::explicit`]); block encoding at cut points and inductive invariants guessed from samples and conditions, pruned by Houdini and re-checked ([`abs::invariant`]); state labels from the spec's propositions, decided by predicates in every state ([`abs::labels`]) | done |
 //! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]); containment of changed C components ([`check::contain`], paper 003 Section 4) per matched component ([`check::substitution`]) | FSP models; C programs and C assemblies (monolithic, or compositional with `--engine ag`); containment and compatibility on C ([`check::compat`]) |
 //! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]); `verify`, `check` on FSP models and input errors as JSON (schemas in `docs/schemas/`) and SARIF ([`report::verdict`]) | done for what exists |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
-//! | [`cli`] | command-line arguments to library calls and exit codes; one spec search for every command; a progress line on a terminal ([`cli::progress`]); `show ir|model` as text and DOT ([`cli::show`]) | `show`; `verify` on FSP and C; `check` on FSP and on C (containment, compatibility, `--git-base`); `--format text|json|sarif` on every verdict |
+//! | [`cli`] | command-line arguments to library calls and exit codes; one spec search for every command; a progress line on a terminal ([`cli::progress`]); `show ir|model|assumption|table` as text and DOT ([`cli::show`]) | `show`; `verify` on FSP and C; `check` on FSP and on C (containment, compatibility, `--git-base`); `--format text|json|sarif` on every verdict |
 //! | [`deadline`] | the whole run's deadline (`--timeout`): one value every phase and every SMT query looks at | done |
 //! | [`util`] | maps and sets with a fixed hasher, so that runs do the same work in the same order | done |
 //! | [`cache`] | the persistent cache (`.subst/`): observation tables and verdicts, content-addressed, written atomically; an entry is a hint, never a premise | tables (with digests of what they were learned for), predicates and verdicts of compatibility |
@@ -86,8 +86,13 @@
 //!   disallows std's types, and this crate denies the lint.
 //! - Exit codes: 0 holds, 1 does not hold, 2 bad input or usage, 3 unknown. Under
 //!   `--format json|sarif`, stdout always holds one document, an error document for exit 2.
-//! - State propositions are checked against the spec and the sources (located errors), but no
-//!   check reads state labels yet: a guard over a proposition is refused, never ignored.
+//! - State propositions are checked against the spec and the sources (located errors). A
+//!   property's guard over propositions reaches every check in pure event form
+//!   ([`spec::Observations`]): an observed event `e` becomes letters `e{X}` that every part
+//!   synchronises on, so composition, safety, learning and inclusion read labels without
+//!   knowing them. A C component's label is decided by its predicates in every abstract state
+//!   (the propositions' conditions are predicates at every location, [`abs::labels`]), and a
+//!   counterexample's labels are confirmed by symbolic simulation, never guessed.
 
 #![warn(missing_docs)]
 // Maps and sets iterate in the same order in every run (`clippy.toml` names the types).

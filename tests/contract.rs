@@ -1,6 +1,6 @@
 //! The contract of the command line (issue 16): state propositions are checked against the
-//! sources, every verdict command speaks text, JSON and SARIF, one spec search serves every
-//! command. Inputs are files under `tests/data/`; outputs are snapshots.
+//! sources and read by properties' guards and by containment, every verdict command speaks
+//! text, JSON and SARIF, one spec search serves every command, `show` looks inside. Inputs are files under `tests/data/`; outputs are snapshots.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -51,6 +51,75 @@ fn every_bad_prop_is_rejected_at_its_line() {
         assert!(out.is_empty(), "{name}: {out}");
         insta::assert_snapshot!(format!("prop_{}", name.trim_end_matches(".lts")), err);
     }
+}
+
+// ---- Guards over state propositions ----------------------------------------------------------
+
+/// `subst verify` of `tests/data/labels/FILE` against `lock.lts`, with an engine.
+fn verify_labels(file: &str, engine: &str) -> (i32, String) {
+    let (code, out, err) =
+        subst(&data("labels"), &["verify", file, "--spec", "lock.lts", "--no-cache", "--engine", engine]);
+    (code, format!("{out}{err}"))
+}
+
+#[test]
+fn a_write_only_after_the_lock_is_marked_owned_satisfies_the_guard_over_locked() {
+    for engine in ["mono", "ag"] {
+        let (code, out) = verify_labels("lock_ok.c", engine);
+        assert_eq!(code, 0, "{engine}: {out}");
+        assert!(out.contains("SAFE: holds"), "{engine}: {out}");
+    }
+}
+
+#[test]
+fn a_guard_on_an_event_of_the_propositions_own_component_reads_the_state_it_leaves() {
+    let dir = data("labels");
+    let (code, out, err) = subst(&dir, &["verify", "own_ok.c", "--spec", "own.lts", "--no-cache"]);
+    assert_eq!(code, 0, "{out}{err}");
+    for engine in ["mono", "ag"] {
+        let (code, out, err) =
+            subst(&dir, &["verify", "own_bad.c", "--spec", "own.lts", "--no-cache", "--engine", engine]);
+        assert_eq!(code, 1, "{engine}: {out}{err}");
+        assert!(out.contains("trace: acquire release{}"), "{engine}: {out}");
+    }
+}
+
+#[test]
+fn an_observed_event_hidden_by_the_assembly_is_hidden_from_the_property() {
+    let (code, out, err) =
+        subst(&data("labels"), &["verify", "lock_race.c", "--spec", "lock_hidden.lts", "--no-cache"]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn a_write_before_the_lock_is_marked_owned_fails_with_the_label_in_the_trace() {
+    let (code, out) = verify_labels("lock_race.c", "mono");
+    assert_eq!(code, 1, "{out}");
+    insta::assert_snapshot!(out);
+    let (code, ag) = verify_labels("lock_race.c", "ag");
+    assert_eq!((code, ag), (1, out), "both engines give the same counterexample");
+}
+
+/// `subst check` of `tests/data/labels/contain/old` against `NEW`, with the propositions of
+/// `locker.lts`.
+fn contain_labels(new: &str) -> (i32, String) {
+    let new = format!("{new}/locker.c");
+    let (code, out, err) =
+        subst(&data("labels/contain"), &["check", "old/locker.c", &new, "--spec", "locker.lts", "--no-cache"]);
+    (code, format!("{out}{err}"))
+}
+
+#[test]
+fn a_new_version_that_differs_only_in_a_label_is_not_contained() {
+    let (code, out) = contain_labels("new_late");
+    assert_eq!(code, 1, "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn a_new_version_with_the_same_events_and_labels_is_contained() {
+    let (code, out) = contain_labels("new_same");
+    assert_eq!(code, 0, "{out}");
 }
 
 // ---- Spec discovery --------------------------------------------------------------------------
@@ -318,14 +387,58 @@ fn assert_dot(text: &str) {
         }
         assert!(l.ends_with("];") || l.ends_with(';'), "statement: {l}");
         assert!((l.matches('"').count() - l.matches("\\\"").count()) % 2 == 0, "unbalanced quotes: {l}");
-        let head = l.split(" [").next().expect("a head");
+        let head = l.split(" [").next().expect("a head").trim_end_matches(';');
         if let Some((a, b)) = head.split_once(" -> ") {
             assert!(nodes.contains(a) && nodes.contains(b), "edge between undeclared nodes: {l}");
-        } else if head != "node" && head != "rankdir=LR;" {
+        } else if head != "node" && head != "rankdir=LR" {
             nodes.insert(head.to_string());
         }
     }
     assert!(!nodes.is_empty(), "{text}");
+}
+
+/// `subst show WHAT` for level 0 of ORDER's compositional check of `SYS` in `specs/paper000.lts`.
+fn show_level(what: &str, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["show", what, "specs/paper000.lts", "--assembly", "SYS", "--prop", "ORDER"];
+    args.extend(extra);
+    subst(&root(), &args)
+}
+
+#[test]
+fn show_assumption_prints_the_assumption_of_a_level() {
+    let (code, out, err) = show_level("assumption", &[]);
+    assert_eq!(code, 0, "{err}");
+    insta::assert_snapshot!(out);
+    let (code, dot, err) = show_level("assumption", &["--format", "dot"]);
+    assert_eq!(code, 0, "{err}");
+    assert_dot(&dot);
+}
+
+#[test]
+fn show_table_prints_the_observation_table_of_a_level() {
+    let (code, out, err) = show_level("table", &[]);
+    assert_eq!(code, 0, "{err}");
+    insta::assert_snapshot!(out);
+    let (code, dot, err) = show_level("table", &["--format", "dot"]);
+    assert_eq!(code, 0, "{err}");
+    assert_dot(&dot);
+    assert!(dot.contains("<TD BGCOLOR=\"#eeeeee\">send, output</TD>"), "an extension row, shaded: {dot}");
+}
+
+#[test]
+fn show_of_a_level_that_does_not_exist_names_the_levels() {
+    let (code, out, err) = show_level("assumption", &["--level", "3"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("level 3 does not exist: the check has 1 level") && err.contains("INPUT, OUTPUT"), "{err}");
+}
+
+#[test]
+fn show_assumption_of_a_c_assembly_has_the_observed_letters() {
+    let (code, out, err) =
+        subst(&data("labels"), &["show", "assumption", "lock_ok.c", "--spec", "lock.lts", "--format", "dot"]);
+    assert_eq!(code, 0, "{err}");
+    assert_dot(&out);
+    assert!(out.contains("write{Locked}"), "{out}");
 }
 
 #[test]
@@ -426,9 +539,22 @@ fn a_removed_component_that_the_assembly_names_is_an_error_naming_it() {
     let (code, out, err) = subst(&data("assembly_change/removed"), &["check", "old", "new", "--no-cache"]);
     assert_eq!(code, 2, "{out}");
     assert!(err.contains("names the C component `ponger`, which the new version does not define"), "{err}");
+    insta::assert_snapshot!(err);
 }
 
 // ---- Divergences -----------------------------------------------------------------------------
+
+#[test]
+fn a_divergence_after_an_input_blames_the_condition_that_excludes_every_value() {
+    let (code, out, err) = subst(
+        &data("input_blame"),
+        &["check", "old/sensor.c", "new/sensor.c", "--no-cache", "--max-missing", "1", "--format", "json"],
+    );
+    assert_eq!(code, 1, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let divergence = &doc["components"][0]["missing"][0]["divergence"];
+    insta::assert_snapshot!(serde_json::to_string_pretty(divergence).expect("JSON"));
+}
 
 #[test]
 fn a_divergence_on_another_value_names_the_value_sent() {
@@ -461,4 +587,43 @@ fn check_reports_on_c_validate_against_their_schema() {
     let (_, out, _) = subst(&data("assembly_change/added"), &["check", "old", "new", "--no-cache", "--format", "json"]);
     validate("subst-check-1.json", &out);
     assert_eq!(n, 12);
+}
+
+// ---- Labels in the models ----------------------------------------------------------------------
+
+/// The behaviours of `tests/data/labels/contain/DIR/locker.c` with `locker.lts`'s proposition, by
+/// the may-model, the must-model and the explicit under-approximation.
+fn labelled_models(dir: &str) -> Vec<(&'static str, subst::automata::Dla)> {
+    use subst::abs::{Abstractor, EventView, Mode, explicit::Explicit};
+    let base = data("labels/contain");
+    let spec = subst::spec::load(&base.join("locker.lts")).expect("the spec loads");
+    let options = subst::front::FrontOptions { families: spec.family_ranges(), ..Default::default() };
+    let program = subst::front::load(&[base.join(dir).join("locker.c")], &options).expect("the C loads");
+    let mut comp = program.lower("locker").expect("lowers");
+    subst::abs::labels::instrument_props(&spec, &program, &mut comp).expect("the proposition is C");
+    let mut smt = subst::smt::Smt::new(subst::smt::DEFAULT_QUERY_BUDGET);
+    let mut out = Vec::new();
+    for (name, mode) in [("may", Mode::May), ("must", Mode::Must)] {
+        let mut abs = Abstractor::new(&comp, EventView::Visible);
+        let arg = abs.build(&mut smt, mode).expect("builds");
+        out.push((name, arg.to_behaviours("locker")));
+    }
+    let arg = Explicit::new(&comp, 10_000).build().expect("small");
+    out.push(("explicit", arg.to_behaviours("locker")));
+    out
+}
+
+#[test]
+fn every_model_of_a_labelled_component_carries_the_label_each_event_leads_to() {
+    use subst::automata::dla::Trace;
+    let real = Trace::of_events(&["acquire{}", "granted{Locked}", "release{Locked}", "acquire{}", "granted{Locked}"]);
+    let wrong = Trace::of_events(&["acquire{Locked}"]);
+    for (name, dla) in labelled_models("old") {
+        assert!(dla.accepts(&real), "{name}: {dla}");
+        assert!(!dla.accepts(&wrong), "{name}: {dla}");
+    }
+    for (name, dla) in labelled_models("new_late") {
+        assert!(!dla.accepts(&real), "{name}: {dla}");
+        assert!(dla.accepts(&Trace::of_events(&["acquire{}", "granted{}", "release{Locked}"])), "{name}: {dla}");
+    }
 }

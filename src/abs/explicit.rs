@@ -100,7 +100,7 @@ impl<'a> Explicit<'a> {
     pub fn build(&self) -> Result<Arg, Stop> {
         let comp = self.comp;
         let succ = comp.successors();
-        let mut g = Graph::default();
+        let mut g = Graph { keep: !super::labels::props(comp).is_empty(), ..Graph::default() };
         let init = State::initial(comp, &mut Scripted::new([])).expect("initial states need no input");
         let root = g.state(comp.entry, init);
         while let Some((s, at, state)) = g.work.pop_front() {
@@ -131,7 +131,16 @@ impl<'a> Explicit<'a> {
                 }
             }
         }
-        Ok(Arg { states: g.states, out: g.out, initial: vec![root] })
+        // The label of each concrete state: the valuation whose condition it satisfies.
+        let vals = super::labels::valuations(comp);
+        let label_of = |i: usize| {
+            let state = g.concrete.get(i)?.as_ref()?;
+            vals.iter().position(|(e, _, _)| !interp::enabled(comp, &[*e], state).is_empty()).map(|v| v as u32)
+        };
+        let (labels, label_texts, labelled_events) =
+            super::label_states(comp, &g.states, &mut g.out, &|i, _| label_of(i));
+        let letters = super::labels::letter_names(comp);
+        Ok(Arg { states: g.states, out: g.out, initial: vec![root], labels, label_texts, labelled_events, letters })
     }
 
     /// The ways edge `e` can be taken from `state`: how, its label, and the state after it
@@ -219,6 +228,10 @@ struct Graph {
     work: VecDeque<(usize, LocId, State)>,
     /// An estimate of the memory the graph takes, in bytes.
     bytes: usize,
+    /// Each state's concrete state, kept only when the component has propositions.
+    concrete: Vec<Option<State>>,
+    /// Whether to keep them.
+    keep: bool,
 }
 
 impl Graph {
@@ -232,6 +245,7 @@ impl Graph {
         let id = self.states.len();
         self.states.push(AState::At(at, Vec::new()));
         self.out.push(Vec::new());
+        self.concrete.push(self.keep.then(|| state.clone()));
         self.work.push_back((id, at, state));
         self.ids.insert(key, id);
         id
@@ -244,6 +258,7 @@ impl Graph {
         let id = self.states.len();
         self.states.push(AState::Error);
         self.out.push(Vec::new());
+        self.concrete.push(None);
         self.error = Some(id);
         id
     }

@@ -30,6 +30,7 @@
 
 pub mod explicit;
 pub mod invariant;
+pub mod labels;
 pub mod refine;
 
 use crate::util::HashMap;
@@ -236,6 +237,42 @@ pub struct Arg {
     pub out: Vec<Vec<AEdge>>,
     /// The initial states.
     pub initial: Vec<usize>,
+    /// Per state, its label ([`labels`]) as an index into [`Arg::label_texts`]; empty when
+    /// the component has no propositions.
+    pub labels: Vec<Option<u32>>,
+    /// Per valuation of the propositions: its `assume(cond_v)` edge and its text `{A,B}`.
+    pub label_texts: Vec<(usize, String)>,
+    /// Whether every event carries the label of the state it leads to ([`labels::labels_events`]).
+    pub labelled_events: bool,
+    /// Letters of observed events the component can perform ([`labels`]): in the automaton's
+    /// alphabet even where no reached state performs them, so that no other part performs them
+    /// alone.
+    pub letters: Vec<String>,
+}
+
+/// The labels of `states` by `label_of` (the index of a valuation of [`labels::valuations`]),
+/// with a τ self-loop along the valuation's `assume(cond_v)` edge on each labelled state, so
+/// that a path can check its label there ([`Arg::find_path`]).
+fn label_states(
+    comp: &Component,
+    states: &[AState],
+    out: &mut [Vec<AEdge>],
+    label_of: &dyn Fn(usize, &AState) -> Option<u32>,
+) -> (Vec<Option<u32>>, Vec<(usize, String)>, bool) {
+    let vals = labels::valuations(comp);
+    if vals.is_empty() {
+        return (Vec::new(), Vec::new(), false);
+    }
+    let texts: Vec<(usize, String)> = vals.iter().map(|(e, _, t)| (*e, t.clone())).collect();
+    let mut per_state = Vec::with_capacity(states.len());
+    for (i, s) in states.iter().enumerate() {
+        let l = label_of(i, s);
+        if let Some(v) = l {
+            out[i].push(AEdge { edge: texts[v as usize].0, take: Take::Normal, label: Label::Tau, to: i });
+        }
+        per_state.push(l);
+    }
+    (per_state, texts, labels::labels_events(comp))
 }
 
 /// Counts for `--stats`.
@@ -265,6 +302,10 @@ pub struct Abstractor<'a> {
     cache: HashMap<CacheKey, Vec<(Take, AState)>>,
     /// Work counts.
     pub stats: AbsStats,
+    /// The component's propositions, as predicates ([`labels`]).
+    props: Vec<Bool>,
+    /// The letters its states offer by their label ([`labels`]).
+    letters: Vec<labels::Letter>,
 }
 
 /// A limit on abstract states per graph.
@@ -290,6 +331,8 @@ impl<'a> Abstractor<'a> {
     pub fn new(comp: &'a Component, view: EventView) -> Abstractor<'a> {
         let enc = Encoder::new(comp);
         let vocab = enc.state("");
+        let props = labels::props(comp).iter().map(|(_, c)| enc.cond(c, &vocab)).collect();
+        let letters = if view == EventView::Visible { labels::letters(comp) } else { Vec::new() };
         Abstractor {
             enc,
             vocab,
@@ -297,7 +340,29 @@ impl<'a> Abstractor<'a> {
             view,
             cache: HashMap::default(),
             stats: AbsStats::default(),
+            props,
+            letters,
         }
+    }
+
+    /// The label of an abstract state: per proposition, whether it holds, as the state's
+    /// predicates decide it; `None` for the error state (or a proposition whose predicate is
+    /// missing at the location, which [`Abstractor::build`] never leaves).
+    pub fn state_label(&self, state: &AState) -> Option<Vec<bool>> {
+        let AState::At(loc, val) = state else { return None };
+        self.props
+            .iter()
+            .map(|p| {
+                let id = *self.precision.index.get(p)?;
+                let i = self.precision.at(*loc).iter().position(|&q| q == id)?;
+                val.get(i).copied()
+            })
+            .collect()
+    }
+
+    /// The names of the component's propositions, in the order of [`Abstractor::state_label`].
+    pub fn prop_names(&self) -> Vec<String> {
+        labels::props(self.component()).into_iter().map(|(n, _)| n).collect()
     }
 
     /// The component.
@@ -439,6 +504,13 @@ impl<'a> Abstractor<'a> {
     /// Builds the abstract reachability graph of `mode` from the initial states.
     pub fn build(&mut self, smt: &mut Smt, mode: Mode) -> Result<Arg, AbsError> {
         let comp = self.component();
+        // Every abstract state decides every proposition: its condition is a predicate
+        // everywhere (the gadgets' locations included; nothing reaches them).
+        for p in self.props.clone() {
+            for l in 0..comp.n_locs {
+                self.precision.add(LocId(l), p.clone());
+            }
+        }
         let succ = comp.successors();
         let mut states: Vec<AState> = Vec::new();
         let mut ids: HashMap<AState, usize> = HashMap::default();
@@ -475,8 +547,24 @@ impl<'a> Abstractor<'a> {
                 }
             }
         }
+        // The letters each state offers by its label: self-loops along the gadget's event edge.
+        if !self.letters.is_empty() {
+            for (i, s) in states.iter().enumerate() {
+                let Some(label) = self.state_label(s) else { continue };
+                for l in self.letters.iter().filter(|l| l.label == label) {
+                    let label = Label::Event(l.name.clone());
+                    out[i].push(AEdge { edge: l.edge, take: Take::Silent, label, to: i });
+                }
+            }
+        }
+        let vals = labels::valuations(comp);
+        let (labels, label_texts, labelled_events) = label_states(comp, &states, &mut out, &|_, s| {
+            let label = self.state_label(s)?;
+            vals.iter().position(|(_, v, _)| *v == label).map(|i| i as u32)
+        });
         self.stats.states = states.len();
-        Ok(Arg { states, out, initial })
+        let letters = labels::letter_names(comp);
+        Ok(Arg { states, out, initial, labels, label_texts, labelled_events, letters })
     }
 
     fn edge_successors(
@@ -667,6 +755,9 @@ impl Arg {
 
     fn automaton(&self, component: &str, errors_accept: bool) -> Dla {
         let mut b = Builder::new();
+        for l in &self.letters {
+            b.add_event(l);
+        }
         let mut dla_of: HashMap<usize, crate::automata::dla::StateId> = HashMap::default();
         let mut work: Vec<usize> = Vec::new();
         let mut get = |s: usize, b: &mut Builder, work: &mut Vec<usize>| {
@@ -707,7 +798,12 @@ impl Arg {
                         }
                         Label::Event(name) => {
                             let to = get(a.to, &mut b, &mut work);
-                            b.add_transition(from, name, to);
+                            match self.label_text(a.to) {
+                                Some(text) if self.labelled_events => {
+                                    b.add_transition(from, &format!("{name}{text}"), to)
+                                }
+                                _ => b.add_transition(from, name, to),
+                            }
                         }
                         Label::Error(k) => {
                             let to = get(a.to, &mut b, &mut work);
@@ -720,6 +816,12 @@ impl Arg {
         b.build()
     }
 
+    /// The text `{A,B}` of a state's label, when it has one.
+    pub fn label_text(&self, s: usize) -> Option<&str> {
+        let v = (*self.labels.get(s)?)?;
+        self.label_texts.get(v as usize).map(|(_, t)| t.as_str())
+    }
+
     /// Number of edges.
     pub fn n_edges(&self) -> usize {
         self.out.iter().map(Vec::len).sum()
@@ -729,9 +831,10 @@ impl Arg {
     /// given visible labels of [`Arg::to_dla`], from an initial state; as (state, edge index in
     /// `out[state]`).
     pub fn find_path(&self, component: &str, events: &[Vec<String>]) -> Option<Vec<(usize, usize)>> {
-        // For each (state, events done): the node and edge it was reached by.
+        // For each (state, events done): the node and edge it was reached by, and whether the
+        // step checks the label of its target (an event that carries it).
         type Node = (usize, usize);
-        let mut prev: HashMap<Node, Option<(Node, usize)>> = HashMap::default();
+        let mut prev: HashMap<Node, Option<(Node, usize, bool)>> = HashMap::default();
         let mut queue = VecDeque::new();
         for &s in &self.initial {
             prev.insert((s, 0), None);
@@ -741,7 +844,15 @@ impl Arg {
             if pos == events.len() {
                 let mut path = Vec::new();
                 let mut at = (s, pos);
-                while let Some(Some((p, k))) = prev.get(&at) {
+                while let Some(Some((p, k, check))) = prev.get(&at) {
+                    if *check {
+                        // The τ self-loop that checks the label of the event's target.
+                        let to = self.out[p.0][*k].to;
+                        let v = (*self.labels.get(to)?)?;
+                        let check = self.label_texts.get(v as usize)?.0;
+                        let c = self.out[to].iter().position(|a| a.edge == check && a.to == to)?;
+                        path.push((to, c));
+                    }
                     path.push((p.0, *k));
                     at = *p;
                 }
@@ -749,14 +860,22 @@ impl Arg {
                 return Some(path);
             }
             for (k, a) in self.out[s].iter().enumerate() {
+                let mut check = false;
                 let next = match &a.label {
                     Label::Tau => (a.to, pos),
+                    Label::Event(n) if self.labelled_events => match self.label_text(a.to) {
+                        Some(t) if events[pos].iter().any(|w| w.strip_prefix(n.as_str()) == Some(t)) => {
+                            check = true;
+                            (a.to, pos + 1)
+                        }
+                        _ => continue,
+                    },
                     Label::Event(n) if events[pos].contains(n) => (a.to, pos + 1),
                     Label::Error(e) if events[pos].contains(&e.event(component)) => (a.to, pos + 1),
                     _ => continue,
                 };
                 if let std::collections::hash_map::Entry::Vacant(v) = prev.entry(next) {
-                    v.insert(Some(((s, pos), k)));
+                    v.insert(Some(((s, pos), k, check)));
                     queue.push_back(next);
                 }
             }

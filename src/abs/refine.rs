@@ -60,6 +60,8 @@ pub enum Replay {
 /// initial state.
 pub fn simulate(enc: &Encoder, smt: &mut Smt, path: &[(usize, Take)]) -> Result<Replay, SmtError> {
     let comp = enc.component();
+    // Whether the component has label gadgets (one scan, not one per step).
+    let labelled = super::labels::instrumented(comp);
     let st0 = enc.state("s0.");
     let init = enc.init(&st0);
     let mut st = st0;
@@ -70,6 +72,10 @@ pub fn simulate(enc: &Encoder, smt: &mut Smt, path: &[(usize, Take)]) -> Result<
         let edge = &comp.edges[e];
         let step = enc.step(edge, take, &st);
         let mut f = vec![step.guard.clone()];
+        // A letter of a label gadget: the label must hold here.
+        if let Some(c) = labelled.then(|| super::labels::gadget_condition(comp, e)).flatten() {
+            f.push(enc.cond(c, &st));
+        }
         let fresh_state = enc.state(&format!("s{}.", i + 1));
         let mut next = Vec::with_capacity(st.len());
         for ((old, new), named) in st.iter().zip(&step.post).zip(fresh_state) {
@@ -135,6 +141,7 @@ pub fn simulate(enc: &Encoder, smt: &mut Smt, path: &[(usize, Take)]) -> Result<
                 }
                 WitnessStep { edge, take, inputs }
             })
+            .filter(|s| !labelled || !super::labels::is_gadget(comp, s.edge))
             .collect();
         return Ok(Replay::Feasible(Witness { steps }));
     }
@@ -169,6 +176,7 @@ pub fn refine(abs: &mut Abstractor, smt: &mut Smt, path: &[(usize, Take)], prefi
 /// locations they hold at, until one is unsatisfiable on its own.
 fn wp_walk(abs: &mut Abstractor, smt: &mut Smt, path: &[(usize, Take)]) -> Result<usize, SmtError> {
     let comp = abs.component();
+    let labelled = super::labels::instrumented(comp);
     let vocab: Vec<Dynamic> = abs.vocab.iter().map(Sym::dynamic).collect();
     let mut phi = Bool::from_bool(true);
     let mut added = 0;
@@ -176,6 +184,15 @@ fn wp_walk(abs: &mut Abstractor, smt: &mut Smt, path: &[(usize, Take)]) -> Resul
         let edge = &comp.edges[e];
         let step = abs.enc.step(edge, take, &abs.vocab);
         phi = Bool::and(&[step.guard.clone(), crate::smt::substitute(&phi, &abs.vocab, &step.post)]).simplify();
+        // A letter of a label gadget: its label holds here. Its location is the gadget's, so
+        // the atoms go to the location of the next step back instead.
+        if let Some(c) = labelled.then(|| super::labels::gadget_condition(comp, e)).flatten() {
+            phi = Bool::and(&[abs.enc.cond(c, &abs.vocab), phi]).simplify();
+            continue;
+        }
+        if labelled && super::labels::is_gadget(comp, e) {
+            continue;
+        }
         tracing::trace!(edge = e, %phi, "precondition");
         for atom in crate::smt::atoms(&phi) {
             if over_vocab(&atom, &vocab) && !crate::smt::constants(&Dynamic::from_ast(&atom)).is_empty() {

@@ -41,7 +41,9 @@ pub fn to_dot(d: &Dla, name: &str) -> String {
             merged.entry(t.to).or_default().push(d.event_name(t.event));
         }
         for (to, events) in merged {
-            let _ = writeln!(out, "  q{i} -> {to} [label=\"{}\"];", escape(&events.join("\\n")));
+            // One event per line: each escaped, then joined by DOT's line break.
+            let events: Vec<String> = events.iter().map(|e| escape(e)).collect();
+            let _ = writeln!(out, "  q{i} -> {to} [label=\"{}\"];", events.join("\\n"));
         }
     }
     out.push_str("}\n");

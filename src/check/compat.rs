@@ -153,7 +153,8 @@ pub fn lower_parts(spec: &Spec, name: &str, program: &Program) -> Result<Vec<Com
                 .with_note(format!("processes: {}", list_or_none(&spec.processes())))
                 .with_note(format!("C functions: {}", list_or_none(&defined))));
         }
-        let comp = program.lower(&n)?;
+        let mut comp = program.lower(&n)?;
+        crate::abs::labels::instrument_for(spec, program, &mut comp)?;
         for e in &comp.edges {
             if let crate::ir::Stmt::Event(crate::ir::Event::Send(f, _) | crate::ir::Event::Recv(f, Some(_))) = &e.stmt
                 && comp.family(f).and_then(|x| x.range).is_none()
@@ -367,6 +368,18 @@ pub fn verify(
     program: &Program,
     options: &CompatOptions,
 ) -> Result<super::cegar::AssemblyResult, Diagnostic> {
+    verify_inspected(spec, name, program, options, &mut |_, _, _| {})
+}
+
+/// [`verify`], handing each property's checker after its run to `inspect`, with the property
+/// and the parts in the order of the levels (`subst show assumption|table`).
+pub fn verify_inspected(
+    spec: &Spec,
+    name: &str,
+    program: &Program,
+    options: &CompatOptions,
+    inspect: &mut dyn FnMut(&str, &[String], &DynamicChecker),
+) -> Result<super::cegar::AssemblyResult, Diagnostic> {
     let components = lower_parts(spec, name, program)?;
     let mut version = Version::new(spec, name, &components)?;
     let mut results = Vec::new();
@@ -378,7 +391,8 @@ pub fn verify(
         let key = cache_key(spec, name, &label, &components, &indices, options);
         options.cache.store("compat", &key, &CachedRun::of(&run, &checker));
         version.store_predicates(&options.cache);
-        let order = indices.iter().map(|&i| version.assembly.parts[i].name.clone()).collect();
+        let order: Vec<String> = indices.iter().map(|&i| version.assembly.parts[i].name.clone()).collect();
+        inspect(&label, &order, &checker);
         results.push(super::cegar::PropertyOutcome { property: label, outcome: run.outcome, stats: run.stats, order });
     }
     Ok(super::cegar::AssemblyResult {

@@ -465,6 +465,8 @@ fn excluded(missing: &[Missing], alphabet: &[String]) -> Dla {
 /// Whether edge `e` of `comp` performs the visible event `label` (as [`Arg::to_behaviours`]
 /// names it).
 fn performs(comp: &Component, e: usize, label: &str) -> bool {
+    // An event that carries its target's label (`release{Locked}`) is the event `release`.
+    let label = label.split_once('{').map_or(label, |(event, _)| event);
     let family = |name: &str| {
         label == name
             || label.strip_prefix(name).and_then(|r| r.strip_prefix('.')).is_some_and(|v| v.parse::<i128>().is_ok())

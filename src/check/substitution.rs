@@ -149,6 +149,27 @@ pub fn check_cached(
     options: &ContainOptions,
     cache: &crate::cache::Cache,
 ) -> Result<Substitution, Diagnostic> {
+    check_labelled(old, new, removed, options, cache, None)
+}
+
+/// [`check_cached`] where the behaviours of a component include the labels of `spec`'s
+/// propositions over it: each event carries the label of the state it leads to
+/// ([`crate::abs::labels::instrument_props`]).
+pub fn check_labelled(
+    old: &Program,
+    new: &Program,
+    removed: Option<&Dla>,
+    options: &ContainOptions,
+    cache: &crate::cache::Cache,
+    spec: Option<&crate::spec::Spec>,
+) -> Result<Substitution, Diagnostic> {
+    let lower = |program: &Program, name: &str| -> Result<Component, Diagnostic> {
+        let mut comp = program.lower(name)?;
+        if let Some(spec) = spec {
+            crate::abs::labels::instrument_props(spec, program, &mut comp)?;
+        }
+        Ok(comp)
+    };
     let old_names = old.default_components();
     let new_names = new.default_components();
     if old_names.is_empty() && new_names.is_empty() {
@@ -156,7 +177,7 @@ pub fn check_cached(
     }
     let mut components = Vec::new();
     for name in &old_names {
-        let o = old.lower(name)?;
+        let o = lower(old, name)?;
         if !new_names.contains(name) {
             components.push(ComponentCheck {
                 name: name.clone(),
@@ -167,7 +188,7 @@ pub fn check_cached(
             });
             continue;
         }
-        let n = new.lower(name)?;
+        let n = lower(new, name)?;
         let mut cached = false;
         let change = if same_code(&o, &n) {
             Change::Unchanged
@@ -204,7 +225,7 @@ pub fn check_cached(
         components.push(ComponentCheck { name: name.clone(), old: Some(o), new: Some(n), change, cached });
     }
     for name in new_names.iter().filter(|n| !old_names.contains(n)) {
-        let n = new.lower(name)?;
+        let n = lower(new, name)?;
         components.push(ComponentCheck {
             name: name.clone(),
             old: None,

@@ -145,6 +145,36 @@ pub fn verify(
     Ok(Verification { file: spec.file().to_string(), assembly: assembly.to_string(), results })
 }
 
+/// Runs the compositional check of `property` on the FSP assembly `name` (parts in the order
+/// `order` says) and hands the checker, with the parts in the order of its levels, to
+/// `inspect` (`subst show assumption|table`).
+pub fn inspect_level(
+    spec: &Spec,
+    name: &str,
+    property: &str,
+    order: &[String],
+    inspect: &mut dyn FnMut(&str, &[String], &DynamicChecker),
+) -> Result<(), Diagnostic> {
+    let c_components = spec.c_components(name)?;
+    if !c_components.is_empty() {
+        return Err(Diagnostic::global(format!(
+            "assembly `{name}` has C components ({}); give the C sources with --spec",
+            c_components.join(", ")
+        )));
+    }
+    let assembly = spec.assembly(name)?;
+    let hidden = |e: &str| assembly.is_hidden(e);
+    let p = spec.process(property)?.relabel(&|e| if hidden(e) { vec![] } else { vec![e.to_string()] });
+    safety::error_automaton(&p).map_err(|e| Diagnostic::global(format!("property `{property}`: {e}")))?;
+    let indices = part_order(&assembly, order, Some(&p))?;
+    let parts: Vec<Dla> = indices.iter().map(|&i| assembly.parts[i].automaton.clone()).collect();
+    let names: Vec<String> = indices.iter().map(|&i| assembly.parts[i].name.clone()).collect();
+    let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+    checker.run(&parts, Some(&p));
+    inspect(property, &names, &checker);
+    Ok(())
+}
+
 /// The property parts of `assembly` (checked as "no ERROR state"), and the properties to check
 /// from outside: `properties`, or when none is named every property of the spec that is not a
 /// part.

@@ -322,6 +322,35 @@ pub enum Command {
     },
 }
 
+/// Which level of which check `show assumption|table` shows.
+#[derive(clap::Args, Debug)]
+pub struct LevelArgs {
+    /// C files or folders, or one FSP spec (`.lts`).
+    #[arg(required = true)]
+    pub src: Vec<PathBuf>,
+    /// The spec, for C sources (default: found as for `verify`).
+    #[arg(long)]
+    pub spec: Option<PathBuf>,
+    /// The composition (default: the spec's only one).
+    #[arg(long)]
+    pub assembly: Option<String>,
+    /// The property (default: the spec's only property that is not a part).
+    #[arg(long)]
+    pub prop: Option<String>,
+    /// The level, from 0 (the first part of the order and the property).
+    #[arg(long, default_value_t = 0)]
+    pub level: usize,
+    /// Component order of the compositional engine, as for `verify`.
+    #[arg(long, value_delimiter = ',')]
+    pub order: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// C options.
+    #[command(flatten)]
+    pub c: COptions,
+}
+
 /// What `subst show` can print.
 #[derive(Subcommand, Debug)]
 pub enum Show {
@@ -364,6 +393,20 @@ pub enum Show {
         /// C options.
         #[command(flatten)]
         c: COptions,
+    },
+    /// The assumption learned at one level of a property's compositional check (L*), as text
+    /// or DOT: the check is run (on an FSP assembly, or on C components with the spec).
+    Assumption {
+        /// The level and how to check.
+        #[command(flatten)]
+        level: LevelArgs,
+    },
+    /// The observation table of one level of a property's compositional check (L*), as text
+    /// or DOT.
+    Table {
+        /// The level and how to check.
+        #[command(flatten)]
+        level: LevelArgs,
     },
     /// An FSP process or composition of a spec, as text or DOT.
     Lts {
@@ -900,8 +943,15 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
         crate::check::substitution::Substitution { components: Vec::new(), compat: None }
     } else {
         let cache = args.cache.cache();
-        crate::check::substitution::check_cached(&old_program, &new_program, removed.as_ref(), &contain, &cache)
-            .map_err(|d| search.explain(d))?
+        crate::check::substitution::check_labelled(
+            &old_program,
+            &new_program,
+            removed.as_ref(),
+            &contain,
+            &cache,
+            spec.as_ref(),
+        )
+        .map_err(|d| search.explain(d))?
     };
     // Compatibility, when the spec has an assembly (or one is asked for).
     if let Some(spec) = &spec
@@ -958,10 +1008,15 @@ fn compatibility(
     let parts = spec.c_components(name)?;
     let (old_fns, new_fns) = (old.defined_functions(), new.defined_functions());
     if let Some(gone) = parts.iter().find(|p| !new_fns.contains(p)) {
-        return Err(Diagnostic::global(format!(
-            "the assembly {name} names the C component `{gone}`, which the new version does not define"
-        ))
-        .with_note(format!("the spec is {}; the containment report lists `{gone}` as removed", spec.file())));
+        let msg = format!("the assembly {name} names the C component `{gone}`, which the new version does not define");
+        let d = match spec.span_of_part(name, gone) {
+            Some(span) => Diagnostic::at(span, msg, "named here"),
+            None => Diagnostic::global(msg),
+        };
+        let was = if old_fns.contains(gone) { "the old version defines it" } else { "neither version defines it" };
+        return Err(
+            d.with_note(format!("{was}; drop it from the assembly, or give the new version's file that defines it"))
+        );
     }
     let added: Vec<&String> = parts.iter().filter(|p| !old_fns.contains(p)).collect();
     if added.is_empty() {
@@ -1029,6 +1084,60 @@ fn components(program: &front::Program, named: Vec<String>) -> Result<Vec<String
     Ok(found)
 }
 
+/// `show assumption` (or `show table`): runs the property's compositional check and prints
+/// what level `args.level` learned.
+fn show_level(args: LevelArgs, table: bool) -> Result<Exit, Diagnostic> {
+    let lts = args.src.len() == 1 && is_lts(&args.src[0]);
+    let spec_path = if lts { Some(args.src[0].clone()) } else { args.spec.clone() };
+    let search = find_spec(spec_path.as_deref(), &args.src, &[]);
+    let Some(path) = &search.found else {
+        return Err(Diagnostic::global("no spec found: give one with --spec").with_note(search.looked()));
+    };
+    let spec = load_spec(path)?;
+    let name = crate::check::verify::choose_assembly(&spec, args.assembly.as_deref())?;
+    let props = spec.properties();
+    let prop = match (&args.prop, props.as_slice()) {
+        (Some(p), _) => p.clone(),
+        (None, [one]) => one.clone(),
+        _ => {
+            return Err(Diagnostic::global("name the property with --prop")
+                .with_note(format!("properties: {}", props.join(", "))));
+        }
+    };
+    if !spec.is_property(&prop) {
+        return Err(Diagnostic::global(format!("`{prop}` is not a property of {}", spec.file()))
+            .with_note(format!("properties: {}", props.join(", "))));
+    }
+    let mut shown: Option<Result<String, Diagnostic>> = None;
+    let mut inspect = |_: &str, order: &[String], checker: &crate::check::ag::DynamicChecker| {
+        shown = Some(show::level(checker, order, args.level, table, args.format == Format::Dot));
+    };
+    if lts {
+        crate::check::verify::inspect_level(&spec, &name, &prop, &args.order, &mut inspect)?;
+    } else {
+        let mut options = args.c.front();
+        options.families = spec.family_ranges();
+        let program = front::load(&args.src, &options).map_err(|d| search.explain(d))?;
+        check_props(&spec, &program)?;
+        let options = crate::check::compat::CompatOptions {
+            properties: vec![prop.clone()],
+            order: args.order.clone(),
+            cex: crate::learn::CexMode::RivestSchapire,
+            learner: crate::learn::Algorithm::LStar,
+            limits: Default::default(),
+            cache: crate::cache::Cache::disabled(),
+        };
+        crate::check::compat::verify_inspected(&spec, &name, &program, &options, &mut inspect)?;
+    }
+    match shown {
+        Some(text) => {
+            print!("{}", text?);
+            Ok(Exit::Holds)
+        }
+        None => Err(Diagnostic::global(format!("the check of `{prop}` ran no compositional level"))),
+    }
+}
+
 fn show(what: Show) -> Result<Exit, Diagnostic> {
     match what {
         Show::Ir { src, component, format, c } => {
@@ -1068,6 +1177,8 @@ fn show(what: Show) -> Result<Exit, Diagnostic> {
             }
             Ok(Exit::Holds)
         }
+        Show::Assumption { level } => show_level(level, false),
+        Show::Table { level } => show_level(level, true),
         Show::Lts { spec, name, format, minimize } => {
             let spec = crate::spec::load(&spec)?;
             let mut automaton = spec.process(&name)?;

@@ -1,4 +1,6 @@
-//! `subst show ir|model`: a component's IR and its abstract model, as text and as Graphviz DOT.
+//! `subst show ir|model|assumption|table`: a component's IR and its abstract model, and what a
+//! level of a property's compositional check learned (its assumption and its L* observation
+//! table), as text and as Graphviz DOT.
 //!
 //! The abstract model is the may-abstraction (existential) or, with `--must`, the
 //! must-abstraction (universal) of [`crate::abs`], at the precision the cache holds for the
@@ -150,4 +152,67 @@ pub fn model_dot(comp: &Component, m: &Model, mode: Mode) -> String {
     }
     out.push_str("}\n");
     out
+}
+
+/// What level `level` of a compositional check learned: its assumption (`table`: its
+/// observation table), as text or DOT. `order` names the parts in the order of the levels:
+/// level `i` assumes about parts `i+1..` what part `i` needs (paper 003 Section 5.2).
+pub fn level(
+    checker: &crate::check::ag::DynamicChecker,
+    order: &[String],
+    level: usize,
+    table: bool,
+    dot: bool,
+) -> Result<String, crate::diag::Diagnostic> {
+    let n = checker.assumptions().len();
+    if level >= n {
+        return Err(crate::diag::Diagnostic::global(format!(
+            "level {level} does not exist: the check has {n} level{} (0..{})",
+            if n == 1 { "" } else { "s" },
+            n.saturating_sub(1)
+        ))
+        .with_note(format!("the parts in the order of the levels: {}", order.join(", "))));
+    }
+    let part = order.get(level).map(String::as_str).unwrap_or("?");
+    let rest = order.get(level + 1..).map(|r| r.join(" || ")).unwrap_or_default();
+    let title = format!("level {level}: assumption of `{part}` about {rest}");
+    let missing = |what: &str| {
+        crate::diag::Diagnostic::global(format!("level {level} learned no {what}"))
+            .with_note("the check stopped before this level (a violation or a limit at an earlier level)")
+    };
+    if table {
+        let t = checker.tables()[level].ok_or_else(|| missing("table"))?;
+        if dot {
+            return Ok(table_dot(t, &title));
+        }
+        return Ok(format!("{title}\n{t}"));
+    }
+    let a = checker.assumptions()[level].ok_or_else(|| missing("assumption"))?;
+    if dot {
+        return Ok(crate::automata::dot::to_dot(a, &title));
+    }
+    Ok(format!("{title}\n{a}"))
+}
+
+/// An observation table as a DOT graph of one node whose label is the table (HTML-like), the
+/// rows of S·Σ shaded.
+fn table_dot(t: &crate::learn::table::Table, title: &str) -> String {
+    let html = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
+    let text = t.to_string();
+    // The rows of S·Σ (below the text form's line) are shaded.
+    let mut rows = String::new();
+    let mut extension = false;
+    for line in text.lines() {
+        if line.starts_with('-') {
+            extension = true;
+            continue;
+        }
+        let open = if extension { "<TD BGCOLOR=\"#eeeeee\">" } else { "<TD>" };
+        let cells: Vec<String> = line.split('|').map(|c| format!("{open}{}</TD>", html(c.trim()))).collect();
+        let _ = write!(rows, "<TR>{}</TR>", cells.join(""));
+    }
+    format!(
+        "digraph \"{}\" {{\n  node [shape=plaintext];\n  table [label=<<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\">{rows}</TABLE>>];\n}}\n",
+        dot_escape(title)
+    )
 }

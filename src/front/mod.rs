@@ -15,6 +15,7 @@ mod ctype;
 pub mod depth;
 mod effects;
 mod lower;
+mod prop;
 mod source_map;
 
 pub use builtins::{ERROR_EVENT, NONDET_SUFFIXES, c_type_by_name, nondet_type};

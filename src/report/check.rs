@@ -440,6 +440,67 @@ pub(crate) fn steps(comp: &Component, run: &Witness) -> Vec<Step> {
     out
 }
 
+/// After the input read by edge `input`, the first branch (breadth first over internal steps)
+/// that decides whether `expected` can come next: its edge leads to where `expected` can happen
+/// without another event, and a sibling edge leads to where it cannot.
+fn deciding_branch(comp: &Component, input: usize, expected: &str) -> Option<usize> {
+    let event = expected.split_once('{').map_or(expected, |(e, _)| e);
+    let performs = |s: &Stmt| match s {
+        Stmt::Event(ev) => {
+            let n = ev.name();
+            event == n || event.strip_prefix(n).is_some_and(|r| r.starts_with('.'))
+        }
+        _ => false,
+    };
+    let n = comp.n_locs as usize;
+    // Per location: whether an edge performing `expected` is reachable by internal steps.
+    let mut reach = vec![false; n];
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut queue = std::collections::VecDeque::new();
+    for e in &comp.edges {
+        if performs(&e.stmt) && !reach[e.from.index()] {
+            reach[e.from.index()] = true;
+            queue.push_back(e.from.index());
+        }
+        if !matches!(e.stmt, Stmt::Event(_)) {
+            preds[e.to.index()].push(e.from.index());
+        }
+    }
+    while let Some(l) = queue.pop_front() {
+        for &p in &preds[l] {
+            if !reach[p] {
+                reach[p] = true;
+                queue.push_back(p);
+            }
+        }
+    }
+    let succ = comp.successors();
+    let mut seen = vec![false; n];
+    let start = comp.edges.get(input)?.to.index();
+    seen[start] = true;
+    let mut todo = std::collections::VecDeque::from([start]);
+    while let Some(l) = todo.pop_front() {
+        let out = &succ[l];
+        for &d in out {
+            let edge = &comp.edges[d];
+            if matches!(edge.stmt, Stmt::Assume(_))
+                && reach[edge.to.index()]
+                && out.iter().any(|&o| o != d && !reach[comp.edges[o].to.index()])
+            {
+                return Some(d);
+            }
+        }
+        for &d in out {
+            let edge = &comp.edges[d];
+            if !matches!(edge.stmt, Stmt::Event(_)) && !seen[edge.to.index()] {
+                seen[edge.to.index()] = true;
+                todo.push_back(edge.to.index());
+            }
+        }
+    }
+    None
+}
+
 fn missing_report(old: &Component, new: &Component, m: &Missing) -> MissingReport {
     let d = &m.divergence;
     let old_loc = old.edges.get(d.old_edge).and_then(|e| e.origin.as_ref());
@@ -453,7 +514,7 @@ fn missing_report(old: &Component, new: &Component, m: &Missing) -> MissingRepor
             ("branch_not_taken", at(*cut), format!("the branch towards `{}` is not taken here{cond}", d.expected))
         }
         (None, Some(s)) => match s.stop {
-            SilentStop::Event(e) => {
+            SilentStop::Event(e) => 'ev: {
                 let what = match &new.edges[e].stmt {
                     Stmt::Event(ev) => format!("`{}`", ev.name()),
                     _ => "another event".into(),
@@ -467,6 +528,18 @@ fn missing_report(old: &Component, new: &Component, m: &Missing) -> MissingRepor
                     }
                     _ => String::new(),
                 };
+                // The same event, into a state with another label (an event of a component
+                // with propositions carries the label of the state it leads to).
+                if let (Stmt::Event(ev), Some((event, label))) =
+                    (&new.edges[e].stmt, crate::spec::Observations::split(&d.expected))
+                    && ev.name() == event
+                {
+                    let message = format!(
+                        "`{event}` happens here, but not into a state where exactly {{{}}} holds",
+                        label.join(",")
+                    );
+                    break 'ev ("label", at(e), message);
+                }
                 let line = at(e).map(|o| format!(" (line {})", o.span.line)).unwrap_or_default();
                 // The last decision on the way there is where the new version chose that event.
                 let decision = s.taken.iter().zip(&s.not_taken).rev().find(|(_, others)| !others.is_empty());
@@ -487,9 +560,25 @@ fn missing_report(old: &Component, new: &Component, m: &Missing) -> MissingRepor
                     }
                 }
             }
-            SilentStop::Input(e) => {
-                ("input", at(e), format!("an input is read here before `{}` could happen", d.expected))
-            }
+            SilentStop::Input(e) => match deciding_branch(new, e, &d.expected) {
+                // Blame the condition that keeps every value of the input away from the event
+                // (no run of the new version performs it: Validation 2 showed it), not the read.
+                Some(b) => {
+                    // As the source writes it (the IR's text names locals by their function).
+                    let cond = match (at(b), &new.edges[b].stmt) {
+                        (Some(o), _) => o.text.clone(),
+                        (None, Stmt::Assume(c)) => crate::ir::text::expr(new, c).to_string(),
+                        _ => String::new(),
+                    };
+                    let line = at(e).map(|o| format!(" at line {}", o.span.line)).unwrap_or_default();
+                    let message = format!(
+                        "`{}` needs `{cond}` here, which no value of the input read{line} makes true on this run",
+                        d.expected
+                    );
+                    ("input", at(b), message)
+                }
+                None => ("input", at(e), format!("an input is read here before `{}` could happen", d.expected)),
+            },
             SilentStop::Exited => (
                 "exit",
                 s.taken.last().and_then(|&e| at(e)),

@@ -145,7 +145,8 @@ pub type CAlphabets<'a> = &'a dyn Fn(&str) -> Option<Vec<String>>;
 /// each C component it names.
 pub fn assembly(spec: &Spec, comp: usize, args: &[i64], c: Option<CAlphabets>) -> Result<Assembly, Diagnostic> {
     let mut stack = Vec::new();
-    let (pieces, hiding) = Builder { spec, stack: &mut stack, c }.composite(comp, args)?;
+    let (mut pieces, hiding) = Builder { spec, stack: &mut stack, c }.composite(comp, args)?;
+    observe(spec, &mut pieces)?;
     let parts = pieces.into_iter().map(|p| finish(spec, p)).collect::<Result<_, _>>()?;
     Ok(Assembly { name: spec.ast.composites[comp].name.text.clone(), parts, hiding })
 }
@@ -340,6 +341,95 @@ impl Builder<'_, '_> {
         let dla = compose(&automata).hide(&|e| hiding.is_hidden(e));
         Ok(Piece { name, kind: PartKind::Composite, dla, span, c_alphabet: Vec::new() })
     }
+}
+
+/// Puts the observed events of the assembly in their event form (see
+/// [`super::Observations`]): a part that performs an observed event `e` performs every `e{X}`
+/// for `X` a set of propositions that can hold (those of the C components present); a C
+/// component that owns propositions keeps, of the letters its models offer, those with such
+/// an `X` for an event some part performs (itself, when its own events carry their labels).
+fn observe(spec: &Spec, pieces: &mut [Piece]) -> Result<(), Diagnostic> {
+    let obs = spec.observations();
+    if obs.is_empty() {
+        return Ok(());
+    }
+    let owns = |piece: &Piece| {
+        piece.kind == PartKind::C
+            && spec.props().iter().any(|p| p.component == piece.name && obs.props.contains(&p.name))
+    };
+    let present: Vec<String> = obs
+        .props
+        .iter()
+        .filter(|name| {
+            spec.props()
+                .iter()
+                .any(|p| &p.name == *name && pieces.iter().any(|c| c.kind == PartKind::C && c.name == p.component))
+        })
+        .cloned()
+        .collect();
+    let performs = |piece: &Piece, e: &str| piece.dla.event_index(e).is_some();
+    // A component that owns every observed proposition may perform an observed event itself:
+    // its models carry the letters (the event labelled with the state it leaves), and its
+    // plain event only says that it performs it ([`crate::abs::labels`]).
+    let labels_own = |piece: &Piece, e: &str| {
+        piece.dla.alphabet().iter().any(|l| super::Observations::split(l).is_some_and(|(ev, _)| ev == e))
+    };
+    let mut performed: Vec<&str> = Vec::new();
+    let mut own_performed: Vec<(String, String)> = Vec::new();
+    for e in &obs.events {
+        for piece in pieces.iter().filter(|p| p.kind != PartKind::Property) {
+            if performs(piece, e) {
+                if owns(piece) && labels_own(piece, e) {
+                    own_performed.push((piece.name.clone(), e.clone()));
+                } else if owns(piece) {
+                    let read: Vec<&str> = spec
+                        .props()
+                        .iter()
+                        .filter(|p| p.component == piece.name && obs.props.contains(&p.name))
+                        .map(|p| p.name.as_str())
+                        .collect();
+                    let msg = format!(
+                        "C component `{}` performs `{e}`, which a guard over its own propositions ({}) guards",
+                        piece.name,
+                        read.join(", ")
+                    );
+                    return Err(spec
+                        .ctx()
+                        .error(piece.span, msg, "performs an observed event")
+                        .with_note("not supported yet: the component's own event would have to carry its label; guard an event of another component"));
+                }
+                performed.push(e);
+            }
+        }
+    }
+    let sets = crate::spec::process::subsets(&present);
+    for piece in pieces.iter_mut().filter(|p| p.kind != PartKind::Property) {
+        if owns(piece) {
+            let own: Vec<&str> =
+                own_performed.iter().filter(|(p, _)| *p == piece.name).map(|(_, e)| e.as_str()).collect();
+            piece.dla = piece.dla.relabel(&|l| match super::Observations::split(l) {
+                Some((e, _)) if own.contains(&e) => vec![l.to_string()],
+                None if own.contains(&l) => Vec::new(),
+                Some((e, x)) if obs.events.iter().any(|o| o == e) => {
+                    if performed.contains(&e) && x.iter().all(|p| present.iter().any(|q| q == p)) {
+                        vec![l.to_string()]
+                    } else {
+                        Vec::new()
+                    }
+                }
+                _ => vec![l.to_string()],
+            });
+        } else {
+            piece.dla = piece.dla.relabel(&|e| {
+                if obs.events.iter().any(|o| o == e) {
+                    sets.iter().map(|x| super::Observations::letter(e, x)).collect()
+                } else {
+                    vec![e.to_string()]
+                }
+            });
+        }
+    }
+    Ok(())
 }
 
 fn relabel_all(pieces: &mut [Piece], rel: &Relabelling) {

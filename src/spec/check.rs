@@ -91,24 +91,37 @@ impl Checker<'_> {
         Ok(scope)
     }
 
+    /// A `when` guard: in a property it may also read state propositions, which the
+    /// property then observes at the events it guards (see [`super::Observations`]).
+    fn guard(&self, pd: &ProcessDef, g: &Expr, scope: &Scope) -> Result<(), Diagnostic> {
+        if !pd.property {
+            return self.expr(g, scope);
+        }
+        let mut scope = scope.clone();
+        for p in &self.ast.props {
+            if !scope.contains(&p.name.text) && !self.g.consts.contains_key(&p.name.text) {
+                scope.push(p.name.text.clone());
+            }
+        }
+        self.expr(g, &scope)
+    }
+
     fn expr(&self, e: &Expr, scope: &Scope) -> Result<(), Diagnostic> {
         let mut names = Vec::new();
         super::process::expr_vars(e, &mut names);
         for n in names {
             if !scope.contains(&n) && !self.g.consts.contains_key(&n) {
                 if let Some(p) = self.ast.props.iter().find(|p| p.name.text == n) {
-                    // FIXME(issue 16): the checks do not carry state labels yet (the automata do:
-                    // `Dla` states have them, but neither the abstraction of C components nor
-                    // the safety check reads them), so a guard over a proposition would be
-                    // silently true or false. It is refused until they do.
+                    // A proposition is a fact about the assembly's current state: only a
+                    // property observes it, and only in a guard, at the event it guards.
                     return Err(self
                         .error(
                             e.span,
-                            format!("`{n}` is a state proposition; guards over propositions are not supported yet"),
-                            "a guard over a state proposition",
+                            format!("`{n}` is a state proposition; only a guard of a `property` may read it"),
+                            "a state proposition outside a property's guard",
                         )
                         .with_note(format!(
-                            "`{n}` is declared at line {}; guards may test constants, parameters and index variables",
+                            "`{n}` is declared at line {}; here only constants, parameters and index variables can be read",
                             p.span.line
                         )));
                 }
@@ -215,7 +228,7 @@ impl Checker<'_> {
                 Term::Choice(bs, _) => stack.extend(bs.iter().map(|&b| (b, scope.clone()))),
                 Term::Prefix { guard, label, next } => {
                     if let Some(g) = guard {
-                        self.expr(g, &scope)?;
+                        self.guard(pd, g, &scope)?;
                     }
                     stack.push((*next, self.label(label, &scope)?));
                 }

@@ -385,6 +385,11 @@ impl Hiding {
 
     /// Whether `event` is hidden.
     pub fn is_hidden(&self, event: &str) -> bool {
+        // An observed event's letter (`write{Locked}`) is hidden with its event.
+        let event = match super::Observations::split(event) {
+            Some((e, _)) => e,
+            None => event,
+        };
         self.hide.iter().any(|h| has_prefix(event, h))
             || self.interface.as_ref().is_some_and(|keep| !keep.iter().any(|k| has_prefix(event, k)))
     }

@@ -24,8 +24,8 @@
 //!
 //! A `prop` is checked where it is declared (its component is a C component that a composition
 //! names) and against the C sources ([`Spec::check_props`]: the function exists, the expression
-//! names only its globals). FIXME(issue 16): no check reads state labels yet, so a guard over a
-//! proposition is refused with a located error rather than silently ignored.
+//! names only its globals). A property's `when` guard may read propositions: the property then
+//! observes the labels at the events it guards ([`Observations`]).
 //!
 //! Not supported: `progress`, `fluent`, `assert`, `menu`, `animation`, `minimal`,
 //! `deterministic`, sequential composition `;`, priorities `<<{..}`/`>>{..}`, `@(set, i)` and
@@ -97,6 +97,63 @@ pub struct PropDecl {
     pub span: SrcSpan,
 }
 
+/// What the properties observe of state labels (paper 003, Definitions 1-3).
+///
+/// A guard over propositions, `property SAFE = (when (Locked) write -> SAFE | ..)`, reads the
+/// label of the assembly's state at the moment the event it guards happens. The labels reach
+/// the checks in pure event form, so that composition, the safety check, learning and
+/// inclusion need no change (the state/event to event reduction of Chaki, Clarke, Ouaknine,
+/// Sharygina and Sinha, *State/event-based software model checking*, 2004): each observed event
+/// `e` becomes the letters `e{X}`, one per set `X` of observed propositions, naming the labels
+/// that hold when `e` happens.
+/// - A property has `e{X}` wherever its guard holds under `X`.
+/// - A part that performs `e` and owns none of the propositions performs every `e{X}`
+///   ([`Assembly`] relabels it).
+/// - A C component that owns propositions offers, in every state of its models, the letters
+///   whose `X` agrees with its own label there (a self-loop); its label is decided by the
+///   propositions' conditions, which are predicates at every location ([`crate::abs`]).
+///
+/// - A C component that owns every observed proposition and performs `e` itself performs
+///   `e{X}` with `X` the label of the state it leaves (its `e` edges split by label).
+///
+/// The parts synchronise on `e{X}`, so it happens exactly when `e` happens and every owner's
+/// label agrees with `X`. Only propositions of components in the assembly can hold.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Observations {
+    /// The propositions that guards read, sorted.
+    pub props: Vec<String>,
+    /// The events that guards over propositions guard, sorted.
+    pub events: Vec<String>,
+}
+
+impl Observations {
+    /// The letter of `event` observed with exactly the propositions `label` true: `write{Locked}`.
+    pub fn letter(event: &str, label: &[String]) -> String {
+        format!("{event}{{{}}}", label.join(","))
+    }
+
+    /// The event and the label of a letter, or `None` for an ordinary event.
+    pub fn split(letter: &str) -> Option<(&str, Vec<&str>)> {
+        let open = letter.find('{')?;
+        let inner = letter[open + 1..].strip_suffix('}')?;
+        let label = if inner.is_empty() { Vec::new() } else { inner.split(',').collect() };
+        Some((&letter[..open], label))
+    }
+
+    /// Whether no guard reads a proposition.
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+
+    /// Every subset of the observed propositions.
+    pub fn subsets(&self) -> Vec<Vec<String>> {
+        process::subsets(&self.props)
+    }
+}
+
+/// The most propositions the guards may read (each doubles the letters of an observed event).
+pub const MAX_OBSERVED_PROPS: usize = 6;
+
 /// A component's global variables, or `None` when the sources define no such function
 /// (see [`Spec::check_props`]).
 pub type GlobalsOf<'a> = dyn FnMut(&str) -> Result<Option<Vec<String>>, Diagnostic> + 'a;
@@ -111,6 +168,7 @@ pub struct Spec {
     composite_ix: HashMap<String, usize>,
     families: Vec<EventFamily>,
     props: Vec<PropDecl>,
+    observations: Observations,
 }
 
 /// Parses and checks `source`; `file` names it in diagnostics (and is read again to show the
@@ -147,6 +205,7 @@ fn parse_unguarded(source: &str, file: &str) -> Result<Spec, Diagnostic> {
         composite_ix,
         families: Vec::new(),
         props: Vec::new(),
+        observations: Observations::default(),
     };
     spec.families = spec.eval_families()?;
     spec.props = spec
@@ -161,6 +220,7 @@ fn parse_unguarded(source: &str, file: &str) -> Result<Spec, Diagnostic> {
             span: p.span.to_src(file),
         })
         .collect();
+    spec.observations = spec.collect_observations()?;
     Ok(spec)
 }
 
@@ -227,6 +287,47 @@ impl Spec {
     /// The state propositions of the C binding.
     pub fn props(&self) -> &[PropDecl] {
         &self.props
+    }
+
+    /// What the properties observe of state labels.
+    pub fn observations(&self) -> &Observations {
+        &self.observations
+    }
+
+    /// The observed propositions owned by C component `component`, in order.
+    pub fn observed_props_of(&self, component: &str) -> Vec<&PropDecl> {
+        let mut out: Vec<&PropDecl> = self
+            .props
+            .iter()
+            .filter(|p| p.component == component && self.observations.props.contains(&p.name))
+            .collect();
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        out
+    }
+
+    fn collect_observations(&self) -> Result<Observations, Diagnostic> {
+        if self.props.is_empty() {
+            return Ok(Observations::default());
+        }
+        let mut events = std::collections::BTreeSet::new();
+        let mut props = std::collections::BTreeSet::new();
+        for (def, pd) in self.ast.processes.iter().enumerate() {
+            if pd.property {
+                process::observed(self, def, &mut events, &mut props)?;
+            }
+        }
+        if props.len() > MAX_OBSERVED_PROPS {
+            let p = self.props.iter().find(|p| props.contains(&p.name)).expect("observed");
+            return Err(Diagnostic::at(
+                p.span.clone(),
+                format!(
+                    "the properties' guards read {} propositions; at most {MAX_OBSERVED_PROPS} are supported",
+                    props.len()
+                ),
+                "one of them",
+            ));
+        }
+        Ok(Observations { props: props.into_iter().collect(), events: events.into_iter().collect() })
     }
 
     /// Checks each proposition against the C sources: its component must be a function of

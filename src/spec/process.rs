@@ -39,6 +39,31 @@ const MAX_REF_CHAIN: u32 = 1_000;
 /// errors about the instantiation itself.
 pub fn elaborate(spec: &Spec, def: usize, args: &[i64], indices: &[i64], at: Span) -> Result<Dla, Diagnostic> {
     let mut el = Elaborator::new(spec);
+    el.observe = Observe::Letters(spec.observations.clone());
+    run(&mut el, def, args, indices, at)
+}
+
+/// The events that guards over propositions guard in property `def` (elaborated with its
+/// defaults), added to `events`, and the propositions those guards read, added to `props`.
+pub fn observed(
+    spec: &Spec,
+    def: usize,
+    events: &mut std::collections::BTreeSet<String>,
+    props: &mut std::collections::BTreeSet<String>,
+) -> Result<(), Diagnostic> {
+    let mut el = Elaborator::new(spec);
+    el.observe = Observe::Collect(Default::default(), Default::default());
+    let pd = &spec.ast.processes[def];
+    run(&mut el, def, &[], &[], pd.name().span)?;
+    if let Observe::Collect(e, p) = el.observe {
+        events.extend(e);
+        props.extend(p);
+    }
+    Ok(())
+}
+
+fn run(el: &mut Elaborator, def: usize, args: &[i64], indices: &[i64], at: Span) -> Result<Dla, Diagnostic> {
+    let spec = el.spec;
     el.params.insert(def, el.param_env(def, args)?);
     let pd = &spec.ast.processes[def];
     let main = &pd.locals[0];
@@ -57,7 +82,17 @@ pub fn elaborate(spec: &Spec, def: usize, args: &[i64], indices: &[i64], at: Spa
             ));
         }
     }
-    let dla = std::mem::take(&mut el.builder).build();
+    let mut dla = std::mem::take(&mut el.builder).build();
+    if let Observe::Letters(obs) = &el.observe
+        && !el.observed.is_empty()
+    {
+        let all: Vec<String> = el
+            .observed
+            .iter()
+            .flat_map(|e| obs.subsets().into_iter().map(move |x| super::Observations::letter(e, &x)))
+            .collect();
+        dla = dla.extend_alphabet(&all);
+    }
     el.post_ops(def, dla)
 }
 
@@ -95,6 +130,20 @@ struct Elaborator<'s> {
     free: HashMap<usize, Vec<Vec<String>>>,
     /// For properties: the target and label of each (state, event) seen.
     moves: HashMap<(StateId, String), (StateId, Span)>,
+    /// What a property does with guards over state propositions.
+    observe: Observe,
+    /// The observed events a property has met (its alphabet holds all their letters).
+    observed: std::collections::BTreeSet<String>,
+}
+
+/// How a property's guards over state propositions are elaborated.
+enum Observe {
+    /// Each observed event `e` becomes the letters `e{X}`, one per set `X` of the observed
+    /// propositions under which its guard holds (every `X` where it has no guard).
+    Letters(super::Observations),
+    /// A first pass: the events guarded by a guard over propositions, and those propositions,
+    /// are collected; a guard over propositions holds when it holds for some of their values.
+    Collect(std::collections::BTreeSet<String>, std::collections::BTreeSet<String>),
 }
 
 impl<'s> Elaborator<'s> {
@@ -108,6 +157,8 @@ impl<'s> Elaborator<'s> {
             params: HashMap::default(),
             free: HashMap::default(),
             moves: HashMap::default(),
+            observe: Observe::Letters(super::Observations::default()),
+            observed: Default::default(),
         }
     }
 
@@ -287,20 +338,84 @@ impl<'s> Elaborator<'s> {
         };
         let params = self.params_of(def)?;
         let full = params.concat(env);
+        // The propositions the guard reads (only a property's guard may read any).
+        let mut read = Vec::new();
         if let Some(g) = guard
-            && self.ctx.eval(g, &full)? == 0
+            && pd.property
         {
+            expr_vars(g, &mut read);
+            read.retain(|n| full.get(n).is_none() && self.spec.props.iter().any(|p| &p.name == n));
+            read.sort();
+            read.dedup();
+        }
+        // The sets of propositions under which the guard holds: `[[]]` (one empty set) for a
+        // guard over no proposition that holds.
+        let sets: Vec<Vec<String>> = match (&self.observe, guard) {
+            (Observe::Collect(..), Some(g)) if !read.is_empty() => {
+                subsets(&read).into_iter().filter(|x| self.holds(g, &full, &read, x).unwrap_or(false)).collect()
+            }
+            (Observe::Letters(obs), Some(g)) if !read.is_empty() => {
+                let mut sets = Vec::new();
+                for x in subsets(&obs.props) {
+                    if self.holds(g, &full, &obs.props, &x)? {
+                        sets.push(x);
+                    }
+                }
+                sets
+            }
+            (_, Some(g)) if self.ctx.eval(g, &full)? == 0 => return Ok(()),
+            _ => vec![Vec::new()],
+        };
+        if sets.is_empty() {
+            // The guard holds under no label; the property still has the event's letters in
+            // its alphabet, so that it refuses them here.
+            if let Observe::Letters(obs) = &self.observe
+                && pd.property
+            {
+                let obs = obs.clone();
+                for (event, _) in self.ctx.expand(label, &full)? {
+                    if obs.events.contains(&event) {
+                        self.observed.insert(event);
+                    }
+                }
+            }
             return Ok(());
         }
         for (event, bound) in self.ctx.expand(label, &full)? {
             let target = self.resolve(def, *next, bound.skip(params.len()), 0)?;
             let to = self.state(target)?;
-            if pd.property {
-                self.check_deterministic(def, from, &event, to, label.span)?;
+            let letters: Vec<String> = match &mut self.observe {
+                Observe::Collect(events, props) => {
+                    if !read.is_empty() {
+                        events.insert(event.clone());
+                        props.extend(read.iter().cloned());
+                    }
+                    vec![event]
+                }
+                Observe::Letters(obs) if pd.property && obs.events.contains(&event) => {
+                    self.observed.insert(event.clone());
+                    let sets = if read.is_empty() { subsets(&obs.props) } else { sets.clone() };
+                    sets.iter().map(|x| super::Observations::letter(&event, x)).collect()
+                }
+                Observe::Letters(_) => vec![event],
+            };
+            for letter in letters {
+                if pd.property {
+                    self.check_deterministic(def, from, &letter, to, label.span)?;
+                }
+                self.builder.add_transition(from, &letter, to);
             }
-            self.builder.add_transition(from, &event, to);
         }
         Ok(())
+    }
+
+    /// Whether guard `g` holds when exactly the propositions `x` of `props` are true.
+    fn holds(&self, g: &Expr, full: &Env, props: &[String], x: &[String]) -> Result<bool, Diagnostic> {
+        let mut env = full.clone();
+        for p in props {
+            env.bind(p, i64::from(x.contains(p)));
+        }
+        Ok(self.ctx.eval(g, &env)? != 0)
     }
 
     fn check_deterministic(
@@ -348,6 +463,15 @@ impl<'s> Elaborator<'s> {
         }
         Ok(dla)
     }
+}
+
+/// Every subset of `names` (sorted as `names` is), the empty set first.
+pub fn subsets(names: &[String]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::with_capacity(1 << names.len().min(16));
+    for mask in 0u32..(1u32 << names.len().min(16)) {
+        out.push(names.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, n)| n.clone()).collect());
+    }
+    out
 }
 
 /// The free variables of every term of a definition, sorted. The parser pushes a term after
