@@ -752,6 +752,14 @@ impl DynamicChecker {
             stats.membership_per_level.resize(i + 1, 0);
         }
         stats.membership_per_level[i] += learner_stats.membership;
+        tracing::debug!(
+            level = i,
+            interface = interface.len(),
+            assumption_states = assumption.n_states(),
+            membership = learner_stats.membership,
+            candidates = learner_stats.candidates,
+            "level done"
+        );
         let level = &mut self.levels[i];
         level.component = Some(m.clone());
         level.property = Some(property.cloned());
