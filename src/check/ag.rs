@@ -93,6 +93,9 @@ pub struct AgStats {
     pub learning: Duration,
     /// Time spent in the other checks.
     pub checking: Duration,
+    /// Product states explored by the bounded search for a violation before learning
+    /// ([`PROBE_STATES`]).
+    pub probed: usize,
 }
 
 impl AgStats {
@@ -214,6 +217,43 @@ pub fn expose_errors(components: &[Dla], property: Option<&Dla>, fallible: &[boo
         None => no_errors,
     };
     (out, Some(property))
+}
+
+/// How many product states the bounded search for a violation explores before learning
+/// starts ([`probe`]).
+pub const PROBE_STATES: usize = 20_000;
+
+/// A breadth-first search of the whole product for a violation, given up after
+/// `budget` states. The recursive rule finds a violation only at its last level, after
+/// every level above has learned a candidate that passes Oracle 1. A violation a few events
+/// deep costs mono a few hundred states, and it cost the rule thousands of membership queries
+/// (`benches/SCALABLE.md`, TURNS). What the search finds is a shortest trace of the product
+/// itself, so it is the witness mono would give. When it finds nothing, the rule runs as
+/// before; the search never concludes "holds".
+fn probe(components: &[Dla], property: Option<&Dla>, budget: usize, stats: &mut AgStats) -> Option<Outcome> {
+    if budget == 0 {
+        return None;
+    }
+    let start = Instant::now();
+    let parts: Vec<&Dla> = components.iter().collect();
+    stats.checks += 1;
+    let found = safety::check_bounded(&parts, &|_| false, property, budget)
+        .expect("properties and assumptions are deterministic");
+    stats.checking += start.elapsed();
+    match found {
+        Some(Safety::Violated { trace, states }) => {
+            stats.probed += states;
+            Some(Outcome::Violated(trace))
+        }
+        Some(Safety::Holds { states }) => {
+            stats.probed += states;
+            None
+        }
+        None => {
+            stats.probed += budget;
+            None
+        }
+    }
 }
 
 /// The linear automaton of a word: it performs the word's events in order over `alphabet`.
@@ -493,12 +533,21 @@ pub struct DynamicChecker {
     levels: Vec<Level>,
     last: Option<(Dla, Option<Dla>, Outcome)>,
     deadline: Option<Instant>,
+    /// The state budget of the search for a violation before learning ([`PROBE_STATES`]).
+    probe: usize,
 }
 
 impl DynamicChecker {
     /// A checker with nothing learned yet.
     pub fn new(mode: CexMode) -> DynamicChecker {
-        DynamicChecker { mode, algorithm: Algorithm::LStar, levels: Vec::new(), last: None, deadline: None }
+        DynamicChecker {
+            mode,
+            algorithm: Algorithm::LStar,
+            levels: Vec::new(),
+            last: None,
+            deadline: None,
+            probe: PROBE_STATES,
+        }
     }
 
     /// A checker that starts from `tables` (per level, e.g. from the cache). Nothing else of
@@ -507,13 +556,20 @@ impl DynamicChecker {
     pub fn seeded(mode: CexMode, tables: Vec<Option<Table>>) -> DynamicChecker {
         let levels =
             tables.into_iter().map(|t| Level { table: t.filter(Table::well_formed), ..Level::default() }).collect();
-        DynamicChecker { mode, algorithm: Algorithm::LStar, levels, last: None, deadline: None }
+        DynamicChecker { mode, algorithm: Algorithm::LStar, levels, last: None, deadline: None, probe: PROBE_STATES }
     }
 
     /// The checker learns its assumptions with `algorithm` (L* by default). Tables restored
     /// from the cache are L*'s; an L# checker ignores them and learns afresh.
     pub fn with_algorithm(mut self, algorithm: Algorithm) -> DynamicChecker {
         self.algorithm = algorithm;
+        self
+    }
+
+    /// The search for a violation that precedes learning explores at most `states` product
+    /// states (0: none; [`PROBE_STATES`] by default).
+    pub fn with_probe(mut self, states: usize) -> DynamicChecker {
+        self.probe = states;
         self
     }
 
@@ -543,7 +599,7 @@ impl DynamicChecker {
                 _ => Level::default(),
             })
             .collect();
-        DynamicChecker { mode, algorithm: Algorithm::LStar, levels, last: None, deadline: None }
+        DynamicChecker { mode, algorithm: Algorithm::LStar, levels, last: None, deadline: None, probe: PROBE_STATES }
     }
 
     /// What [`DynamicChecker::restore`] needs: per level, its table and the digest of what it
@@ -604,6 +660,10 @@ impl DynamicChecker {
         }
         let outcome = if components.is_empty() {
             Outcome::Holds
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Outcome::Stopped
+        } else if let Some(violation) = probe(components, property, self.probe, &mut stats) {
+            violation
         } else {
             self.dynamic_check(0, components, property, &mut stats).unwrap_or(Outcome::Stopped)
         };
@@ -977,11 +1037,11 @@ mod tests {
     fn a_stopped_run_keeps_nothing_of_what_it_did_not_finish() {
         let (component, property) = example();
         let parts = [component, chaos()];
-        let mut fresh = DynamicChecker::new(CexMode::RivestSchapire);
+        let mut fresh = DynamicChecker::new(CexMode::RivestSchapire).with_probe(0);
         let (expected, _) = fresh.run(&parts, Some(&property));
         assert!(matches!(expected, Outcome::Violated(_)), "{expected:?}");
 
-        let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+        let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_probe(0);
         checker.set_deadline(Some(Instant::now()));
         let (stopped, _) = checker.run(&parts, Some(&property));
         assert_eq!(stopped, Outcome::Stopped);
@@ -1002,9 +1062,9 @@ mod tests {
         for env in [chaos(), only_b()] {
             let (component, property) = example();
             let parts = [component, env];
-            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire);
+            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire).with_probe(0);
             let (expected, _) = fresh.run(&parts, Some(&property));
-            let mut restored = DynamicChecker::restore(CexMode::RivestSchapire, fresh.saved());
+            let mut restored = DynamicChecker::restore(CexMode::RivestSchapire, fresh.saved()).with_probe(0);
             let (outcome, stats) = restored.run(&parts, Some(&property));
             assert_eq!(outcome, expected);
             assert_eq!((stats.reused.as_slice(), stats.revalidated.len()), (&[0][..], 0), "{stats:?}");
@@ -1019,7 +1079,7 @@ mod tests {
         for env in [chaos(), only_b()] {
             let (component, property) = example();
             let parts = [component, env];
-            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire);
+            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire).with_probe(0);
             let (expected, _) = fresh.run(&parts, Some(&property));
             for flip in [true, false] {
                 let mut saved = fresh.saved();
@@ -1027,7 +1087,7 @@ mod tests {
                     // Every answer wrong, or every answer `inside`.
                     level.table.answers.values_mut().for_each(|a| *a = if flip { !*a } else { true });
                 }
-                let mut restored = DynamicChecker::restore(CexMode::RivestSchapire, saved);
+                let mut restored = DynamicChecker::restore(CexMode::RivestSchapire, saved).with_probe(0);
                 let (outcome, _) = restored.run(&parts, Some(&property));
                 assert_eq!(outcome, expected, "flip {flip}");
             }
