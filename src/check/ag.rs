@@ -89,6 +89,11 @@ pub struct AgStats {
     pub reused: Vec<usize>,
     /// Levels whose deeper result was re-used without checking.
     pub results_reused: Vec<usize>,
+    /// Levels whose component or property changed and that started from their old table or
+    /// tree as it was, its answers taken as hints ([`Reuse::Hints`]).
+    pub hinted: Vec<usize>,
+    /// Levels where a hint was contradicted, so that the table or tree was re-validated.
+    pub contradicted: Vec<usize>,
     /// Time spent learning (closing tables, candidates, Oracle 1).
     pub learning: Duration,
     /// Time spent in the other checks.
@@ -116,6 +121,9 @@ struct Level {
     /// For a table restored from the cache ([`DynamicChecker::restore`]) before the level
     /// runs: the [`level_digest`] of the component and property it was learned for.
     digest: Option<String>,
+    /// The table or tree may hold answers that were not asked of `component` and `property`
+    /// (hints kept from an earlier level, [`Reuse::Hints`]).
+    hints: bool,
     assumption: Option<Dla>,
     /// The deeper result obtained with `assumption`.
     result: Option<Outcome>,
@@ -524,6 +532,23 @@ fn union_alphabet(parts: &[Dla]) -> Vec<String> {
     all
 }
 
+/// How a level whose component or property changed re-uses its old table or tree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reuse {
+    /// Every old word is asked again of the new level before learning goes on: L*'s table
+    /// re-validation (paper 003, Theorem 2), L#'s replay of its tree.
+    Revalidate,
+    /// The old answers are taken as they are, as hints. A hypothesis built from them is only
+    /// ever used after Oracle 1 has checked it against the new component, and the rest is
+    /// checked against it, so the verdict rests on no hint. The first counterexample that
+    /// contradicts a hint (the learner finds it is no counterexample to its own answers)
+    /// re-validates the whole table or tree, after which every answer is the new level's.
+    /// When the old assumption still suffices (paper 003, Section 7: in every upgrade of its
+    /// Table 1), no word is asked again.
+    #[default]
+    Hints,
+}
+
 /// The compositional checker; it keeps what it learned so that the next [`DynamicChecker::run`]
 /// on an upgraded assembly re-uses it.
 #[derive(Clone, Debug)]
@@ -535,6 +560,8 @@ pub struct DynamicChecker {
     deadline: Option<Instant>,
     /// The state budget of the search for a violation before learning ([`PROBE_STATES`]).
     probe: usize,
+    /// How a changed level re-uses its old table or tree.
+    reuse: Reuse,
 }
 
 impl DynamicChecker {
@@ -547,6 +574,7 @@ impl DynamicChecker {
             last: None,
             deadline: None,
             probe: PROBE_STATES,
+            reuse: Reuse::default(),
         }
     }
 
@@ -556,7 +584,15 @@ impl DynamicChecker {
     pub fn seeded(mode: CexMode, tables: Vec<Option<Table>>) -> DynamicChecker {
         let levels =
             tables.into_iter().map(|t| Level { table: t.filter(Table::well_formed), ..Level::default() }).collect();
-        DynamicChecker { mode, algorithm: Algorithm::LStar, levels, last: None, deadline: None, probe: PROBE_STATES }
+        DynamicChecker {
+            mode,
+            algorithm: Algorithm::LStar,
+            levels,
+            last: None,
+            deadline: None,
+            probe: PROBE_STATES,
+            reuse: Reuse::default(),
+        }
     }
 
     /// The checker learns its assumptions with `algorithm` (L* by default). Tables restored
@@ -570,6 +606,12 @@ impl DynamicChecker {
     /// states (0: none; [`PROBE_STATES`] by default).
     pub fn with_probe(mut self, states: usize) -> DynamicChecker {
         self.probe = states;
+        self
+    }
+
+    /// How a changed level re-uses its old table or tree ([`Reuse::Hints`] by default).
+    pub fn with_reuse(mut self, reuse: Reuse) -> DynamicChecker {
+        self.reuse = reuse;
         self
     }
 
@@ -594,12 +636,20 @@ impl DynamicChecker {
             .into_iter()
             .map(|s| match s {
                 Some(s) if s.table.well_formed() => {
-                    Level { table: Some(s.table), digest: Some(s.digest), ..Level::default() }
+                    Level { table: Some(s.table), digest: Some(s.digest), hints: true, ..Level::default() }
                 }
                 _ => Level::default(),
             })
             .collect();
-        DynamicChecker { mode, algorithm: Algorithm::LStar, levels, last: None, deadline: None, probe: PROBE_STATES }
+        DynamicChecker {
+            mode,
+            algorithm: Algorithm::LStar,
+            levels,
+            last: None,
+            deadline: None,
+            probe: PROBE_STATES,
+            reuse: Reuse::default(),
+        }
     }
 
     /// What [`DynamicChecker::restore`] needs: per level, its table and the digest of what it
@@ -720,7 +770,9 @@ impl DynamicChecker {
             level.component.is_none() && level.digest.as_ref().is_some_and(|d| *d == level_digest(m, property));
         let mut oracle = AssumptionOracle::new(m, property, &interface).with_deadline(self.deadline);
         let start = Instant::now();
-        let mut unchecked = false;
+        // A table or tree kept from a level with a different component or property holds hints.
+        let mut unchecked = level.hints;
+        let hinting = self.reuse == Reuse::Hints;
         let learner = match self.algorithm {
             Algorithm::LStar => AnyLearner::Star(match level.table.clone() {
                 Some(table) if table.alphabet == interface => {
@@ -730,9 +782,13 @@ impl DynamicChecker {
                     } else if same_as_saved {
                         stats.reused.push(i);
                         unchecked = true;
+                    } else if hinting {
+                        stats.hinted.push(i);
+                        unchecked = true;
                     } else {
                         l.revalidate(&mut oracle);
                         stats.revalidated.push(i);
+                        unchecked = false;
                     }
                     l
                 }
@@ -740,25 +796,35 @@ impl DynamicChecker {
                     if let Some(t) = other {
                         tracing::debug!(level = i, old = ?t.alphabet, new = ?interface, "interface changed: table dropped");
                     }
+                    unchecked = false;
                     Learner::new(interface.clone(), self.mode, true)
                 }
             }),
             Algorithm::LSharp => AnyLearner::Sharp(match &level.tree {
                 Some(old) if old.alphabet() == interface.as_slice() => {
-                    if same_component && same_property {
-                        stats.reused.push(i);
+                    if same_component && same_property || hinting {
+                        if same_component && same_property {
+                            stats.reused.push(i);
+                        } else {
+                            stats.hinted.push(i);
+                            unchecked = true;
+                        }
                         let mut l = old.clone();
                         l.stats = Stats::default();
                         l
                     } else {
                         stats.revalidated.push(i);
+                        unchecked = false;
                         LSharp::replay(old, &mut oracle)
                     }
                 }
-                _ => LSharp::new(interface.clone(), true),
+                _ => {
+                    unchecked = false;
+                    LSharp::new(interface.clone(), true)
+                }
             }),
         };
-        let mut learner = LevelLearner { learner, unchecked, mode: self.mode };
+        let mut learner = LevelLearner { learner, unchecked, contradicted: false };
         // An assumption that passed Oracle 1 for this component and property passes it again.
         // Line 5 re-uses the assumption itself when its table was re-used unchanged: the table
         // is closed and its candidate already passed Oracle 1 for this component and property.
@@ -805,6 +871,10 @@ impl DynamicChecker {
                 }
             }
         };
+        if learner.contradicted {
+            stats.contradicted.push(i);
+        }
+        let hints = learner.unchecked;
         let learner = learner.learner;
         let learner_stats = learner.stats();
         stats.add_learner(&learner_stats);
@@ -834,6 +904,7 @@ impl DynamicChecker {
             }
         }
         level.digest = None;
+        level.hints = hints;
         level.assumption = Some(assumption);
         level.result = Some(result);
         Ok(outcome)
@@ -912,33 +983,33 @@ impl AnyLearner {
         }
     }
 
-    fn set_stats(&mut self, stats: Stats) {
+    /// Asks every word of the table or tree again: afterwards each answer is the oracle's.
+    fn revalidate(&mut self, oracle: &mut dyn Membership) {
         match self {
-            AnyLearner::Star(l) => l.stats = stats,
-            AnyLearner::Sharp(l) => l.stats = stats,
-        }
-    }
-
-    /// A fresh learner over the same alphabet.
-    fn fresh(&self, mode: CexMode) -> AnyLearner {
-        match self {
-            AnyLearner::Star(l) => AnyLearner::Star(Learner::new(l.table().alphabet.clone(), mode, true)),
-            AnyLearner::Sharp(l) => AnyLearner::Sharp(LSharp::new(l.alphabet().to_vec(), true)),
+            AnyLearner::Star(l) => l.revalidate(oracle),
+            AnyLearner::Sharp(l) => {
+                let stats = l.stats;
+                *l = LSharp::replay(l, oracle);
+                l.stats.membership += stats.membership;
+                l.stats.candidates += stats.candidates;
+                l.stats.counterexamples += stats.counterexamples;
+            }
         }
     }
 }
 
-/// A level's learner, and whether its table was restored without re-validation.
+/// A level's learner; whether its table or tree may hold answers that are not this level's
+/// (restored from the cache, or kept as hints), and whether one of them was contradicted.
 struct LevelLearner {
     learner: AnyLearner,
     unchecked: bool,
-    mode: CexMode,
+    contradicted: bool,
 }
 
 impl LevelLearner {
     /// Refines the learner with `cex`, a word in the symmetric difference of the candidate and
-    /// `U_i`. With answers of `U_i` that always succeeds; an unchecked table that fails is
-    /// dropped, and learning starts again from a fresh, closed learner.
+    /// `U_i`. With answers of `U_i` that always succeeds; an unchecked table or tree that fails
+    /// (a hint contradicts `cex`) is re-validated, and closed again.
     fn refine(&mut self, cex: &[String], oracle: &mut AssumptionOracle) -> Result<(), Stopped> {
         let refined = self.learner.refine(cex, oracle);
         if oracle.expired() {
@@ -947,11 +1018,10 @@ impl LevelLearner {
         match refined {
             Ok(()) => Ok(()),
             Err(e) if self.unchecked => {
-                tracing::warn!(%e, "a restored table disagrees with its level: learning it again");
-                let mut fresh = self.learner.fresh(self.mode);
-                fresh.set_stats(self.learner.stats());
-                self.learner = fresh;
+                tracing::debug!(%e, "a hint disagrees with its level: re-validating");
+                self.learner.revalidate(oracle);
                 self.unchecked = false;
+                self.contradicted = true;
                 self.learner.close(oracle);
                 if oracle.expired() { Err(Stopped) } else { Ok(()) }
             }
