@@ -17,26 +17,33 @@
 //!   (`UpdateAssumption`); otherwise the violation is real and a witness over all components is
 //!   built by a safety check of `M_i .. M_{n-1}` constrained to follow `ce`.
 //!
-//! Re-use (DynamicCheck): each level keeps its component, its property, its table and the
-//! assumption and result of the last run. A level whose component and property are unchanged
-//! starts from its table as it is; otherwise the table is re-validated against the new language
-//! (dynamic L*, Theorem 2). A level whose assumption and deeper components are unchanged re-uses
-//! the previous result of the deeper check (Fig. 3 lines 4 and 8). Since levels below the first
-//! changed component keep their component and property, only assumptions from that index on are
-//! re-validated, as Lemma 1 allows.
+//! Re-use (DynamicCheck): each level keeps its component, its property, its table (or tree)
+//! and the assumption and result of the last run. A level whose component and property are
+//! unchanged starts from its table as it is. Otherwise, by default ([`Reuse::Hints`]), it also
+//! starts from its old table as it is, taking the old answers as hints. Oracle 1 and the check
+//! of the rest decide whether a candidate built from them is used, so the verdict never rests
+//! on a hint. The first counterexample that contradicts a hint re-validates the table against
+//! the new language (dynamic L*, Theorem 2). With [`Reuse::Revalidate`] every changed level is
+//! re-validated at once, as paper 003 does. A level whose assumption and deeper components are
+//! unchanged re-uses the previous result of the deeper check (Fig. 3 lines 4 and 8). Since
+//! levels below the first changed component keep their component and property, only
+//! assumptions from that index on are looked at again, as Lemma 1 allows.
 //!
-//! Learners: L* (the default; tables, re-validated as above) or L# ([`DynamicChecker::with_algorithm`];
-//! an observation tree per level). For L#, a level whose component and property are unchanged
-//! re-uses its tree; otherwise every word of the old tree is asked again of the new level
-//! ([`crate::learn::LSharp::replay`]) before L# continues, which is sound but costs as many
-//! queries as the old tree holds. L# trees are not written to the cache, so a checker restored
-//! from the cache learns L# levels afresh.
+//! Before learning, a bounded breadth-first search of the product ([`PROBE_STATES`] states)
+//! looks for a violation. The rule finds a shallow violation only after every level has
+//! learned a candidate (`benches/SCALABLE.md`, TURNS). The search only ever returns a real
+//! trace of the product; it never concludes "holds".
 //!
-//! Known weaknesses: L#'s replay after an upgrade asks every old word, not only those that
-//! adaptive L# (Kruger, Junges and Rot, FM 2024) would ask with the old assumption as its
-//! reference; assumptions range over events only (the state propositions of paper 003's
-//! state/event L* are not yet part of the interface); counterexample witnesses are found by an
-//! explicit search of the constrained product.
+//! Learners: L* (tables) or L# ([`DynamicChecker::with_algorithm`]; an observation tree per
+//! level). Re-validating an L# tree asks every word of the old tree again of the new level
+//! ([`crate::learn::LSharp::replay`]). Both are written to the cache ([`SavedLevel`]).
+//!
+//! Known weaknesses: a contradicted hint re-validates the whole table or tree, and in CEGAR
+//! rounds on the IPC it is contradicted in most rounds; adaptive L# (Kruger, Junges and Rot,
+//! FM 2024), which re-asks only what its reference model needs, is not built. Assumptions range
+//! over events only (the state propositions of paper 003's state/event L* are not yet part of
+//! the interface). Counterexample witnesses are found by an explicit search of the constrained
+//! product.
 
 use crate::util::HashMap;
 use std::time::{Duration, Instant};
@@ -44,7 +51,7 @@ use std::time::{Duration, Instant};
 use crate::automata::dla::{Builder, Dla, StateId};
 use crate::automata::safety::{self, Safety};
 use crate::learn::lstar::LearnError;
-use crate::learn::{Algorithm, CexMode, LSharp, Learner, Membership, Stats, Table};
+use crate::learn::{Algorithm, CexMode, LSharp, Learner, Membership, SavedTree, Stats, Table};
 
 /// The result of a compositional check.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,12 +136,16 @@ struct Level {
     result: Option<Outcome>,
 }
 
-/// What the cache keeps of a level: its observation table, and the [`level_digest`] of the
-/// component and property that the table's answers are about.
+/// What the cache keeps of a level: its observation table (L*) or the answers of its
+/// observation tree (L#), and the [`level_digest`] of the component and property that the
+/// answers are about.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct SavedLevel {
-    /// The table at the end of the level's last finished run.
-    pub table: Table,
+    /// The table at the end of the level's last finished run, when it learned with L*.
+    pub table: Option<Table>,
+    /// The tree's answers at the end of the level's last finished run, when it learned with L#.
+    #[serde(default)]
+    pub tree: Option<SavedTree>,
     /// The digest of the component and property it was learned for.
     pub digest: String,
 }
@@ -595,8 +606,8 @@ impl DynamicChecker {
         }
     }
 
-    /// The checker learns its assumptions with `algorithm` (L* by default). Tables restored
-    /// from the cache are L*'s; an L# checker ignores them and learns afresh.
+    /// The checker learns its assumptions with `algorithm` (L* by default). An L* checker
+    /// ignores restored trees, an L# checker restored tables.
     pub fn with_algorithm(mut self, algorithm: Algorithm) -> DynamicChecker {
         self.algorithm = algorithm;
         self
@@ -635,9 +646,13 @@ impl DynamicChecker {
         let levels = saved
             .into_iter()
             .map(|s| match s {
-                Some(s) if s.table.well_formed() => {
-                    Level { table: Some(s.table), digest: Some(s.digest), hints: true, ..Level::default() }
-                }
+                Some(s) if s.table.as_ref().is_none_or(Table::well_formed) => Level {
+                    table: s.table,
+                    tree: s.tree.as_ref().and_then(LSharp::from_saved),
+                    digest: Some(s.digest),
+                    hints: true,
+                    ..Level::default()
+                },
                 _ => Level::default(),
             })
             .collect();
@@ -658,12 +673,16 @@ impl DynamicChecker {
         self.levels
             .iter()
             .map(|l| {
-                let table = l.table.clone()?;
+                let table = l.table.clone();
+                let tree = l.tree.as_ref().map(LSharp::saved);
+                if table.is_none() && tree.is_none() {
+                    return None;
+                }
                 let digest = match (&l.component, &l.property) {
                     (Some(c), Some(p)) => level_digest(c, p.as_ref()),
                     _ => l.digest.clone()?,
                 };
-                Some(SavedLevel { table, digest })
+                Some(SavedLevel { table, tree, digest })
             })
             .collect()
     }
@@ -802,9 +821,12 @@ impl DynamicChecker {
             }),
             Algorithm::LSharp => AnyLearner::Sharp(match &level.tree {
                 Some(old) if old.alphabet() == interface.as_slice() => {
-                    if same_component && same_property || hinting {
+                    if same_component && same_property || same_as_saved || hinting {
                         if same_component && same_property {
                             stats.reused.push(i);
+                        } else if same_as_saved {
+                            stats.reused.push(i);
+                            unchecked = true;
                         } else {
                             stats.hinted.push(i);
                             unchecked = true;
@@ -1155,7 +1177,8 @@ mod tests {
                 let mut saved = fresh.saved();
                 for level in saved.iter_mut().flatten() {
                     // Every answer wrong, or every answer `inside`.
-                    level.table.answers.values_mut().for_each(|a| *a = if flip { !*a } else { true });
+                    let table = level.table.as_mut().expect("an L* table");
+                    table.answers.values_mut().for_each(|a| *a = if flip { !*a } else { true });
                 }
                 let mut restored = DynamicChecker::restore(CexMode::RivestSchapire, saved).with_probe(0);
                 let (outcome, _) = restored.run(&parts, Some(&property));

@@ -9,7 +9,7 @@ pub mod lstar;
 pub mod table;
 pub mod tree;
 
-pub use lsharp::LSharp;
+pub use lsharp::{LSharp, SavedTree};
 pub use lstar::{CexMode, Learner, Membership, Stats, Teacher};
 pub use table::Table;
 
