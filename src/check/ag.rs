@@ -580,7 +580,7 @@ impl DynamicChecker {
     pub fn new(mode: CexMode) -> DynamicChecker {
         DynamicChecker {
             mode,
-            algorithm: Algorithm::LStar,
+            algorithm: Algorithm::default(),
             levels: Vec::new(),
             last: None,
             deadline: None,
@@ -597,7 +597,7 @@ impl DynamicChecker {
             tables.into_iter().map(|t| Level { table: t.filter(Table::well_formed), ..Level::default() }).collect();
         DynamicChecker {
             mode,
-            algorithm: Algorithm::LStar,
+            algorithm: Algorithm::default(),
             levels,
             last: None,
             deadline: None,
@@ -606,7 +606,7 @@ impl DynamicChecker {
         }
     }
 
-    /// The checker learns its assumptions with `algorithm` (L* by default). An L* checker
+    /// The checker learns its assumptions with `algorithm` (L# by default). An L* checker
     /// ignores restored trees, an L# checker restored tables.
     pub fn with_algorithm(mut self, algorithm: Algorithm) -> DynamicChecker {
         self.algorithm = algorithm;
@@ -658,7 +658,7 @@ impl DynamicChecker {
             .collect();
         DynamicChecker {
             mode,
-            algorithm: Algorithm::LStar,
+            algorithm: Algorithm::default(),
             levels,
             last: None,
             deadline: None,
