@@ -846,7 +846,7 @@ impl DynamicChecker {
                 }
             }),
         };
-        let mut learner = LevelLearner { learner, unchecked, contradicted: false };
+        let mut learner = LevelLearner::new(learner, unchecked);
         // An assumption that passed Oracle 1 for this component and property passes it again.
         // Line 5 re-uses the assumption itself when its table was re-used unchanged: the table
         // is closed and its candidate already passed Oracle 1 for this component and property.
@@ -1005,6 +1005,26 @@ impl AnyLearner {
         }
     }
 
+    /// Asks again the words of the tree that were rejected, keeping the accepted ones as
+    /// hints ([`LSharp::replay_rejected`]); a table is re-validated whole. Whether every
+    /// answer is now the oracle's.
+    fn revalidate_rejected(&mut self, oracle: &mut dyn Membership) -> bool {
+        match self {
+            AnyLearner::Star(l) => {
+                l.revalidate(oracle);
+                true
+            }
+            AnyLearner::Sharp(l) => {
+                let stats = l.stats;
+                *l = LSharp::replay_rejected(l, oracle);
+                l.stats.membership += stats.membership;
+                l.stats.candidates += stats.candidates;
+                l.stats.counterexamples += stats.counterexamples;
+                false
+            }
+        }
+    }
+
     /// Asks every word of the table or tree again: afterwards each answer is the oracle's.
     fn revalidate(&mut self, oracle: &mut dyn Membership) {
         match self {
@@ -1029,9 +1049,17 @@ struct LevelLearner {
 }
 
 impl LevelLearner {
+    fn new(learner: AnyLearner, unchecked: bool) -> LevelLearner {
+        LevelLearner { learner, unchecked, contradicted: false }
+    }
+}
+
+impl LevelLearner {
     /// Refines the learner with `cex`, a word in the symmetric difference of the candidate and
-    /// `U_i`. With answers of `U_i` that always succeeds; an unchecked table or tree that fails
-    /// (a hint contradicts `cex`) is re-validated, and closed again.
+    /// `U_i`. With answers of `U_i` that always succeeds. When an unchecked table or tree fails
+    /// (a hint contradicts `cex`), a tree first has its rejected words asked again: a refined
+    /// abstraction loses behaviours, so its weakest assumption gains words and accepted
+    /// answers stay right. A second contradiction re-validates everything.
     fn refine(&mut self, cex: &[String], oracle: &mut AssumptionOracle) -> Result<(), Stopped> {
         let refined = self.learner.refine(cex, oracle);
         if oracle.expired() {
@@ -1040,9 +1068,13 @@ impl LevelLearner {
         match refined {
             Ok(()) => Ok(()),
             Err(e) if self.unchecked => {
-                tracing::debug!(%e, "a hint disagrees with its level: re-validating");
-                self.learner.revalidate(oracle);
-                self.unchecked = false;
+                tracing::debug!(%e, first = !self.contradicted, "a hint disagrees with its level: re-validating");
+                if self.contradicted {
+                    self.learner.revalidate(oracle);
+                    self.unchecked = false;
+                } else {
+                    self.unchecked = !self.learner.revalidate_rejected(oracle);
+                }
                 self.contradicted = true;
                 self.learner.close(oracle);
                 if oracle.expired() { Err(Stopped) } else { Ok(()) }

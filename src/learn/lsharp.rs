@@ -507,6 +507,19 @@ impl LSharp {
     /// the tree's analogue of L*'s table re-validation, not adaptive L# (Kruger, Junges and
     /// Rot 2024), which re-asks only what matches its reference model.
     pub fn replay(old: &LSharp, oracle: &mut dyn Membership) -> LSharp {
+        Self::replay_where(old, oracle, &|_| true)
+    }
+
+    /// [`LSharp::replay`] that asks again only the words `old` rejected and keeps its accepted
+    /// answers as they are. When the target can only have grown (a component that lost
+    /// behaviours, as a refined abstraction does, has a weakest assumption that can only gain
+    /// words), the result is what [`LSharp::replay`] gives, for the queries of the rejected
+    /// words alone. Otherwise the kept answers are hints that the caller must not trust.
+    pub fn replay_rejected(old: &LSharp, oracle: &mut dyn Membership) -> LSharp {
+        Self::replay_where(old, oracle, &|answer| !answer)
+    }
+
+    fn replay_where(old: &LSharp, oracle: &mut dyn Membership, ask_again: &dyn Fn(bool) -> bool) -> LSharp {
         let mut fresh = LSharp::new(old.alphabet.clone(), old.tree.prefix_closed());
         let mut known: Vec<(u32, NodeId)> = Vec::new();
         let mut stack = vec![(0u32, ROOT)];
@@ -523,7 +536,13 @@ impl LSharp {
         }
         known.sort_by_key(|&(d, n)| (std::cmp::Reverse(d), n));
         for (_, n) in known {
-            fresh.ask(ROOT, &old.tree.word(n), oracle);
+            let answer = old.tree.out(n).expect("known");
+            if ask_again(answer) {
+                fresh.ask(ROOT, &old.tree.word(n), oracle);
+            } else {
+                let m = fresh.tree.walk_or_add(ROOT, &old.tree.word(n));
+                fresh.tree.set_out(m, answer);
+            }
         }
         fresh.close(oracle);
         fresh
