@@ -1200,21 +1200,29 @@ mod tests {
 
     #[test]
     fn a_restored_table_with_wrong_answers_costs_time_not_the_verdict() {
-        for env in [chaos(), only_b()] {
+        for (env, algorithm) in
+            [chaos(), only_b()].into_iter().flat_map(|e| [(e.clone(), Algorithm::LStar), (e, Algorithm::LSharp)])
+        {
             let (component, property) = example();
             let parts = [component, env];
-            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire).with_probe(0);
+            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire).with_probe(0).with_algorithm(algorithm);
             let (expected, _) = fresh.run(&parts, Some(&property));
             for flip in [true, false] {
                 let mut saved = fresh.saved();
+                // Every answer wrong, or every answer `inside`.
+                let damage = |a: &mut bool| *a = if flip { !*a } else { true };
                 for level in saved.iter_mut().flatten() {
-                    // Every answer wrong, or every answer `inside`.
-                    let table = level.table.as_mut().expect("an L* table");
-                    table.answers.values_mut().for_each(|a| *a = if flip { !*a } else { true });
+                    if let Some(table) = level.table.as_mut() {
+                        table.answers.values_mut().for_each(damage);
+                    }
+                    if let Some(tree) = level.tree.as_mut() {
+                        tree.answers.iter_mut().for_each(|(_, a)| damage(a));
+                    }
                 }
-                let mut restored = DynamicChecker::restore(CexMode::RivestSchapire, saved).with_probe(0);
+                let mut restored =
+                    DynamicChecker::restore(CexMode::RivestSchapire, saved).with_probe(0).with_algorithm(algorithm);
                 let (outcome, _) = restored.run(&parts, Some(&property));
-                assert_eq!(outcome, expected, "flip {flip}");
+                assert_eq!(outcome, expected, "{algorithm} flip {flip}");
             }
         }
     }
