@@ -235,7 +235,7 @@ fn measure(n: usize, position: Position, dir: &std::path::Path) -> Result<String
         return Err(format!("expected one changed component, found levels {changed:?}"));
     };
 
-    let fresh = || DynamicChecker::new(CexMode::RivestSchapire);
+    let fresh = || DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(subst::learn::Algorithm::LStar);
     let (original, t_orig, checker) = best_of(&fresh, &old_parts, &old_property, "original")?;
     let (upgrade, t_ug, _) = best_of(&|| checker.clone(), &new_parts, &new_property, "upgrade")?;
     let (scratch, t_scratch, _) = best_of(&fresh, &new_parts, &new_property, "scratch")?;
@@ -261,7 +261,7 @@ fn print_breakdown(n: usize) -> Result<(), String> {
     let src = instantiate(n, n - 1, 1)?;
     let (parts, property) = load(&src, "dynamic_ring.lts")?;
     let (parts, property) = expose_errors(&parts, Some(&property), &[]);
-    let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+    let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(subst::learn::Algorithm::LStar);
     checker.run(&parts, property.as_ref());
     let tables: Vec<_> = checker.tables().into_iter().map(|t| t.cloned()).collect();
     let assumptions: Vec<Option<Dla>> = checker.assumptions().into_iter().map(|a| a.cloned()).collect();

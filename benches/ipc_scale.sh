@@ -18,7 +18,7 @@
 #   SUBST_BIN  the binary (default target/release/subst; this script never builds)
 #   TIMEOUT    seconds per run (default 300)
 #   PROPS      properties (default "P1 P2")
-#   LEARNER    the learner of `--engine ag` runs: lstar (default) or lsharp
+#   LEARNER    the learner of `--engine ag` runs: lsharp (default) or lstar
 #   SKIP_LARGER=0  run every size; by default, once an engine ends without a verdict on a
 #              property at N/M, its runs of that property at sizes N'/M' with N' >= N and
 #              M' >= M are skipped (shown as "skipped")
@@ -34,7 +34,7 @@ limit="${TIMEOUT:-300}"
 props="${PROPS:-P1 P2}"
 states_limit="${STATES_TIMEOUT:-120}"
 skip_larger="${SKIP_LARGER:-1}"
-learner="${LEARNER:-lstar}"
+learner="${LEARNER:-lsharp}"
 
 case "${1:-}" in
 -h | --help) sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;

@@ -560,7 +560,8 @@ fn assumption_targets(file: &Path) -> Result<Vec<Target>, String> {
         let (parts, property) = expose_errors(&parts, Some(&property), &[]);
         let mut properties: Vec<Option<Dla>> = vec![property.clone()];
         if holds {
-            let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+            let mut checker =
+                DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(subst::learn::Algorithm::LStar);
             checker.run(&parts, property.as_ref());
             properties.extend(checker.assumptions().into_iter().map(|a| a.cloned()));
         }

@@ -10,10 +10,10 @@
 //! | [`ir`] | the control-flow IR: types, text form, parser, checker, interpreter | done |
 //! | [`spec`] | the FSP spec language: parser, elaboration of processes and assemblies | done |
 //! | [`automata`] | DLAs: composition, hiding, determinisation, minimisation, safety, inclusion, DOT | done |
-//! | [`learn`] | L* with Rivest–Schapire (and two other) counterexample processing, serialisable tables, re-validation; L# over an observation tree (letters interned as indices, prefix-closure answers), re-asking its tree after an upgrade | done (adaptive L#, alphabet refinement: not yet) |
+//! | [`learn`] | L* with Rivest–Schapire (and two other) counterexample processing, serialisable tables, re-validation; L# (the default learner) over an observation tree (letters interned as indices, prefix-closure answers), re-asking its tree after an upgrade, trees saved to and restored from the cache | done (adaptive L#, alphabet refinement: not yet) |
 //! | [`smt`] | the only user of `z3`: IR expressions as bit-vector formulas, edge steps, query cache, all-SAT | done |
 //! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by weakest preconditions; an explicit-state under-approximation ([`abs::explicit`]); block encoding at cut points and inductive invariants guessed from samples and conditions, pruned by Houdini and re-checked ([`abs::invariant`]); state labels from the spec's propositions, decided by predicates in every state ([`abs::labels`]) | done |
-//! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]); containment of changed C components ([`check::contain`], paper 003 Section 4) per matched component ([`check::substitution`]) | FSP models; C programs and C assemblies (monolithic, or compositional with `--engine ag`); containment and compatibility on C ([`check::compat`]) |
+//! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3) with old answers re-used as hints and a bounded product search for violations before learning ([`check::ag`]); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]); containment of changed C components ([`check::contain`], paper 003 Section 4) per matched component ([`check::substitution`]) | FSP models; C programs and C assemblies (monolithic, or compositional with `--engine ag`); containment and compatibility on C ([`check::compat`]) |
 //! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]); `verify`, `check` on FSP models and input errors as JSON (schemas in `docs/schemas/`) and SARIF ([`report::verdict`]) | done for what exists |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
 //! | [`cli`] | command-line arguments to library calls and exit codes; one spec search for every command; a progress line on a terminal ([`cli::progress`]); `show ir|model|assumption|table` as text and DOT ([`cli::show`]) | `show`; `verify` on FSP and C; `check` on FSP and on C (containment, compatibility, `--git-base`); `--format text|json|sarif` on every verdict |
@@ -29,7 +29,10 @@
 //!   about words of names.
 //! - A compositional verdict never rests on an unchecked assumption: "holds" needs both premises
 //!   of the assume-guarantee rule discharged, and every violation is returned as a witness
-//!   trace of the whole assembly, found by a search of the real components.
+//!   trace of the whole assembly, found by a search of the real components. Answers kept from
+//!   an earlier run (after an upgrade, a refinement or from the cache) are hints: they shape
+//!   candidates, which Oracle 1 and the check of the rest then decide on, and the first one
+//!   contradicted re-validates its table or tree.
 //! - Only [`front`] sees `lang_c`. What leaves it is an [`ir::Component`] or a
 //!   [`diag::Diagnostic`].
 //! - The IR is C's semantics, made explicit: every integer conversion is a cast node, every

@@ -105,11 +105,12 @@ fn a_damaged_stale_foreign_or_missing_cache_gives_the_verdict_of_no_cache() {
     let dir = tempfile::tempdir().expect("a temp dir");
     version(&dir.path().join("old"), "examples-c/lock_client.c", "examples-c/lock_server.c");
     version(&dir.path().join("new"), "examples-c/assembly/greedy_client.c", "examples-c/assembly/greedy_server.c");
-    let reference = check_cli(dir.path(), &["--no-cache"]);
+    // The damages below are to L*'s tables (`--learner lstar`).
+    let reference = check_cli(dir.path(), &["--no-cache", "--learner", "lstar"]);
     assert_eq!((reference.0, reference.1.as_str()), (1, "fails"));
     assert!(!reference.3);
     let cache = dir.path().join("cache");
-    let with_cache = ["--cache", cache.to_str().expect("a UTF-8 path")];
+    let with_cache = ["--cache", cache.to_str().expect("a UTF-8 path"), "--learner", "lstar"];
     // Missing: computed, then stored.
     let first = check_cli(dir.path(), &with_cache);
     assert_eq!((first.0, &first.1, &first.2, first.3), (reference.0, &reference.1, &reference.2, false));

@@ -5,14 +5,21 @@
 use subst::automata::Dla;
 use subst::automata::dla::{Builder, StateId, TAU_NAME};
 use subst::automata::safety::{self, Safety};
-use subst::check::ag::{DynamicChecker, Outcome};
+use subst::check::ag::{DynamicChecker, Outcome, Reuse};
 use subst::check::verify::ordered_parts;
 use subst::learn::{Algorithm, CexMode};
 
 const LEARNERS: [Algorithm; 2] = [Algorithm::LStar, Algorithm::LSharp];
+const REUSES: [Reuse; 2] = [Reuse::Revalidate, Reuse::Hints];
 
 fn checker(learner: Algorithm) -> DynamicChecker {
     DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(learner)
+}
+
+/// A checker that does not search the product for a violation first, so that every verdict
+/// comes from the assume-guarantee rule.
+fn learning_only(learner: Algorithm, reuse: Reuse) -> DynamicChecker {
+    checker(learner).with_reuse(reuse).with_probe(0)
 }
 use subst::spec;
 
@@ -89,11 +96,13 @@ fn mono(parts: &[Dla], property: &Dla, hidden: &[String]) -> bool {
 #[test]
 fn dynamic_check_agrees_with_scratch_and_mono_on_generated_upgrades() {
     for learner in LEARNERS {
-        agrees_with_scratch_and_mono(learner);
+        for reuse in REUSES {
+            agrees_with_scratch_and_mono(learner, reuse);
+        }
     }
 }
 
-fn agrees_with_scratch_and_mono(learner: Algorithm) {
+fn agrees_with_scratch_and_mono(learner: Algorithm, reuse: Reuse) {
     let mut seed: u64 = 0x5eed;
     let mut next = || {
         seed ^= seed << 13;
@@ -109,16 +118,16 @@ fn agrees_with_scratch_and_mono(learner: Algorithm) {
             let k = (next() % m.parts.len() as u64) as usize;
             let mut new_parts = m.parts.clone();
             new_parts[k] = mutate(&m.parts[k], next() % 2 == 0, next());
-            let mut dynamic = checker(learner);
+            let mut dynamic = learning_only(learner, reuse);
             dynamic.run(&m.parts, Some(&m.property));
             let (after_upgrade, _) = dynamic.run(&new_parts, Some(&m.property));
-            let (scratch, _) = checker(learner).run(&new_parts, Some(&m.property));
+            let (scratch, _) = learning_only(learner, reuse).run(&new_parts, Some(&m.property));
             let expected = mono(&new_parts, &m.property, &m.hidden);
             upgrades += 1;
             let holds = |o: &Outcome| matches!(o, Outcome::Holds);
             if holds(&after_upgrade) != expected || holds(&scratch) != expected {
                 failures.push(format!(
-                    "{learner}: {file} {assembly}: part {k} mutated; mono {expected}, dynamic {after_upgrade:?}, scratch {scratch:?}"
+                    "{learner} {reuse:?}: {file} {assembly}: part {k} mutated; mono {expected}, dynamic {after_upgrade:?}, scratch {scratch:?}"
                 ));
             }
         }
@@ -160,9 +169,50 @@ fn changing_the_first_component_revalidates_its_table() {
         let m = model("paper000.lts", "SYS", "ORDER");
         let mut new_parts = m.parts.clone();
         new_parts[0] = mutate(&m.parts[0], false, 1);
-        let mut checker = checker(learner);
+        let mut checker = learning_only(learner, Reuse::Revalidate);
         checker.run(&m.parts, Some(&m.property));
         let (_, stats) = checker.run(&new_parts, Some(&m.property));
         assert_eq!(stats.revalidated, vec![0], "{learner}");
     }
+}
+
+#[test]
+fn with_hints_a_changed_component_whose_old_assumption_suffices_asks_nothing_again() {
+    for learner in LEARNERS {
+        let m = model("paper000.lts", "SYS", "ORDER");
+        let mut new_parts = m.parts.clone();
+        // One behaviour fewer in the first component: the old assumption still passes Oracle 1.
+        new_parts[0] = mutate(&m.parts[0], false, 1);
+        let mut checker = learning_only(learner, Reuse::Hints);
+        let (original, _) = checker.run(&m.parts, Some(&m.property));
+        let (upgraded, stats) = checker.run(&new_parts, Some(&m.property));
+        assert_eq!((original, upgraded), (Outcome::Holds, Outcome::Holds), "{learner}");
+        assert_eq!((stats.hinted.as_slice(), stats.revalidated.len()), (&[0][..], 0), "{learner}: {stats:?}");
+        assert_eq!(stats.membership, 0, "{learner}: {stats:?}");
+    }
+}
+
+#[test]
+fn a_contradicted_hint_re_validates_and_gives_the_verdict_of_mono() {
+    // Adding behaviours to a component makes some old answers wrong; the runs that meet one
+    // re-validate, and every run keeps the monolithic verdict.
+    let mut contradicted = 0;
+    for learner in LEARNERS {
+        for &(file, assembly, property) in MODELS {
+            let m = model(file, assembly, property);
+            for (k, part) in m.parts.iter().enumerate() {
+                for pick in 0..4u64 {
+                    let mut new_parts = m.parts.clone();
+                    new_parts[k] = mutate(part, true, pick * 977 + k as u64);
+                    let mut checker = learning_only(learner, Reuse::Hints);
+                    checker.run(&m.parts, Some(&m.property));
+                    let (after, stats) = checker.run(&new_parts, Some(&m.property));
+                    let expected = mono(&new_parts, &m.property, &m.hidden);
+                    assert_eq!(matches!(after, Outcome::Holds), expected, "{learner} {file} part {k} pick {pick}");
+                    contradicted += stats.contradicted.len();
+                }
+            }
+        }
+    }
+    assert!(contradicted > 0, "some hint was contradicted");
 }

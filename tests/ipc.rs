@@ -72,6 +72,19 @@ fn after_a_cache_hit_an_unchanged_assembly_needs_no_queries_and_no_refinement() 
 }
 
 #[test]
+fn after_a_cache_hit_l_sharp_trees_are_used_without_queries() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let args = ["--cache", dir.path().to_str().expect("UTF-8"), "--learner", "lsharp"];
+    let (code, _) = check_cached("examples-c/ipc/old/ipc.c", "P1", "json", &args);
+    assert_eq!(code, 0);
+    let (code, json) = check_cached("examples-c/ipc/old/ipc.c", "P1", "json", &args);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let p = &v["properties"][0];
+    assert_eq!((code, &p["original"]["cached"]), (0, &true.into()));
+    assert_eq!((&p["upgrade"]["refinements"], &p["upgrade"]["membership_queries"]), (&0.into(), &0.into()), "{p}");
+}
+
+#[test]
 fn a_write_queue_that_writes_without_the_lock_breaks_p1() {
     let (code, text) = check("examples-c/ipc/upgrades/break_p1/ipc.c", "P1", "text");
     assert_eq!(code, 1, "{text}");

@@ -48,7 +48,7 @@ fn paper000_output_prime_ends_with_the_four_state_weakest_assumption() {
     let s = paper000();
     let parts = [s.process("INPUT").unwrap(), s.process("OUTPUT2").unwrap()];
     let order = s.process("ORDER").unwrap();
-    let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+    let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(subst::learn::Algorithm::LStar);
     let (outcome, stats) = checker.run(&parts, Some(&order));
     assert_eq!(outcome, Outcome::Holds);
     let a = checker.assumptions()[0].expect("an assumption").clone();
@@ -65,7 +65,7 @@ fn every_counterexample_mode_learns_the_same_weakest_assumption() {
     let order = s.process("ORDER").unwrap();
     let mut learned = Vec::new();
     for mode in [CexMode::RivestSchapire, CexMode::SuffixSearch, CexMode::AllSuffixes] {
-        let mut checker = DynamicChecker::new(mode);
+        let mut checker = DynamicChecker::new(mode).with_algorithm(subst::learn::Algorithm::LStar);
         let (outcome, _) = checker.run(&parts, Some(&order));
         assert_eq!(outcome, Outcome::Holds, "{mode:?}");
         learned.push(subst::automata::minimize::minimize(checker.assumptions()[0].unwrap()));

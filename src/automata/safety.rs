@@ -104,6 +104,17 @@ pub enum Safety {
 /// Checks that the product of `parts` (with `hidden` events internal) never reaches an error
 /// state, and when `property` is given that its visible behaviour satisfies it.
 pub fn check(parts: &[&Dla], hidden: &dyn Fn(&str) -> bool, property: Option<&Dla>) -> Result<Safety, PropertyError> {
+    Ok(check_bounded(parts, hidden, property, usize::MAX)?.expect("no bound"))
+}
+
+/// [`check`] that gives up (`None`) once it has explored `max_states` product states without
+/// finding an error; an answer it gives is [`check`]'s.
+pub fn check_bounded(
+    parts: &[&Dla],
+    hidden: &dyn Fn(&str) -> bool,
+    property: Option<&Dla>,
+    max_states: usize,
+) -> Result<Option<Safety>, PropertyError> {
     let p_err = property.map(error_automaton).transpose()?;
     let product = Product::new(parts.to_vec()).hide(hidden);
     // The property's view of each product event: its local index, or none.
@@ -134,7 +145,10 @@ pub fn check(parts: &[&Dla], hidden: &dyn Fn(&str) -> bool, property: Option<&Dl
         let (tuple, pstate) = &node;
         let in_error = product.is_error(tuple) || matches!((&p_err, pstate), (Some(p), Some(q)) if p.is_error(*q));
         if in_error {
-            return Ok(Safety::Violated { trace: trace_to(&dist, &node, &product), states: done.len() });
+            return Ok(Some(Safety::Violated { trace: trace_to(&dist, &node, &product), states: done.len() }));
+        }
+        if done.len() >= max_states {
+            return Ok(None);
         }
         succ.clear();
         product.successors(tuple, &mut succ);
@@ -160,7 +174,7 @@ pub fn check(parts: &[&Dla], hidden: &dyn Fn(&str) -> bool, property: Option<&Dl
             }
         }
     }
-    Ok(Safety::Holds { states: done.len() })
+    Ok(Some(Safety::Holds { states: done.len() }))
 }
 
 type Node = (Tuple, Option<StateId>);

@@ -17,26 +17,33 @@
 //!   (`UpdateAssumption`); otherwise the violation is real and a witness over all components is
 //!   built by a safety check of `M_i .. M_{n-1}` constrained to follow `ce`.
 //!
-//! Re-use (DynamicCheck): each level keeps its component, its property, its table and the
-//! assumption and result of the last run. A level whose component and property are unchanged
-//! starts from its table as it is; otherwise the table is re-validated against the new language
-//! (dynamic L*, Theorem 2). A level whose assumption and deeper components are unchanged re-uses
-//! the previous result of the deeper check (Fig. 3 lines 4 and 8). Since levels below the first
-//! changed component keep their component and property, only assumptions from that index on are
-//! re-validated, as Lemma 1 allows.
+//! Re-use (DynamicCheck): each level keeps its component, its property, its table (or tree)
+//! and the assumption and result of the last run. A level whose component and property are
+//! unchanged starts from its table as it is. Otherwise, by default ([`Reuse::Hints`]), it also
+//! starts from its old table as it is, taking the old answers as hints. Oracle 1 and the check
+//! of the rest decide whether a candidate built from them is used, so the verdict never rests
+//! on a hint. The first counterexample that contradicts a hint re-validates the table against
+//! the new language (dynamic L*, Theorem 2). With [`Reuse::Revalidate`] every changed level is
+//! re-validated at once, as paper 003 does. A level whose assumption and deeper components are
+//! unchanged re-uses the previous result of the deeper check (Fig. 3 lines 4 and 8). Since
+//! levels below the first changed component keep their component and property, only
+//! assumptions from that index on are looked at again, as Lemma 1 allows.
 //!
-//! Learners: L* (the default; tables, re-validated as above) or L# ([`DynamicChecker::with_algorithm`];
-//! an observation tree per level). For L#, a level whose component and property are unchanged
-//! re-uses its tree; otherwise every word of the old tree is asked again of the new level
-//! ([`crate::learn::LSharp::replay`]) before L# continues, which is sound but costs as many
-//! queries as the old tree holds. L# trees are not written to the cache, so a checker restored
-//! from the cache learns L# levels afresh.
+//! Before learning, a bounded breadth-first search of the product ([`PROBE_STATES`] states)
+//! looks for a violation. The rule finds a shallow violation only after every level has
+//! learned a candidate (`benches/SCALABLE.md`, TURNS). The search only ever returns a real
+//! trace of the product; it never concludes "holds".
 //!
-//! Known weaknesses: L#'s replay after an upgrade asks every old word, not only those that
-//! adaptive L# (Kruger, Junges and Rot, FM 2024) would ask with the old assumption as its
-//! reference; assumptions range over events only (the state propositions of paper 003's
-//! state/event L* are not yet part of the interface); counterexample witnesses are found by an
-//! explicit search of the constrained product.
+//! Learners: L* (tables) or L# ([`DynamicChecker::with_algorithm`]; an observation tree per
+//! level). Re-validating an L# tree asks every word of the old tree again of the new level
+//! ([`crate::learn::LSharp::replay`]). Both are written to the cache ([`SavedLevel`]).
+//!
+//! Known weaknesses: a contradicted hint re-validates the whole table or tree, and in CEGAR
+//! rounds on the IPC it is contradicted in most rounds; adaptive L# (Kruger, Junges and Rot,
+//! FM 2024), which re-asks only what its reference model needs, is not built. Assumptions range
+//! over events only (the state propositions of paper 003's state/event L* are not yet part of
+//! the interface). Counterexample witnesses are found by an explicit search of the constrained
+//! product.
 
 use crate::util::HashMap;
 use std::time::{Duration, Instant};
@@ -44,7 +51,7 @@ use std::time::{Duration, Instant};
 use crate::automata::dla::{Builder, Dla, StateId};
 use crate::automata::safety::{self, Safety};
 use crate::learn::lstar::LearnError;
-use crate::learn::{Algorithm, CexMode, LSharp, Learner, Membership, Stats, Table};
+use crate::learn::{Algorithm, CexMode, LSharp, Learner, Membership, SavedTree, Stats, Table};
 
 /// The result of a compositional check.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,10 +96,18 @@ pub struct AgStats {
     pub reused: Vec<usize>,
     /// Levels whose deeper result was re-used without checking.
     pub results_reused: Vec<usize>,
+    /// Levels whose component or property changed and that started from their old table or
+    /// tree as it was, its answers taken as hints ([`Reuse::Hints`]).
+    pub hinted: Vec<usize>,
+    /// Levels where a hint was contradicted, so that the table or tree was re-validated.
+    pub contradicted: Vec<usize>,
     /// Time spent learning (closing tables, candidates, Oracle 1).
     pub learning: Duration,
     /// Time spent in the other checks.
     pub checking: Duration,
+    /// Product states explored by the bounded search for a violation before learning
+    /// ([`PROBE_STATES`]).
+    pub probed: usize,
 }
 
 impl AgStats {
@@ -113,17 +128,24 @@ struct Level {
     /// For a table restored from the cache ([`DynamicChecker::restore`]) before the level
     /// runs: the [`level_digest`] of the component and property it was learned for.
     digest: Option<String>,
+    /// The table or tree may hold answers that were not asked of `component` and `property`
+    /// (hints kept from an earlier level, [`Reuse::Hints`]).
+    hints: bool,
     assumption: Option<Dla>,
     /// The deeper result obtained with `assumption`.
     result: Option<Outcome>,
 }
 
-/// What the cache keeps of a level: its observation table, and the [`level_digest`] of the
-/// component and property that the table's answers are about.
+/// What the cache keeps of a level: its observation table (L*) or the answers of its
+/// observation tree (L#), and the [`level_digest`] of the component and property that the
+/// answers are about.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct SavedLevel {
-    /// The table at the end of the level's last finished run.
-    pub table: Table,
+    /// The table at the end of the level's last finished run, when it learned with L*.
+    pub table: Option<Table>,
+    /// The tree's answers at the end of the level's last finished run, when it learned with L#.
+    #[serde(default)]
+    pub tree: Option<SavedTree>,
     /// The digest of the component and property it was learned for.
     pub digest: String,
 }
@@ -214,6 +236,43 @@ pub fn expose_errors(components: &[Dla], property: Option<&Dla>, fallible: &[boo
         None => no_errors,
     };
     (out, Some(property))
+}
+
+/// How many product states the bounded search for a violation explores before learning
+/// starts ([`probe`]).
+pub const PROBE_STATES: usize = 20_000;
+
+/// A breadth-first search of the whole product for a violation, given up after
+/// `budget` states. The recursive rule finds a violation only at its last level, after
+/// every level above has learned a candidate that passes Oracle 1. A violation a few events
+/// deep costs mono a few hundred states, and it cost the rule thousands of membership queries
+/// (`benches/SCALABLE.md`, TURNS). What the search finds is a shortest trace of the product
+/// itself, so it is the witness mono would give. When it finds nothing, the rule runs as
+/// before; the search never concludes "holds".
+fn probe(components: &[Dla], property: Option<&Dla>, budget: usize, stats: &mut AgStats) -> Option<Outcome> {
+    if budget == 0 {
+        return None;
+    }
+    let start = Instant::now();
+    let parts: Vec<&Dla> = components.iter().collect();
+    stats.checks += 1;
+    let found = safety::check_bounded(&parts, &|_| false, property, budget)
+        .expect("properties and assumptions are deterministic");
+    stats.checking += start.elapsed();
+    match found {
+        Some(Safety::Violated { trace, states }) => {
+            stats.probed += states;
+            Some(Outcome::Violated(trace))
+        }
+        Some(Safety::Holds { states }) => {
+            stats.probed += states;
+            None
+        }
+        None => {
+            stats.probed += budget;
+            None
+        }
+    }
 }
 
 /// The linear automaton of a word: it performs the word's events in order over `alphabet`.
@@ -484,6 +543,23 @@ fn union_alphabet(parts: &[Dla]) -> Vec<String> {
     all
 }
 
+/// How a level whose component or property changed re-uses its old table or tree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reuse {
+    /// Every old word is asked again of the new level before learning goes on: L*'s table
+    /// re-validation (paper 003, Theorem 2), L#'s replay of its tree.
+    Revalidate,
+    /// The old answers are taken as they are, as hints. A hypothesis built from them is only
+    /// ever used after Oracle 1 has checked it against the new component, and the rest is
+    /// checked against it, so the verdict rests on no hint. The first counterexample that
+    /// contradicts a hint (the learner finds it is no counterexample to its own answers)
+    /// re-validates the whole table or tree, after which every answer is the new level's.
+    /// When the old assumption still suffices (paper 003, Section 7: in every upgrade of its
+    /// Table 1), no word is asked again.
+    #[default]
+    Hints,
+}
+
 /// The compositional checker; it keeps what it learned so that the next [`DynamicChecker::run`]
 /// on an upgraded assembly re-uses it.
 #[derive(Clone, Debug)]
@@ -493,12 +569,24 @@ pub struct DynamicChecker {
     levels: Vec<Level>,
     last: Option<(Dla, Option<Dla>, Outcome)>,
     deadline: Option<Instant>,
+    /// The state budget of the search for a violation before learning ([`PROBE_STATES`]).
+    probe: usize,
+    /// How a changed level re-uses its old table or tree.
+    reuse: Reuse,
 }
 
 impl DynamicChecker {
     /// A checker with nothing learned yet.
     pub fn new(mode: CexMode) -> DynamicChecker {
-        DynamicChecker { mode, algorithm: Algorithm::LStar, levels: Vec::new(), last: None, deadline: None }
+        DynamicChecker {
+            mode,
+            algorithm: Algorithm::default(),
+            levels: Vec::new(),
+            last: None,
+            deadline: None,
+            probe: PROBE_STATES,
+            reuse: Reuse::default(),
+        }
     }
 
     /// A checker that starts from `tables` (per level, e.g. from the cache). Nothing else of
@@ -507,13 +595,34 @@ impl DynamicChecker {
     pub fn seeded(mode: CexMode, tables: Vec<Option<Table>>) -> DynamicChecker {
         let levels =
             tables.into_iter().map(|t| Level { table: t.filter(Table::well_formed), ..Level::default() }).collect();
-        DynamicChecker { mode, algorithm: Algorithm::LStar, levels, last: None, deadline: None }
+        DynamicChecker {
+            mode,
+            algorithm: Algorithm::default(),
+            levels,
+            last: None,
+            deadline: None,
+            probe: PROBE_STATES,
+            reuse: Reuse::default(),
+        }
     }
 
-    /// The checker learns its assumptions with `algorithm` (L* by default). Tables restored
-    /// from the cache are L*'s; an L# checker ignores them and learns afresh.
+    /// The checker learns its assumptions with `algorithm` (L# by default). An L* checker
+    /// ignores restored trees, an L# checker restored tables.
     pub fn with_algorithm(mut self, algorithm: Algorithm) -> DynamicChecker {
         self.algorithm = algorithm;
+        self
+    }
+
+    /// The search for a violation that precedes learning explores at most `states` product
+    /// states (0: none; [`PROBE_STATES`] by default).
+    pub fn with_probe(mut self, states: usize) -> DynamicChecker {
+        self.probe = states;
+        self
+    }
+
+    /// How a changed level re-uses its old table or tree ([`Reuse::Hints`] by default).
+    pub fn with_reuse(mut self, reuse: Reuse) -> DynamicChecker {
+        self.reuse = reuse;
         self
     }
 
@@ -537,13 +646,25 @@ impl DynamicChecker {
         let levels = saved
             .into_iter()
             .map(|s| match s {
-                Some(s) if s.table.well_formed() => {
-                    Level { table: Some(s.table), digest: Some(s.digest), ..Level::default() }
-                }
+                Some(s) if s.table.as_ref().is_none_or(Table::well_formed) => Level {
+                    table: s.table,
+                    tree: s.tree.as_ref().and_then(LSharp::from_saved),
+                    digest: Some(s.digest),
+                    hints: true,
+                    ..Level::default()
+                },
                 _ => Level::default(),
             })
             .collect();
-        DynamicChecker { mode, algorithm: Algorithm::LStar, levels, last: None, deadline: None }
+        DynamicChecker {
+            mode,
+            algorithm: Algorithm::default(),
+            levels,
+            last: None,
+            deadline: None,
+            probe: PROBE_STATES,
+            reuse: Reuse::default(),
+        }
     }
 
     /// What [`DynamicChecker::restore`] needs: per level, its table and the digest of what it
@@ -552,12 +673,16 @@ impl DynamicChecker {
         self.levels
             .iter()
             .map(|l| {
-                let table = l.table.clone()?;
+                let table = l.table.clone();
+                let tree = l.tree.as_ref().map(LSharp::saved);
+                if table.is_none() && tree.is_none() {
+                    return None;
+                }
                 let digest = match (&l.component, &l.property) {
                     (Some(c), Some(p)) => level_digest(c, p.as_ref()),
                     _ => l.digest.clone()?,
                 };
-                Some(SavedLevel { table, digest })
+                Some(SavedLevel { table, tree, digest })
             })
             .collect()
     }
@@ -604,6 +729,10 @@ impl DynamicChecker {
         }
         let outcome = if components.is_empty() {
             Outcome::Holds
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Outcome::Stopped
+        } else if let Some(violation) = probe(components, property, self.probe, &mut stats) {
+            violation
         } else {
             self.dynamic_check(0, components, property, &mut stats).unwrap_or(Outcome::Stopped)
         };
@@ -660,7 +789,9 @@ impl DynamicChecker {
             level.component.is_none() && level.digest.as_ref().is_some_and(|d| *d == level_digest(m, property));
         let mut oracle = AssumptionOracle::new(m, property, &interface).with_deadline(self.deadline);
         let start = Instant::now();
-        let mut unchecked = false;
+        // A table or tree kept from a level with a different component or property holds hints.
+        let mut unchecked = level.hints;
+        let hinting = self.reuse == Reuse::Hints;
         let learner = match self.algorithm {
             Algorithm::LStar => AnyLearner::Star(match level.table.clone() {
                 Some(table) if table.alphabet == interface => {
@@ -670,9 +801,13 @@ impl DynamicChecker {
                     } else if same_as_saved {
                         stats.reused.push(i);
                         unchecked = true;
+                    } else if hinting {
+                        stats.hinted.push(i);
+                        unchecked = true;
                     } else {
                         l.revalidate(&mut oracle);
                         stats.revalidated.push(i);
+                        unchecked = false;
                     }
                     l
                 }
@@ -680,25 +815,38 @@ impl DynamicChecker {
                     if let Some(t) = other {
                         tracing::debug!(level = i, old = ?t.alphabet, new = ?interface, "interface changed: table dropped");
                     }
+                    unchecked = false;
                     Learner::new(interface.clone(), self.mode, true)
                 }
             }),
             Algorithm::LSharp => AnyLearner::Sharp(match &level.tree {
                 Some(old) if old.alphabet() == interface.as_slice() => {
-                    if same_component && same_property {
-                        stats.reused.push(i);
+                    if same_component && same_property || same_as_saved || hinting {
+                        if same_component && same_property {
+                            stats.reused.push(i);
+                        } else if same_as_saved {
+                            stats.reused.push(i);
+                            unchecked = true;
+                        } else {
+                            stats.hinted.push(i);
+                            unchecked = true;
+                        }
                         let mut l = old.clone();
                         l.stats = Stats::default();
                         l
                     } else {
                         stats.revalidated.push(i);
+                        unchecked = false;
                         LSharp::replay(old, &mut oracle)
                     }
                 }
-                _ => LSharp::new(interface.clone(), true),
+                _ => {
+                    unchecked = false;
+                    LSharp::new(interface.clone(), true)
+                }
             }),
         };
-        let mut learner = LevelLearner { learner, unchecked, mode: self.mode };
+        let mut learner = LevelLearner::new(learner, unchecked);
         // An assumption that passed Oracle 1 for this component and property passes it again.
         // Line 5 re-uses the assumption itself when its table was re-used unchanged: the table
         // is closed and its candidate already passed Oracle 1 for this component and property.
@@ -745,6 +893,10 @@ impl DynamicChecker {
                 }
             }
         };
+        if learner.contradicted {
+            stats.contradicted.push(i);
+        }
+        let hints = learner.unchecked;
         let learner = learner.learner;
         let learner_stats = learner.stats();
         stats.add_learner(&learner_stats);
@@ -752,6 +904,14 @@ impl DynamicChecker {
             stats.membership_per_level.resize(i + 1, 0);
         }
         stats.membership_per_level[i] += learner_stats.membership;
+        tracing::debug!(
+            level = i,
+            interface = interface.len(),
+            assumption_states = assumption.n_states(),
+            membership = learner_stats.membership,
+            candidates = learner_stats.candidates,
+            "level done"
+        );
         let level = &mut self.levels[i];
         level.component = Some(m.clone());
         level.property = Some(property.cloned());
@@ -766,6 +926,7 @@ impl DynamicChecker {
             }
         }
         level.digest = None;
+        level.hints = hints;
         level.assumption = Some(assumption);
         level.result = Some(result);
         Ok(outcome)
@@ -844,33 +1005,61 @@ impl AnyLearner {
         }
     }
 
-    fn set_stats(&mut self, stats: Stats) {
+    /// Asks again the words of the tree that were rejected, keeping the accepted ones as
+    /// hints ([`LSharp::replay_rejected`]); a table is re-validated whole. Whether every
+    /// answer is now the oracle's.
+    fn revalidate_rejected(&mut self, oracle: &mut dyn Membership) -> bool {
         match self {
-            AnyLearner::Star(l) => l.stats = stats,
-            AnyLearner::Sharp(l) => l.stats = stats,
+            AnyLearner::Star(l) => {
+                l.revalidate(oracle);
+                true
+            }
+            AnyLearner::Sharp(l) => {
+                let stats = l.stats;
+                *l = LSharp::replay_rejected(l, oracle);
+                l.stats.membership += stats.membership;
+                l.stats.candidates += stats.candidates;
+                l.stats.counterexamples += stats.counterexamples;
+                false
+            }
         }
     }
 
-    /// A fresh learner over the same alphabet.
-    fn fresh(&self, mode: CexMode) -> AnyLearner {
+    /// Asks every word of the table or tree again: afterwards each answer is the oracle's.
+    fn revalidate(&mut self, oracle: &mut dyn Membership) {
         match self {
-            AnyLearner::Star(l) => AnyLearner::Star(Learner::new(l.table().alphabet.clone(), mode, true)),
-            AnyLearner::Sharp(l) => AnyLearner::Sharp(LSharp::new(l.alphabet().to_vec(), true)),
+            AnyLearner::Star(l) => l.revalidate(oracle),
+            AnyLearner::Sharp(l) => {
+                let stats = l.stats;
+                *l = LSharp::replay(l, oracle);
+                l.stats.membership += stats.membership;
+                l.stats.candidates += stats.candidates;
+                l.stats.counterexamples += stats.counterexamples;
+            }
         }
     }
 }
 
-/// A level's learner, and whether its table was restored without re-validation.
+/// A level's learner; whether its table or tree may hold answers that are not this level's
+/// (restored from the cache, or kept as hints), and whether one of them was contradicted.
 struct LevelLearner {
     learner: AnyLearner,
     unchecked: bool,
-    mode: CexMode,
+    contradicted: bool,
+}
+
+impl LevelLearner {
+    fn new(learner: AnyLearner, unchecked: bool) -> LevelLearner {
+        LevelLearner { learner, unchecked, contradicted: false }
+    }
 }
 
 impl LevelLearner {
     /// Refines the learner with `cex`, a word in the symmetric difference of the candidate and
-    /// `U_i`. With answers of `U_i` that always succeeds; an unchecked table that fails is
-    /// dropped, and learning starts again from a fresh, closed learner.
+    /// `U_i`. With answers of `U_i` that always succeeds. When an unchecked table or tree fails
+    /// (a hint contradicts `cex`), a tree first has its rejected words asked again: a refined
+    /// abstraction loses behaviours, so its weakest assumption gains words and accepted
+    /// answers stay right. A second contradiction re-validates everything.
     fn refine(&mut self, cex: &[String], oracle: &mut AssumptionOracle) -> Result<(), Stopped> {
         let refined = self.learner.refine(cex, oracle);
         if oracle.expired() {
@@ -879,11 +1068,14 @@ impl LevelLearner {
         match refined {
             Ok(()) => Ok(()),
             Err(e) if self.unchecked => {
-                tracing::warn!(%e, "a restored table disagrees with its level: learning it again");
-                let mut fresh = self.learner.fresh(self.mode);
-                fresh.set_stats(self.learner.stats());
-                self.learner = fresh;
-                self.unchecked = false;
+                tracing::debug!(%e, first = !self.contradicted, "a hint disagrees with its level: re-validating");
+                if self.contradicted {
+                    self.learner.revalidate(oracle);
+                    self.unchecked = false;
+                } else {
+                    self.unchecked = !self.learner.revalidate_rejected(oracle);
+                }
+                self.contradicted = true;
                 self.learner.close(oracle);
                 if oracle.expired() { Err(Stopped) } else { Ok(()) }
             }
@@ -969,11 +1161,11 @@ mod tests {
     fn a_stopped_run_keeps_nothing_of_what_it_did_not_finish() {
         let (component, property) = example();
         let parts = [component, chaos()];
-        let mut fresh = DynamicChecker::new(CexMode::RivestSchapire);
+        let mut fresh = DynamicChecker::new(CexMode::RivestSchapire).with_probe(0);
         let (expected, _) = fresh.run(&parts, Some(&property));
         assert!(matches!(expected, Outcome::Violated(_)), "{expected:?}");
 
-        let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+        let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_probe(0);
         checker.set_deadline(Some(Instant::now()));
         let (stopped, _) = checker.run(&parts, Some(&property));
         assert_eq!(stopped, Outcome::Stopped);
@@ -994,9 +1186,9 @@ mod tests {
         for env in [chaos(), only_b()] {
             let (component, property) = example();
             let parts = [component, env];
-            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire);
+            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire).with_probe(0);
             let (expected, _) = fresh.run(&parts, Some(&property));
-            let mut restored = DynamicChecker::restore(CexMode::RivestSchapire, fresh.saved());
+            let mut restored = DynamicChecker::restore(CexMode::RivestSchapire, fresh.saved()).with_probe(0);
             let (outcome, stats) = restored.run(&parts, Some(&property));
             assert_eq!(outcome, expected);
             assert_eq!((stats.reused.as_slice(), stats.revalidated.len()), (&[0][..], 0), "{stats:?}");
@@ -1008,20 +1200,29 @@ mod tests {
 
     #[test]
     fn a_restored_table_with_wrong_answers_costs_time_not_the_verdict() {
-        for env in [chaos(), only_b()] {
+        for (env, algorithm) in
+            [chaos(), only_b()].into_iter().flat_map(|e| [(e.clone(), Algorithm::LStar), (e, Algorithm::LSharp)])
+        {
             let (component, property) = example();
             let parts = [component, env];
-            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire);
+            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire).with_probe(0).with_algorithm(algorithm);
             let (expected, _) = fresh.run(&parts, Some(&property));
             for flip in [true, false] {
                 let mut saved = fresh.saved();
+                // Every answer wrong, or every answer `inside`.
+                let damage = |a: &mut bool| *a = if flip { !*a } else { true };
                 for level in saved.iter_mut().flatten() {
-                    // Every answer wrong, or every answer `inside`.
-                    level.table.answers.values_mut().for_each(|a| *a = if flip { !*a } else { true });
+                    if let Some(table) = level.table.as_mut() {
+                        table.answers.values_mut().for_each(damage);
+                    }
+                    if let Some(tree) = level.tree.as_mut() {
+                        tree.answers.iter_mut().for_each(|(_, a)| damage(a));
+                    }
                 }
-                let mut restored = DynamicChecker::restore(CexMode::RivestSchapire, saved);
+                let mut restored =
+                    DynamicChecker::restore(CexMode::RivestSchapire, saved).with_probe(0).with_algorithm(algorithm);
                 let (outcome, _) = restored.run(&parts, Some(&property));
-                assert_eq!(outcome, expected, "flip {flip}");
+                assert_eq!(outcome, expected, "{algorithm} flip {flip}");
             }
         }
     }

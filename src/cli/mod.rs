@@ -88,9 +88,9 @@ pub struct AgArgs {
     /// How L* turns counterexamples into table entries.
     #[arg(long, value_enum, default_value_t = CexArg::Rs)]
     pub cex: CexArg,
-    /// The learner of assumptions: L* (an observation table, re-validated after an upgrade)
-    /// or L# (an observation tree, whose words are asked again after an upgrade).
-    #[arg(long, value_enum, default_value_t = LearnerArg::Lstar)]
+    /// The learner of assumptions: L# (an observation tree, the default) or L* (an
+    /// observation table). After an upgrade both start from what they learned before.
+    #[arg(long, value_enum, default_value_t = LearnerArg::Lsharp)]
     pub learner: LearnerArg,
 }
 

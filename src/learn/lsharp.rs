@@ -417,7 +417,87 @@ pub fn learn(
     }
 }
 
+/// What the cache keeps of an L# learner: its alphabet and every answer of its tree. A
+/// restored learner ([`LSharp::from_saved`]) rebuilds its basis and frontier from these
+/// answers, asking only what they do not settle.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SavedTree {
+    /// The alphabet, sorted.
+    pub alphabet: Vec<String>,
+    /// Whether the target is prefix-closed.
+    pub prefix_closed: bool,
+    /// Words (letter indices into `alphabet`) with their answers.
+    pub answers: Vec<(Vec<u32>, bool)>,
+    /// The words of the basis, in the order they joined it (the root first), so that a
+    /// restored learner picks the same access words and finds their children in the tree.
+    #[serde(default)]
+    pub basis: Vec<Vec<u32>>,
+}
+
 impl LSharp {
+    /// The answers of the tree, for the cache. In prefix-closed mode only the answers that
+    /// prefix closure does not imply are kept: accepted words with no accepted child, and
+    /// rejected words whose parent is accepted.
+    pub fn saved(&self) -> SavedTree {
+        let pc = self.tree.prefix_closed();
+        let mut answers = Vec::new();
+        let mut stack = vec![ROOT];
+        while let Some(n) = stack.pop() {
+            let children = self.tree.children(n);
+            if let Some(b) = self.tree.out(n) {
+                let implied = pc
+                    && if b {
+                        children.iter().any(|&(_, c)| self.tree.out(c) == Some(true))
+                    } else {
+                        self.tree.parent(n).is_some_and(|(p, _)| self.tree.out(p) == Some(false))
+                    };
+                if !implied {
+                    answers.push((self.tree.word(n), b));
+                }
+                if pc && !b {
+                    continue;
+                }
+            }
+            stack.extend(children.iter().map(|&(_, c)| c));
+        }
+        let basis = self.basis.iter().map(|&b| self.tree.word(b)).collect();
+        SavedTree { alphabet: self.alphabet.clone(), prefix_closed: pc, answers, basis }
+    }
+
+    /// A learner whose tree holds `saved`'s answers (none asked) and whose basis is `saved`'s
+    /// (as far as the answers keep it pairwise apart); `None` when `saved` is malformed: an
+    /// unsorted alphabet, or a letter outside it.
+    pub fn from_saved(saved: &SavedTree) -> Option<LSharp> {
+        let k = saved.alphabet.len();
+        if saved.alphabet.windows(2).any(|w| w[0] >= w[1])
+            || saved.answers.iter().any(|(w, _)| w.iter().any(|&a| a as usize >= k))
+        {
+            return None;
+        }
+        let mut l = LSharp::new(saved.alphabet.clone(), saved.prefix_closed);
+        for (w, b) in &saved.answers {
+            let n = l.tree.walk_or_add(ROOT, w);
+            l.tree.set_out(n, *b);
+        }
+        // The saved basis, as far as it keeps the invariants: closed under prefixes, answers
+        // known, pairwise apart.
+        for w in saved.basis.iter().skip(1) {
+            let Some(n) = l.tree.walk(ROOT, w) else { break };
+            let parent_in_basis = l.tree.parent(n).is_some_and(|(p, _)| l.basis_of(p).is_some());
+            if !parent_in_basis
+                || l.basis_of(n).is_some()
+                || l.tree.out(n).is_none()
+                || l.basis.iter().any(|&b| !l.tree.apart(b, n))
+            {
+                break;
+            }
+            let q = l.basis.len() as u32;
+            l.basis.push(n);
+            Self::set_index(&mut l.basis_index, n, q);
+        }
+        Some(l)
+    }
+
     /// A learner for a changed target that starts from what `old` asked: every word with an
     /// answer in `old`'s tree is asked again (longest first, so that in prefix-closed mode an
     /// accepted word answers its prefixes), then the rules run as usual. Every answer comes
@@ -427,6 +507,19 @@ impl LSharp {
     /// the tree's analogue of L*'s table re-validation, not adaptive L# (Kruger, Junges and
     /// Rot 2024), which re-asks only what matches its reference model.
     pub fn replay(old: &LSharp, oracle: &mut dyn Membership) -> LSharp {
+        Self::replay_where(old, oracle, &|_| true)
+    }
+
+    /// [`LSharp::replay`] that asks again only the words `old` rejected and keeps its accepted
+    /// answers as they are. When the target can only have grown (a component that lost
+    /// behaviours, as a refined abstraction does, has a weakest assumption that can only gain
+    /// words), the result is what [`LSharp::replay`] gives, for the queries of the rejected
+    /// words alone. Otherwise the kept answers are hints that the caller must not trust.
+    pub fn replay_rejected(old: &LSharp, oracle: &mut dyn Membership) -> LSharp {
+        Self::replay_where(old, oracle, &|answer| !answer)
+    }
+
+    fn replay_where(old: &LSharp, oracle: &mut dyn Membership, ask_again: &dyn Fn(bool) -> bool) -> LSharp {
         let mut fresh = LSharp::new(old.alphabet.clone(), old.tree.prefix_closed());
         let mut known: Vec<(u32, NodeId)> = Vec::new();
         let mut stack = vec![(0u32, ROOT)];
@@ -443,7 +536,13 @@ impl LSharp {
         }
         known.sort_by_key(|&(d, n)| (std::cmp::Reverse(d), n));
         for (_, n) in known {
-            fresh.ask(ROOT, &old.tree.word(n), oracle);
+            let answer = old.tree.out(n).expect("known");
+            if ask_again(answer) {
+                fresh.ask(ROOT, &old.tree.word(n), oracle);
+            } else {
+                let m = fresh.tree.walk_or_add(ROOT, &old.tree.word(n));
+                fresh.tree.set_out(m, answer);
+            }
         }
         fresh.close(oracle);
         fresh

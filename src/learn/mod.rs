@@ -9,18 +9,21 @@ pub mod lstar;
 pub mod table;
 pub mod tree;
 
-pub use lsharp::LSharp;
+pub use lsharp::{LSharp, SavedTree};
 pub use lstar::{CexMode, Learner, Membership, Stats, Teacher};
 pub use table::Table;
 
-/// Which learner learns an assumption.
+/// Which learner learns an assumption. L# is the default: on the IPC it asks 5.6 times fewer
+/// membership queries than L* for P1 and 6.5 times fewer for P2, and it is the learner with
+/// which compositional checks beat monolithic ones on the scalable assembly
+/// (`benches/IPC_SCALE.md`, `benches/SCALABLE.md`, `benches/COMPAT.md`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     /// L* with an observation table ([`Learner`]); after an upgrade its table is re-validated.
-    #[default]
     LStar,
     /// L# with an observation tree ([`LSharp`]); after an upgrade the words of its tree are
     /// asked again.
+    #[default]
     LSharp,
 }
 
