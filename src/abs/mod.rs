@@ -31,6 +31,7 @@
 pub mod explicit;
 pub mod invariant;
 pub mod refine;
+pub mod templates;
 
 use crate::util::HashMap;
 use std::collections::VecDeque;

@@ -426,9 +426,44 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     // was measured and dropped: no program needed fewer refinements, and the abstractions
     // grew, e.g. benches/svcomp/traffic_lights.c from 462 to 577 states.)
     let started = Instant::now();
+    // A program without input has one run: a short try decides the short ones before
+    // anything symbolic starts, a long one (after the invariants) the deep ones.
+    use super::only_run::{MAX_STEPS, OnlyRun, SHORT_STEPS, only_run};
+    let decide = |outcome: OnlyRun| -> Option<ProgramResult> {
+        let stats = CegarStats { time: started.elapsed(), ..CegarStats::default() };
+        match outcome {
+            OnlyRun::Safe { .. } => {
+                Some(ProgramResult { component: comp.name.clone(), outcome: CegarOutcome::Holds, error: None, stats })
+            }
+            OnlyRun::Error(fault, witness, run) => {
+                let kind = match fault {
+                    Some(f) => ErrorKind::Fault(f),
+                    None => ErrorKind::Reach,
+                };
+                let outcome = CegarOutcome::Fails {
+                    trace: vec![kind.event(&comp.name)],
+                    runs: vec![ComponentRun { component: comp.name.clone(), witness }],
+                };
+                Some(ProgramResult { component: comp.name.clone(), outcome, error: Some((kind, run)), stats })
+            }
+            OnlyRun::Several | OnlyRun::TooLong => None,
+        }
+    };
+    let short = only_run(comp, SHORT_STEPS);
+    tracing::info!(outcome = ?short, "the only run, short");
+    let deterministic = matches!(short, OnlyRun::TooLong);
+    if let Some(decided) = decide(short) {
+        return decided;
+    }
     // (k-induction strengthened by them, when they are too weak alone.)
     let attempt = crate::abs::invariant::prove(comp, options.query_budget, &options.deadline);
     tracing::info!(proved = attempt.proved, why_not = ?attempt.why_not, invariants = ?attempt.invariants, "invariants");
+    if !attempt.proved
+        && deterministic
+        && let Some(decided) = decide(only_run(comp, MAX_STEPS))
+    {
+        return decided;
+    }
     if attempt.proved {
         let stats = CegarStats {
             invariants: attempt.invariants.len(),
