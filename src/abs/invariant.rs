@@ -19,7 +19,13 @@
 //! with both weak inequalities of every comparison. Houdini (Flanagan, Leino, *Houdini, an
 //! annotation assistant for ESC/Java*, FME 2001) drops the candidates that a block can falsify
 //! until what is left is inductive; when it also excludes every error block, it is a proof.
-//! Otherwise `subst verify` goes on with CEGAR as before.
+//! When it is not (and k-induction below does not help either), a second round starts from
+//! what survived and adds the shapes of [`super::templates`]: intervals, octagon bounds and
+//! congruences of the samples, and case splits on the program's conditions (`p -> q` for the
+//! shapes `q` of the samples on one side of `p`), which express the disjunctive invariants the
+//! first round cannot (`loop-acceleration/diamond`, `loop-lit/gj2007b`). The second round is
+//! bounded by counts (`MAX_CANDIDATES_2`, `MAX_PRUNES_2`); only then does `subst verify`
+//! go on with CEGAR as before.
 //!
 //! **k-induction** (Sheeran, Singh, Stålmarck, FMCAD 2000; as ESBMC and CPAchecker run it
 //! beside their other analyses). When Houdini's invariants are inductive but do not exclude
@@ -55,9 +61,17 @@
 //! | `lock_chain_8`, `lock_chain_10` | timeout 60 s | proved, 0, 64 / 78, 0.18 / 0.19 s |
 //! | `retry_budget` (disjunctive) | proved, 15, 1,989, 5.4 s | not by invariants; CEGAR as before |
 //!
+//! **Equalities are kept as `Σ a x = Σ b y + c` with positive coefficients, unsimplified.**
+//! Simplified, Z3 solves `a + b == 3*i` for `i` with the inverse of 3 modulo 2^32
+//! (`i == 0xaaaaaaab*a + 0xaaaaaaab*b`), a dense multiplier whose bit-blasting made Houdini's
+//! queries on `loop-lit/bhmr2007` run out of budget. (They still do, on the unsimplified form,
+//! for that program: its loop merges two branches by if-then-else, and consecution of
+//! `a + b == 3*i` over the merged terms is hard for bit-blasting.)
+//!
 //! Known weaknesses:
-//! - Only conjunctions: an invariant that needs a disjunction (a counter bounded only in one
-//!   state of a state machine) is left to CEGAR.
+//! - Disjunctions only of the form `p -> q` with `p` an atom of the program's conditions (the
+//!   case splits of round 2); a counter bounded only in one state of a state machine whose
+//!   state is not compared in a condition is left to k-induction and CEGAR.
 //! - Equalities come from samples: a relation that small inputs never exercise, or one that
 //!   holds only modulo 2^w, is not guessed. No candidate speaks about arrays.
 //! - The sampling runs and Houdini's pruning are bounded by counts ([`SAMPLE_RUNS`],
