@@ -12,8 +12,8 @@
 //! | [`automata`] | DLAs: composition, hiding, determinisation, minimisation, safety, inclusion, DOT | done |
 //! | [`learn`] | L* with Rivest–Schapire (and two other) counterexample processing, serialisable tables, re-validation; L# (the default learner) over an observation tree (letters interned as indices, prefix-closure answers), re-asking its tree after an upgrade, trees saved to and restored from the cache | done (adaptive L#, alphabet refinement: not yet) |
 //! | [`smt`] | the only user of `z3`: IR expressions as bit-vector formulas, edge steps, query cache, all-SAT | done |
-//! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by weakest preconditions; an explicit-state under-approximation ([`abs::explicit`]); block encoding at cut points and inductive invariants guessed from samples and conditions, pruned by Houdini and re-checked ([`abs::invariant`]); state labels from the spec's propositions, decided by predicates in every state ([`abs::labels`]) | done |
-//! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3) with old answers re-used as hints and a bounded product search for violations before learning ([`check::ag`]); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]); containment of changed C components ([`check::contain`], paper 003 Section 4) per matched component ([`check::substitution`]) | FSP models; C programs and C assemblies (monolithic, or compositional with `--engine ag`); containment and compatibility on C ([`check::compat`]) |
+//! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by weakest preconditions; an explicit-state under-approximation ([`abs::explicit`]); block encoding at cut points and inductive invariants guessed from samples and conditions (equalities, then intervals, octagons, congruences and case splits, [`abs::templates`]), pruned by Houdini and re-checked ([`abs::invariant`]); state labels from the spec's propositions, decided by predicates in every state ([`abs::labels`]) | done |
+//! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3) with old answers re-used as hints and a bounded product search for violations before learning ([`check::ag`]); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]); the only run of a program without input, executed ([`check::only_run`]); containment of changed C components ([`check::contain`], paper 003 Section 4) per matched component ([`check::substitution`]) | FSP models; C programs and C assemblies (monolithic, or compositional with `--engine ag`); containment and compatibility on C ([`check::compat`]) |
 //! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]); `verify`, `check` on FSP models and input errors as JSON (schemas in `docs/schemas/`) and SARIF ([`report::verdict`]) | done for what exists |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
 //! | [`cli`] | command-line arguments to library calls and exit codes; one spec search for every command; a progress line on a terminal ([`cli::progress`]); `show ir|model|assumption|table` as text and DOT ([`cli::show`]) | `show`; `verify` on FSP and C; `check` on FSP and on C (containment, compatibility, `--git-base`); `--format text|json|sarif` on every verdict |
@@ -48,8 +48,10 @@
 //!   (`tests/abstraction.rs` checks this against the interpreter), or from a bounded search
 //!   ([`check::bmc`]) whose unrolling is complete (no run can iterate further), or from
 //!   invariants at the cut points of a block encoding ([`abs::invariant`]) whose initiation,
-//!   consecution and exclusion of every error a fresh solver has checked. "Fails" on C
-//!   comes only with concrete runs that the interpreter has replayed.
+//!   consecution and exclusion of every error a fresh solver has checked, or from the only run
+//!   of a program that reads no input and makes no choice, executed by the interpreter to its
+//!   end or to a repeated state ([`check::only_run`]). "Fails" on C comes only with concrete
+//!   runs that the interpreter has replayed (or, for a program without input, executed).
 //! - "Contained" rests on `L(M) ⊆ L(M')` with `M` a may-model of the old version and `M'` an
 //!   under-approximation of the new one: its must-model (a must-transition needs every state of
 //!   its source to have a successor in its target; a solver `unknown` drops it), or, while it is

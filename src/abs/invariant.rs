@@ -19,7 +19,13 @@
 //! with both weak inequalities of every comparison. Houdini (Flanagan, Leino, *Houdini, an
 //! annotation assistant for ESC/Java*, FME 2001) drops the candidates that a block can falsify
 //! until what is left is inductive; when it also excludes every error block, it is a proof.
-//! Otherwise `subst verify` goes on with CEGAR as before.
+//! When it is not (and k-induction below does not help either), a second round starts from
+//! what survived and adds the shapes of [`super::templates`]: intervals, octagon bounds and
+//! congruences of the samples, and case splits on the program's conditions (`p -> q` for the
+//! shapes `q` of the samples on one side of `p`), which express the disjunctive invariants the
+//! first round cannot (`loop-acceleration/diamond`, `loop-lit/gj2007b`). The second round is
+//! bounded by counts (`MAX_CANDIDATES_2`, `MAX_PRUNES_2`); only then does `subst verify`
+//! go on with CEGAR as before.
 //!
 //! **k-induction** (Sheeran, Singh, Stålmarck, FMCAD 2000; as ESBMC and CPAchecker run it
 //! beside their other analyses). When Houdini's invariants are inductive but do not exclude
@@ -55,9 +61,17 @@
 //! | `lock_chain_8`, `lock_chain_10` | timeout 60 s | proved, 0, 64 / 78, 0.18 / 0.19 s |
 //! | `retry_budget` (disjunctive) | proved, 15, 1,989, 5.4 s | not by invariants; CEGAR as before |
 //!
+//! **Equalities are kept as `Σ a x = Σ b y + c` with positive coefficients, unsimplified.**
+//! Simplified, Z3 solves `a + b == 3*i` for `i` with the inverse of 3 modulo 2^32
+//! (`i == 0xaaaaaaab*a + 0xaaaaaaab*b`), a dense multiplier whose bit-blasting made Houdini's
+//! queries on `loop-lit/bhmr2007` run out of budget. (They still do, on the unsimplified form,
+//! for that program: its loop merges two branches by if-then-else, and consecution of
+//! `a + b == 3*i` over the merged terms is hard for bit-blasting.)
+//!
 //! Known weaknesses:
-//! - Only conjunctions: an invariant that needs a disjunction (a counter bounded only in one
-//!   state of a state machine) is left to CEGAR.
+//! - Disjunctions only of the form `p -> q` with `p` an atom of the program's conditions (the
+//!   case splits of round 2); a counter bounded only in one state of a state machine whose
+//!   state is not compared in a condition is left to k-induction and CEGAR.
 //! - Equalities come from samples: a relation that small inputs never exercise, or one that
 //!   holds only modulo 2^w, is not guessed. No candidate speaks about arrays.
 //! - The sampling runs and Houdini's pruning are bounded by counts ([`SAMPLE_RUNS`],
@@ -409,6 +423,11 @@ const SAMPLE_RUNS: u64 = 48;
 const SAMPLE_STEPS: u64 = 20_000;
 /// Rounds of Houdini's pruning before it gives up (each drops at least one candidate).
 const MAX_PRUNES: usize = 2_000;
+/// Rounds of pruning in the second round of candidates, whose queries are larger.
+const MAX_PRUNES_2: usize = 150;
+/// Candidates per cut point in the second round, at most: those that survived the first
+/// round, then the shapes of all samples, then the case splits, in that order.
+const MAX_CANDIDATES_2: usize = 240;
 
 /// Tries to prove that no error of `comp` is reachable with invariants at the cut points of
 /// the block encoding: candidates are the affine equalities that every sampled state at a cut
@@ -422,31 +441,78 @@ pub fn prove(comp: &Component, budget: u32, deadline: &crate::deadline::Deadline
     let blocks = blocks(&enc, &vocab, &|_, _| true, false);
     let mut smt = Smt::with_deadline(budget, *deadline);
     let mut attempt = Attempt { k: 0, invariants: Vec::new(), proved: false, why_not: None, calls: 0 };
-    let mut cands = candidates(comp, &enc, &vocab, &blocks.cuts);
-    if let Err(e) = houdini(&blocks, &vocab, &mut cands, &mut smt) {
-        attempt.calls = smt.stats.calls;
-        attempt.why_not = Some(format!("finding invariants: {e}"));
-        return attempt;
-    }
-    let invs: Vec<Bool> = cands.iter().map(|c| Bool::and(c)).collect();
-    attempt.invariants = blocks.cuts.iter().copied().zip(cands).collect();
+    let samples = sample(comp, &blocks.cuts);
     let mut fresh = Smt::with_deadline(budget, *deadline);
-    match check(&blocks, &vocab, &invs, &mut fresh) {
-        Ok(true) => attempt.proved = true,
-        Ok(false) => attempt.why_not = Some("the invariants found do not exclude every error".into()),
-        Err(e) => attempt.why_not = Some(format!("re-checking the invariants: {e}")),
-    }
-    // The invariants are inductive but too weak: k-induction strengthened by them, its
-    // invariants first re-checked (a fresh solver for both, so that Houdini's is no party).
-    if !attempt.proved && matches!(check_inductive(&blocks, &vocab, &invs, &mut fresh), Ok(true)) {
-        match k_induction(&blocks, &vocab, &invs, MAX_K, &mut fresh) {
-            Ok(Some(k)) => {
-                attempt.proved = true;
-                attempt.k = k;
-                attempt.why_not = None;
+    // Round 1: affine equalities and the program's atoms. Round 2, only when round 1 proves
+    // nothing: what survived round 1 (already inductive), and intervals, octagon bounds,
+    // congruences and case splits ([`super::templates`]). Round 1 alone is cheaper, and it
+    // proves most programs (measured in the module doc of `templates`).
+    let mut kept: Option<Vec<Vec<Bool>>> = None;
+    for round in 1..=2 {
+        // Round 2 starts from what survived round 1, then offers round 1's candidates again: a
+        // candidate that a weaker conjunction could not keep may be inductive relative to a
+        // stronger one (`loop-lit/gj2007b` needs that).
+        let mut cands = kept.take().unwrap_or_else(|| vec![Vec::new(); blocks.cuts.len()]);
+        for (c, more) in candidates(comp, &enc, &vocab, &blocks.cuts, &samples).into_iter().enumerate() {
+            for f in more {
+                if !cands[c].contains(&f) {
+                    cands[c].push(f);
+                }
             }
-            Ok(None) => {}
-            Err(e) => tracing::info!(%e, "k-induction gives up"),
+        }
+        if round == 2 {
+            let atoms = super::templates::split_atoms(comp);
+            for (c, rows) in samples.iter().enumerate() {
+                let refs: Vec<&interp::State> = rows.iter().collect();
+                let mut more = super::templates::shapes(comp, &vocab, &refs);
+                more.extend(super::templates::splits(comp, &enc, &vocab, rows, &atoms, &|r| {
+                    equalities(comp, &vocab, r)
+                }));
+                for f in more {
+                    if cands[c].len() >= MAX_CANDIDATES_2 {
+                        break;
+                    }
+                    if !cands[c].contains(&f) {
+                        cands[c].push(f);
+                    }
+                }
+            }
+        }
+        tracing::debug!(round, candidates = cands.iter().map(Vec::len).sum::<usize>(), "invariant candidates");
+        tracing::trace!(?cands, "invariant candidates");
+        let max_prunes = if round == 1 { MAX_PRUNES } else { MAX_PRUNES_2 };
+        if let Err(e) = houdini(&blocks, &vocab, &mut cands, max_prunes, &mut smt) {
+            attempt.why_not = Some(format!("finding invariants: {e}"));
+            continue;
+        }
+        let invs: Vec<Bool> = cands.iter().map(|c| Bool::and(c)).collect();
+        attempt.invariants = blocks.cuts.iter().copied().zip(cands.iter().cloned()).collect();
+        kept = Some(cands);
+        match check(&blocks, &vocab, &invs, &mut fresh) {
+            Ok(true) => {
+                attempt.proved = true;
+                attempt.why_not = None;
+                break;
+            }
+            Ok(false) => attempt.why_not = Some("the invariants found do not exclude every error".into()),
+            Err(e) => attempt.why_not = Some(format!("re-checking the invariants: {e}")),
+        }
+        // The invariants are inductive but too weak: k-induction strengthened by them, its
+        // invariants first re-checked (a fresh solver for both, so that Houdini's is no party).
+        if matches!(check_inductive(&blocks, &vocab, &invs, &mut fresh), Ok(true)) {
+            match k_induction(&blocks, &vocab, &invs, MAX_K, &mut fresh) {
+                Ok(Some(k)) => {
+                    attempt.proved = true;
+                    attempt.k = k;
+                    attempt.why_not = None;
+                    break;
+                }
+                Ok(None) => {}
+                Err(e) => tracing::info!(%e, "k-induction gives up"),
+            }
+        }
+        if deadline.check().is_err() {
+            break;
         }
     }
     attempt.calls = smt.stats.calls + fresh.stats.calls;
@@ -455,7 +521,13 @@ pub fn prove(comp: &Component, budget: u32, deadline: &crate::deadline::Deadline
 
 /// Drops candidates until the conjunction at every cut point is inductive: a block whose
 /// start satisfies the candidates there must end in a state that satisfies those at its end.
-fn houdini(blocks: &Blocks, vocab: &[Sym], cands: &mut [Vec<Bool>], smt: &mut Smt) -> Result<(), SmtError> {
+fn houdini(
+    blocks: &Blocks,
+    vocab: &[Sym],
+    cands: &mut [Vec<Bool>],
+    max_prunes: usize,
+    smt: &mut Smt,
+) -> Result<(), SmtError> {
     let mut prunes = 0;
     loop {
         let mut changed = false;
@@ -471,7 +543,10 @@ fn houdini(blocks: &Blocks, vocab: &[Sym], cands: &mut [Vec<Bool>], smt: &mut Sm
                 }
                 let post: Vec<Bool> = cands[d].iter().map(|f| smt::substitute(f, vocab, &b.post)).collect();
                 facts.push(Bool::and(&post).not());
-                let Some(model) = smt.model(&facts)? else { break };
+                let t0 = std::time::Instant::now();
+                let answer = smt.model(&facts);
+                tracing::trace!(block = ?(b.from, b.head), n = cands[d].len(), took = ?t0.elapsed(), ok = answer.is_ok(), "houdini query");
+                let Some(model) = answer? else { break };
                 let before = cands[d].len();
                 let keep: Vec<bool> =
                     post.iter().map(|p| model.eval(p, true).and_then(|v| v.as_bool()) != Some(false)).collect();
@@ -483,8 +558,8 @@ fn houdini(blocks: &Blocks, vocab: &[Sym], cands: &mut [Vec<Bool>], smt: &mut Sm
                 }
                 changed = true;
                 prunes += 1;
-                if prunes > MAX_PRUNES {
-                    return Err(SmtError::Unknown(format!("more than {MAX_PRUNES} rounds of pruning")));
+                if prunes > max_prunes {
+                    return Err(SmtError::Unknown(format!("more than {max_prunes} rounds of pruning")));
                 }
             }
         }
@@ -495,7 +570,13 @@ fn houdini(blocks: &Blocks, vocab: &[Sym], cands: &mut [Vec<Bool>], smt: &mut Sm
 }
 
 /// The candidate invariants at each cut point.
-fn candidates(comp: &Component, enc: &Encoder, vocab: &[Sym], cuts: &[LocId]) -> Vec<Vec<Bool>> {
+fn candidates(
+    comp: &Component,
+    enc: &Encoder,
+    vocab: &[Sym],
+    cuts: &[LocId],
+    samples: &[Vec<interp::State>],
+) -> Vec<Vec<Bool>> {
     let names: Vec<Dynamic> = vocab.iter().map(Sym::dynamic).collect();
     let mut atoms: Vec<Bool> = Vec::new();
     let mut add = |a: Bool| {
@@ -533,9 +614,8 @@ fn candidates(comp: &Component, enc: &Encoder, vocab: &[Sym], cuts: &[LocId]) ->
             }
         }
     }
-    let samples = sample(comp, cuts);
     cuts.iter()
-        .zip(&samples)
+        .zip(samples)
         .map(|(_, rows)| {
             let mut out: Vec<Bool> = Vec::new();
             for eq in equalities(comp, vocab, rows) {
@@ -658,19 +738,29 @@ fn equalities(comp: &Component, vocab: &[Sym], rows: &[interp::State]) -> Vec<Bo
             .collect();
         let Some(basis) = null_space(matrix, cols.len() + 1) else { continue };
         for v in basis {
-            let mut sum = z3::ast::BV::from_u64(0, u32::from(w));
+            // `Σ a_i x_i + b = 0` as `Σ_{a_i > 0} a_i x_i = Σ_{a_i < 0} -a_i x_i - b`, left as
+            // it is: simplified, Z3 solves it for a variable with an odd coefficient, whose
+            // inverse modulo 2^w (e.g. 0xaaaaaaab for 3) makes a dense multiplier that bit-blasts
+            // badly (`loop-lit/bhmr2007`: Houdini's queries ran out of budget).
+            if v[..cols.len()].iter().all(|&a| a == 0) {
+                continue;
+            }
+            let zero = z3::ast::BV::from_u64(0, u32::from(w));
+            let (mut lhs, mut rhs) = (zero.clone(), zero.clone());
             for (k, &i) in cols.iter().enumerate() {
-                if v[k] == 0 {
-                    continue;
-                }
                 let Sym::Bv(x) = &vocab[i] else { continue };
-                sum = sum.bvadd(x.bvmul(coefficient(v[k], w)));
+                let term = |c: i128| if c == 1 { x.clone() } else { x.bvmul(coefficient(c, w)) };
+                match v[k].cmp(&0) {
+                    std::cmp::Ordering::Greater => lhs = if lhs == zero { term(v[k]) } else { lhs.bvadd(term(v[k])) },
+                    std::cmp::Ordering::Less => rhs = if rhs == zero { term(-v[k]) } else { rhs.bvadd(term(-v[k])) },
+                    std::cmp::Ordering::Equal => {}
+                }
             }
-            let eq = sum.bvadd(coefficient(v[cols.len()], w)).eq(z3::ast::BV::from_u64(0, u32::from(w)));
-            let eq = eq.simplify();
-            if eq.as_bool().is_none() {
-                out.push(eq);
+            let b = v[cols.len()];
+            if b != 0 {
+                rhs = if rhs == zero { coefficient(-b, w) } else { rhs.bvsub(coefficient(b, w)) };
             }
+            out.push(lhs.eq(&rhs));
         }
     }
     out

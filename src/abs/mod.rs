@@ -32,6 +32,7 @@ pub mod explicit;
 pub mod invariant;
 pub mod labels;
 pub mod refine;
+pub mod templates;
 
 use crate::util::HashMap;
 use std::collections::VecDeque;

@@ -433,9 +433,56 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     // was measured and dropped: no program needed fewer refinements, and the abstractions
     // grew, e.g. benches/svcomp/traffic_lights.c from 462 to 577 states.)
     let started = Instant::now();
+    // A program without input has one run: a short try decides the short ones before
+    // anything symbolic starts; the rest of it takes turns with CEGAR and the bounded search
+    // (slices that double from round to round), so that neither starves the other: a deep bug
+    // (`simple_false1`, 2^27 iterations) needs the run, a long safe loop (`phases_true1`) a
+    // proof.
+    use super::only_run::{MAX_STEPS, OnlyRun, Runner, SHORT_STEPS};
+    let decide = |outcome: OnlyRun| -> Option<ProgramResult> {
+        let stats = CegarStats { time: started.elapsed(), ..CegarStats::default() };
+        match outcome {
+            OnlyRun::Safe { .. } => {
+                Some(ProgramResult { component: comp.name.clone(), outcome: CegarOutcome::Holds, error: None, stats })
+            }
+            OnlyRun::Error(fault, witness, run) => {
+                let kind = match fault {
+                    Some(f) => ErrorKind::Fault(f),
+                    None => ErrorKind::Reach,
+                };
+                let outcome = CegarOutcome::Fails {
+                    trace: vec![kind.event(&comp.name)],
+                    runs: vec![ComponentRun { component: comp.name.clone(), witness }],
+                };
+                Some(ProgramResult { component: comp.name.clone(), outcome, error: Some((kind, run)), stats })
+            }
+            OnlyRun::Several | OnlyRun::TooLong => None,
+        }
+    };
+    let mut runner = Runner::new(comp);
+    let short = runner.advance(comp, SHORT_STEPS);
+    tracing::info!(outcome = ?short.as_ref().map(std::mem::discriminant), "the only run, short");
+    if let Some(decided) = short.and_then(&decide) {
+        return decided;
+    }
     // (k-induction strengthened by them, when they are too weak alone.)
     let attempt = crate::abs::invariant::prove(comp, options.query_budget, &options.deadline);
     tracing::info!(proved = attempt.proved, why_not = ?attempt.why_not, invariants = ?attempt.invariants, "invariants");
+    // What the only run decided while CEGAR ran: reported as it is, since it is the
+    // interpreter's own execution.
+    let only_decided: std::cell::RefCell<Option<ProgramResult>> = std::cell::RefCell::new(None);
+    let mut only_round = 0u32;
+    let mut only_turn = |runner: &mut Runner| -> Option<CegarOutcome> {
+        if runner.ended || runner.steps() >= MAX_STEPS {
+            return None;
+        }
+        let slice = (1u64 << (20 + only_round.min(10))).min(MAX_STEPS - runner.steps());
+        only_round += 1;
+        let decided = runner.advance(comp, slice).and_then(&decide)?;
+        let outcome = decided.outcome.clone();
+        *only_decided.borrow_mut() = Some(decided);
+        Some(outcome)
+    };
     if attempt.proved {
         let stats = CegarStats {
             invariants: attempt.invariants.len(),
@@ -446,6 +493,9 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
         return ProgramResult { component: comp.name.clone(), outcome: CegarOutcome::Holds, error: None, stats };
     }
     let mut between = || {
+        if let Some(decided) = only_turn(&mut runner) {
+            return Some(decided);
+        }
         let due = round == 0 || round.is_power_of_two();
         round += 1;
         if !due || bmc.gave_up || bmc.depth() >= BMC_MAX_DEPTH || (round > 1 && bmc.exhausted()) {
@@ -484,6 +534,20 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
         }
     };
     let (mut outcome, mut stats) = run_with(&[], &mut parts, None, options, &mut between);
+    if let Some(mut decided) = only_decided.borrow_mut().take() {
+        decided.stats = stats;
+        decided.stats.time = started.elapsed();
+        return decided;
+    }
+    // CEGAR gave up first: the only run, when there is one, has the rest of its budget.
+    if matches!(outcome, CegarOutcome::Unknown(_))
+        && !runner.ended
+        && let Some(mut decided) = runner.advance(comp, MAX_STEPS.saturating_sub(runner.steps())).and_then(&decide)
+    {
+        decided.stats = stats;
+        decided.stats.time = started.elapsed();
+        return decided;
+    }
     stats.smt.calls += attempt.calls;
     stats.time = started.elapsed();
     stats.bmc_depth = bmc.depth();

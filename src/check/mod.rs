@@ -10,6 +10,7 @@ pub mod bmc;
 pub mod cegar;
 pub mod compat;
 pub mod contain;
+pub mod only_run;
 pub mod substitution;
 pub mod upgrade;
 pub mod verify;
