@@ -3,7 +3,7 @@
 # scaling series of the integer-function pairs over wider input ranges. See benches/CONTAIN.md.
 #
 #   bash benches/contain.sh [--runs N] [--timeout S] [--widths 16,64,256,1024]
-#                           [--scale-pairs clamp,sign,max_const,sat_add_bug] [--no-scale]
+#                           [--scale-pairs clamp,sign,max_const,sat_add_bug,sum_loop,...] [--no-scale]
 #                           [--no-main] [--keep] [--json FILE]
 #
 # Pairs: every folder of benches/contain/ and examples-c/contain/ (old/<stem>.c, new/<stem>.c,
@@ -31,7 +31,7 @@ root="$(cd "$here/.." && pwd)"
 runs=3
 time_limit=120
 widths="16,64,256,1024"
-scale_pairs="clamp,sign,max_const,sat_add_bug"
+scale_pairs="clamp,sign,max_const,sat_add_bug,sum_loop,sum_loop_bug,square_loop,countdown,countdown_bug"
 do_scale=1
 do_main=1
 keep=0

@@ -10,6 +10,7 @@ pub mod bmc;
 pub mod cegar;
 pub mod compat;
 pub mod contain;
+pub mod product;
 pub mod substitution;
 pub mod upgrade;
 pub mod verify;
