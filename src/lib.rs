@@ -58,7 +58,9 @@
 //!   solver). A simulation implies `L(old) ⊆ L(new)`, which `L(M) ⊆ L(M')` stands for.
 //!   A missing behaviour is reported only
 //!   after the interpreter-checked old run exists and the may-model of the new version has no path
-//!   for it; `tests/contain.rs` re-checks each one by symbolic simulation of the new version.
+//!   for it, or (a new version that cannot loop between events) a complete unrolling of the new
+//!   version restricted to the trace has no run ([`check::product::performs`]);
+//!   `tests/contain.rs` re-checks each one by symbolic simulation of the new version.
 //! - Compatibility after an upgrade seeds a changed component with the old version's predicates,
 //!   and orders the levels per property by their interfaces ([`check::verify::interface_order`]);
 //!   both only change how much is re-used and how fast, never the verdict: predicates are

@@ -37,8 +37,10 @@
 //! **Refutation.** An error path of the product is a run of the product, found by the bounded
 //! search and simulated; its old part is an old run, replayed by the interpreter
 //! ([`Refutation`]), whose trace the new version failed to follow on *one* of its ways. That is
-//! a missing behaviour only when no way of the new version performs it: the caller decides that
-//! with Validation 2 of [`super::contain`] (no path in the may-model of the new version).
+//! a missing behaviour only when no way of the new version performs it: [`performs`] decides
+//! that exactly, by a bounded search of the new version restricted to the trace, which is
+//! complete since the new version cannot loop between events (else Validation 2 of
+//! [`super::contain`] asks the may-model of the new version).
 //!
 //! **Candidates.** Besides [`crate::abs::invariant`]'s (affine equalities of samples, atoms of
 //! conditions), the product gets polynomial equalities of degree 2 among the variables that
@@ -53,7 +55,13 @@
 //!   termination would have to be proved.
 //! - Families must be declared alike in both versions (same type and range).
 //! - Only one missing behaviour comes from here; more are searched by the loop of
-//!   [`super::contain`].
+//!   [`super::contain`], with a small budget, and not at all where the old version computes by
+//!   a loop without events.
+//! - The degree-2 candidates cost nonlinear solver queries; they are only tried when the
+//!   linear ones do not prove the product. A relation of degree 3 or more is not guessed.
+//! - A contained pair whose proof needs an invariant outside the candidates (a disjunction, a
+//!   bound that no condition names) is left to the loop of [`super::contain`], after up to
+//!   [`MAX_DEPTH`] iterations of the bounded search.
 //! - The product has one location per (old location, new resume point) and per (old event edge,
 //!   new location): beyond [`MAX_LOCATIONS`] it is not built.
 
