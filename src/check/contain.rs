@@ -27,7 +27,7 @@
 //! and a loop against its closed form is decided by a loop invariant (`examples-c/contain/
 //! sum_loop`, `mul_loop`, `countdown`). When the product does not decide, the loop below runs
 //! as it always did. After the product found a missing behaviour, the loop looks for more with
-//! [`MORE_AFTER_PRODUCT`] refinements, and not at all when the old version computes by a loop
+//! `MORE_AFTER_PRODUCT` (16) refinements, and not at all when the old version computes by a loop
 //! without events (there it would learn one value per refinement).
 //!
 //! **`M'` explicitly.** While the new version's concrete state space, explored by the

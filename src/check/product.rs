@@ -61,7 +61,7 @@
 //!   linear ones do not prove the product. A relation of degree 3 or more is not guessed.
 //! - A contained pair whose proof needs an invariant outside the candidates (a disjunction, a
 //!   bound that no condition names) is left to the loop of [`super::contain`], after up to
-//!   [`MAX_DEPTH`] iterations of the bounded search.
+//!   `MAX_DEPTH` (16) iterations of the bounded search.
 //! - The product has one location per (old location, new resume point) and per (old event edge,
 //!   new location): beyond [`MAX_LOCATIONS`] it is not built.
 
