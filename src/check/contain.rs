@@ -32,7 +32,7 @@
 //!
 //! **`M'` explicitly.** While the new version's concrete state space, explored by the
 //! interpreter with every value of each ranged received family and a set of sample values for
-//! `nondet_*()` results, stays under [`EXPLICIT_STATES`] states, that exploration
+//! `nondet_*()` results, stays under `EXPLICIT_STATES` (2,000,000) states, that exploration
 //! ([`crate::abs::explicit`]) is `M'`: it is an under-approximation as the must-abstraction is,
 //! and for protocol components, whose inputs are ranged events, it is exact, where the
 //! must-abstraction learns data values one refinement at a time. A run found by Validation 2
