@@ -3,7 +3,7 @@
 # scaling series of the integer-function pairs over wider input ranges. See benches/CONTAIN.md.
 #
 #   bash benches/contain.sh [--runs N] [--timeout S] [--widths 16,64,256,1024]
-#                           [--scale-pairs clamp,sign,max_const,sat_add_bug] [--no-scale]
+#                           [--scale-pairs clamp,sign,max_const,sat_add_bug,sum_loop,...] [--no-scale]
 #                           [--no-main] [--keep] [--json FILE]
 #
 # Pairs: every folder of benches/contain/ and examples-c/contain/ (old/<stem>.c, new/<stem>.c,
@@ -12,7 +12,7 @@
 # without (expected: not contained, since P holds behaviours of the old version that the new
 # one drops on purpose).
 #
-# Every check runs as `subst check OLD NEW --format json --max-missing 1 --timeout S` under
+# Every check runs as `subst check OLD NEW --format json --no-cache --max-missing 1 --timeout S` under
 # timeout(1) (S + 15 s), N times (median wall time; a check whose run took over 10 s is not
 # repeated); each pair also runs once with the default --max-missing (5). The scaling series copies the pairs named by --scale-pairs into a temp
 # dir with the range of `assume(lo <= x && x <= hi)` and `event arg[..]` widened to
@@ -31,7 +31,7 @@ root="$(cd "$here/.." && pwd)"
 runs=3
 time_limit=120
 widths="16,64,256,1024"
-scale_pairs="clamp,sign,max_const,sat_add_bug"
+scale_pairs="clamp,sign,max_const,sat_add_bug,sum_loop,sum_loop_bug,square_loop,countdown,countdown_bug"
 do_scale=1
 do_main=1
 keep=0
@@ -131,7 +131,9 @@ run_case() {
         out="$work/$section.${case_id//[^A-Za-z0-9_.-]/_}.mm$mm.run$i.json"
         t0="$(now)"
         rc=0
-        timeout -k 5 $((time_limit + 15)) "$subst" check "$old" "$new" --format json \
+        # --no-cache: a "contained" stored by an earlier run (of any binary of the same version)
+        # would be reported without the work.
+        timeout -k 5 $((time_limit + 15)) "$subst" check "$old" "$new" --format json --no-cache \
             --max-missing "$mm" --timeout "$time_limit" "$@" >"$out" 2>"$out.stderr" || rc=$?
         t1="$(now)"
         secs="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"

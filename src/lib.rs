@@ -13,7 +13,7 @@
 //! | [`learn`] | L* with Rivest–Schapire (and two other) counterexample processing, serialisable tables, re-validation; L# (the default learner) over an observation tree (letters interned as indices, prefix-closure answers), re-asking its tree after an upgrade, trees saved to and restored from the cache | done (adaptive L#, alphabet refinement: not yet) |
 //! | [`smt`] | the only user of `z3`: IR expressions as bit-vector formulas, edge steps, query cache, all-SAT | done |
 //! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by weakest preconditions; an explicit-state under-approximation ([`abs::explicit`]); block encoding at cut points and inductive invariants guessed from samples and conditions (equalities, then intervals, octagons, congruences and case splits, [`abs::templates`]), pruned by Houdini and re-checked ([`abs::invariant`]); state labels from the spec's propositions, decided by predicates in every state ([`abs::labels`]) | done |
-//! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3) with old answers re-used as hints and a bounded product search for violations before learning ([`check::ag`]); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]); the only run of a program without input, executed ([`check::only_run`]); containment of changed C components ([`check::contain`], paper 003 Section 4) per matched component ([`check::substitution`]) | FSP models; C programs and C assemblies (monolithic, or compositional with `--engine ag`); containment and compatibility on C ([`check::compat`]) |
+//! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3) with old answers re-used as hints and a bounded product search for violations before learning ([`check::ag`]); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]); the only run of a program without input, executed ([`check::only_run`]); containment of changed C components ([`check::contain`], paper 003 Section 4) per matched component ([`check::substitution`]), first on the product of the two versions with the engine of `verify` ([`check::product`]) | FSP models; C programs and C assemblies (monolithic, or compositional with `--engine ag`); containment and compatibility on C ([`check::compat`]) |
 //! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]); `verify`, `check` on FSP models and input errors as JSON (schemas in `docs/schemas/`) and SARIF ([`report::verdict`]) | done for what exists |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
 //! | [`cli`] | command-line arguments to library calls and exit codes; one spec search for every command; a progress line on a terminal ([`cli::progress`]); `show ir|model|assumption|table` as text and DOT ([`cli::show`]) | `show`; `verify` on FSP and C; `check` on FSP and on C (containment, compatibility, `--git-base`); `--format text|json|sarif` on every verdict |
@@ -55,9 +55,17 @@
 //! - "Contained" rests on `L(M) ⊆ L(M')` with `M` a may-model of the old version and `M'` an
 //!   under-approximation of the new one: its must-model (a must-transition needs every state of
 //!   its source to have a successor in its target; a solver `unknown` drops it), or, while it is
-//!   small, its concrete states explored by the interpreter with sampled inputs. A missing behaviour is reported only
+//!   small, its concrete states explored by the interpreter with sampled inputs; or, before
+//!   any abstraction, on a simulation of the old version by the new one: no error is reachable
+//!   in their synchronous product ([`check::product`]: every old event must be matched by every
+//!   way of the new version, which cannot loop between events), shown by the engine of
+//!   `verify` (a complete unrolling, or invariants and k-induction re-checked by a fresh
+//!   solver). A simulation implies `L(old) ⊆ L(new)`, which `L(M) ⊆ L(M')` stands for.
+//!   A missing behaviour is reported only
 //!   after the interpreter-checked old run exists and the may-model of the new version has no path
-//!   for it; `tests/contain.rs` re-checks each one by symbolic simulation of the new version.
+//!   for it, or (a new version that cannot loop between events) a complete unrolling of the new
+//!   version restricted to the trace has no run ([`check::product::performs`]);
+//!   `tests/contain.rs` re-checks each one by symbolic simulation of the new version.
 //! - Compatibility after an upgrade seeds a changed component with the old version's predicates,
 //!   and orders the levels per property by their interfaces ([`check::verify::interface_order`]);
 //!   both only change how much is re-used and how fast, never the verdict: predicates are

@@ -329,7 +329,9 @@ fn a_family_without_a_range_is_rejected_with_its_location() {
 
 #[test]
 fn a_limit_gives_unknown_and_exit_code_3() {
-    let pair = pairs("examples-c/contain").into_iter().find(|p| p.name == "rewritten").expect("the pair");
+    // A pair that the product of the versions leaves to the abstraction loop (the new version
+    // loops without an event), which needs two refinements.
+    let pair = pairs("examples-c/contain").into_iter().find(|p| p.name == "silent_loop_in_new").expect("the pair");
     let (text, code) = cli(&pair, &["--max-refinements", "1"]);
     assert_eq!(code, 3, "{text}");
     assert!(text.contains("UNKNOWN") && text.contains("the limit of 1 refinements was reached"), "{text}");
@@ -411,4 +413,75 @@ fn a_sarif_report_with_a_property_violation_validates() {
     assert_eq!(violated.len(), 1);
     assert_eq!(violated[0]["properties"]["trace"], serde_json::json!(["request", "grant.1", "request", "grant.1"]));
     assert_eq!(violated[0]["codeFlows"][0]["threadFlows"].as_array().map(Vec::len), Some(2));
+}
+
+/// Containment of `pair` through the library with `--max-missing 1`: the component's result.
+fn contain_one(old: &Path, new: &Path, spec: &Path) -> subst::check::contain::Containment {
+    let spec = subst::spec::load(spec).expect("the spec loads");
+    let (old, new) = (load(old, &spec), load(new, &spec));
+    let options = ContainOptions { limits: CegarOptions::default(), max_missing: 1 };
+    let result = substitution::check(&old, &new, None, &options).expect("checks");
+    let Change::Changed(c) = result.components.into_iter().next().expect("one component").change else {
+        panic!("the component changed")
+    };
+    *c
+}
+
+#[test]
+fn loops_against_their_closed_forms_are_decided_on_the_product_without_refining_the_old_version() {
+    for pair in pairs("examples-c/contain") {
+        if !["sum_loop", "mul_loop", "countdown"].iter().any(|p| pair.name.starts_with(p)) {
+            continue;
+        }
+        let c = contain_one(&pair.old, &pair.new, &pair.spec);
+        let s = &c.stats;
+        match (&c.outcome, pair.contained) {
+            (ContainOutcome::Contained, true) => {
+                assert!(s.proof.is_some(), "{}: contained, but not by the product: {s:?}", pair.name)
+            }
+            (ContainOutcome::NotContained { missing, .. }, false) => {
+                if let Some(expected) = &pair.missing {
+                    assert_eq!(&missing[0].trace, expected, "{}: the shortest missing trace", pair.name);
+                }
+            }
+            (other, _) => panic!("{}: expected contained = {}, got {other:?}", pair.name, pair.contained),
+        }
+        // No abstraction of the old version was refined: the product decided, and a missing
+        // behaviour cost at most Validation 2's refinements of the new version.
+        assert_eq!((s.refinements_old, s.refinements_must), (0, 0), "{}: {s:?}", pair.name);
+    }
+}
+
+/// A copy of the `benches/contain` pair `name` in `dir` with the argument range `lo..=hi` (and
+/// `out` wide enough for every result).
+fn widened(name: &str, dir: &Path, lo: i64, hi: i64) -> (PathBuf, PathBuf, PathBuf) {
+    let src = root().join("benches/contain").join(name);
+    let range = |text: String| text.replace("assume(-8 <= x && x <= 7)", &format!("assume({lo} <= x && x <= {hi})"));
+    for v in ["old", "new"] {
+        std::fs::create_dir_all(dir.join(v)).expect("a folder");
+        let text = std::fs::read_to_string(src.join(v).join("f.c")).expect("readable");
+        assert!(text.contains("assume(-8 <= x && x <= 7)"), "{name}: the range");
+        std::fs::write(dir.join(v).join("f.c"), range(text)).expect("written");
+    }
+    let spec = format!("event arg[{lo}..{hi}]\nevent out[-10000..10000]\n");
+    std::fs::write(dir.join("f.lts"), spec).expect("written");
+    (dir.join("old/f.c"), dir.join("new/f.c"), dir.join("f.lts"))
+}
+
+#[test]
+fn refinements_do_not_grow_with_the_input_range() {
+    // Before the product, max_const took 19 rounds at 16 values and ran out of time at 256: the
+    // may-model learned the identity branch one value per refinement (benches/CONTAIN.md).
+    for name in ["max_const", "sat_add_bug", "sum_loop", "countdown_bug"] {
+        let counts: Vec<(usize, usize, bool)> = [(-8, 7), (-128, 127)]
+            .into_iter()
+            .map(|(lo, hi)| {
+                let tmp = tempfile::tempdir().expect("a temp dir");
+                let (old, new, spec) = widened(name, tmp.path(), lo, hi);
+                let c = contain_one(&old, &new, &spec);
+                (c.stats.rounds, c.stats.refinements(), matches!(c.outcome, ContainOutcome::Contained))
+            })
+            .collect();
+        assert_eq!(counts[0], counts[1], "{name}: (rounds, refinements, contained) at 16 and at 256 values");
+    }
 }

@@ -871,6 +871,37 @@ pub fn acyclic_order(comp: &Component) -> (Vec<LocId>, Vec<bool>) {
     (post, back)
 }
 
+/// The states the interpreter's sampling runs reach at each of `cuts` (as [`prove`] samples
+/// them), for callers that guess candidates of their own.
+pub fn sample_states(comp: &Component, cuts: &[LocId]) -> Vec<Vec<interp::State>> {
+    sample(comp, cuts)
+}
+
+/// [`prove`]'s candidate invariants at each of `cuts`: affine equalities of the samples and the
+/// atoms of the component's conditions.
+pub fn candidate_facts(comp: &Component, enc: &Encoder, vocab: &[Sym], cuts: &[LocId]) -> Vec<Vec<Bool>> {
+    candidates(comp, enc, vocab, cuts)
+}
+
+/// Houdini's pruning as [`prove`] runs it: drops candidates until the conjunction at every cut
+/// point is inductive. The result still has to be re-checked by a solver of its own.
+pub fn houdini_prune(blocks: &Blocks, vocab: &[Sym], cands: &mut [Vec<Bool>], smt: &mut Smt) -> Result<(), SmtError> {
+    houdini(blocks, vocab, cands, smt)
+}
+
+/// Whether `invs` is inductive: initiation and consecution, errors aside.
+pub fn is_inductive(blocks: &Blocks, vocab: &[Sym], invs: &[Bool], smt: &mut Smt) -> Result<bool, SmtError> {
+    check_inductive(blocks, vocab, invs, smt)
+}
+
+/// A basis of the integer vectors `v` with `m v = 0` (`n` columns); `None` on overflow.
+pub fn integer_null_space(m: Vec<Vec<i128>>, n: usize) -> Option<Vec<Vec<i128>>> {
+    null_space(m, n)
+}
+
+/// The largest k that [`prove`] tries.
+pub const PROVE_MAX_K: usize = MAX_K;
+
 #[cfg(test)]
 mod tests {
     use super::null_space;

@@ -17,9 +17,22 @@
 //!    simulates concretely is a run of the new code, and `M'` is refined so that it gains the
 //!    run ([`refine_must`]); a spurious path refines that may-abstraction.
 //!
+//! **The product first.** Before any abstraction (and when no behaviours are removed on
+//! purpose), [`super::product`] builds the synchronous product of the two versions and runs
+//! the engine of `subst verify` on it: a bounded search, invariants at the cut points of a
+//! block encoding pruned by Houdini and re-checked, k-induction. No reachable error there is
+//! a simulation of the old version by the new one, so "contained" without a refinement; an
+//! error is an old run (replayed by the interpreter) that Validation 2 below confirms as a
+//! missing behaviour. Data stay symbolic, so neither costs a refinement per value of a range,
+//! and a loop against its closed form is decided by a loop invariant (`examples-c/contain/
+//! sum_loop`, `mul_loop`, `countdown`). When the product does not decide, the loop below runs
+//! as it always did. After the product found a missing behaviour, the loop looks for more with
+//! `MORE_AFTER_PRODUCT` (16) refinements, and not at all when the old version computes by a loop
+//! without events (there it would learn one value per refinement).
+//!
 //! **`M'` explicitly.** While the new version's concrete state space, explored by the
 //! interpreter with every value of each ranged received family and a set of sample values for
-//! `nondet_*()` results, stays under [`EXPLICIT_STATES`] states, that exploration
+//! `nondet_*()` results, stays under `EXPLICIT_STATES` (2,000,000) states, that exploration
 //! ([`crate::abs::explicit`]) is `M'`: it is an under-approximation as the must-abstraction is,
 //! and for protocol components, whose inputs are ranged events, it is exact, where the
 //! must-abstraction learns data values one refinement at a time. A run found by Validation 2
@@ -33,7 +46,8 @@
 //! from the event the old one performs next.
 //!
 //! Soundness: "contained" rests on `M ⊇ old` and `M' ⊆ new` (both checked against the
-//! interpreter by `tests/abstraction.rs`, for both kinds of `M'`); a missing behaviour rests on a replayed old run and
+//! interpreter by `tests/abstraction.rs`, for both kinds of `M'`), or on the product's proof
+//! (see [`super::product`]); a missing behaviour rests on a replayed old run and
 //! on the may-abstraction of the new code having no path for it. Limits and solver `unknown`s
 //! end the loop with Unknown; when missing behaviours were already found the verdict is "not
 //! contained" all the same.
@@ -44,6 +58,7 @@ use std::time::{Duration, Instant};
 
 use super::Reason;
 use super::cegar::CegarOptions;
+use super::product::{self, Decision, ProductStats, Proof};
 use crate::abs::explicit::{Explicit, Stop};
 use crate::abs::refine::{Replay, Witness, refine, refine_must, simulate};
 use crate::abs::{AbsError, Abstractor, Arg, ErrorKind, EventView, Mode};
@@ -59,6 +74,10 @@ use crate::smt::{Smt, SmtStats, Take};
 const EXPLICIT_STATES: usize = 2_000_000;
 /// How many backward passes one refinement of the must-model makes at most.
 const MUST_PASSES: usize = 8;
+/// Refinements the abstraction loop may spend looking for more missing behaviours after the
+/// product found the first one: a work budget, so that `--max-missing` above 1 costs little
+/// more where the abstraction would learn values one at a time.
+const MORE_AFTER_PRODUCT: usize = 16;
 /// Internal steps the divergence search follows the new code for.
 const SILENT_STEPS: usize = 100_000;
 
@@ -148,6 +167,10 @@ pub struct ContainStats {
     pub smt: SmtStats,
     /// Wall time.
     pub time: Duration,
+    /// The product of the two versions ([`super::product`]), when it was built.
+    pub product: Option<ProductStats>,
+    /// How the product proved containment, when it did (then no abstraction was built).
+    pub proof: Option<Proof>,
 }
 
 impl ContainStats {
@@ -187,6 +210,7 @@ pub fn check(old: &Component, new: &Component, removed: Option<&Dla>, options: &
         memory_bound: None,
         stats: ContainStats::default(),
         missing: Vec::new(),
+        more_until: None,
     };
     let result = run.run(removed);
     let memory_bound = run.memory_bound;
@@ -206,6 +230,7 @@ pub fn check(old: &Component, new: &Component, removed: Option<&Dla>, options: &
     };
     let mut stats = run.stats;
     stats.smt = run.smt.stats;
+    stats.smt.calls += stats.product.map_or(0, |p| p.calls);
     stats.predicates_old = run.m.precision.len();
     stats.predicates_must = run.must.precision.len();
     stats.predicates_new = run.may_new.precision.len();
@@ -233,6 +258,9 @@ struct Loop<'a> {
     memory_bound: Option<usize>,
     stats: ContainStats,
     missing: Vec<Missing>,
+    /// The refinements the loop may make before it stops looking for more missing behaviours
+    /// (after the product found one); `None`: only the limit of the options.
+    more_until: Option<usize>,
 }
 
 /// What Validation 2 decided.
@@ -247,6 +275,10 @@ impl<'a> Loop<'a> {
     /// Runs until included, `max_missing` behaviours are found, or a limit (the error).
     fn run(&mut self, removed: Option<&Dla>) -> Result<(), Reason> {
         let name = self.old.name.clone();
+        // The product knows nothing of behaviours removed on purpose.
+        if removed.is_none() && self.product()? {
+            return Ok(());
+        }
         loop {
             self.limits()?;
             let arg_old = build(&mut self.m, &mut self.smt, Mode::May)?;
@@ -294,6 +326,66 @@ impl<'a> Loop<'a> {
         }
     }
 
+    /// Containment on the product of the two versions ([`super::product`]): `true` when that
+    /// decided (contained, or the missing behaviours wanted are found). A refutation is a
+    /// missing behaviour only when Validation 2 finds no way of the new version to perform it.
+    fn product(&mut self) -> Result<bool, Reason> {
+        let limits = &self.options.limits;
+        let (decision, stats) = product::decide(self.old, self.new, limits.query_budget, limits.deadline);
+        self.stats.product = Some(stats);
+        match decision {
+            Decision::Contained(proof) => {
+                tracing::debug!(?proof, ?stats, "contained: the product is safe");
+                self.stats.proof = Some(proof);
+                Ok(true)
+            }
+            Decision::Refuted(r) => {
+                tracing::debug!(trace = ?r.trace, ?stats, "the product's error: an old run the new version may not follow");
+                // Validation 2, exactly where the new version cannot loop between events;
+                // else on its may-model.
+                let (performs, calls) = product::performs(self.new, &r.trace, limits.query_budget, limits.deadline);
+                if let Some(p) = &mut self.stats.product {
+                    p.calls += calls;
+                }
+                let absent = match performs {
+                    Some(true) => Absent::No,
+                    Some(false) => Absent::Yes,
+                    None => self.absent(&r.trace)?,
+                };
+                match absent {
+                    Absent::Yes => {
+                        // The old run's inputs are the likeliest ones of a new run of its prefix.
+                        if let Some(x) = &mut self.explicit
+                            && x.learn(&r.old_run) > 0
+                        {
+                            self.explicit_arg = None;
+                        }
+                        let under = self.under()?;
+                        let missing = self.feedback(r.trace, r.old_run, &under.0)?;
+                        self.missing.push(missing);
+                        if self.missing.len() >= self.options.max_missing {
+                            return Ok(true);
+                        }
+                        if product::loops_silently(self.old) {
+                            // Where the old version computes by a loop, the abstraction learns
+                            // one value per refinement, each dearer than the last.
+                            return Err(Reason::NotChecked(
+                                "the old version loops without events, where the abstraction learns values one at a time; no more missing behaviours were searched".into(),
+                            ));
+                        }
+                        self.more_until = Some(self.stats.refinements() + MORE_AFTER_PRODUCT);
+                        Ok(false)
+                    }
+                    Absent::No => Ok(false),
+                }
+            }
+            Decision::Undecided(why) => {
+                tracing::debug!(why, ?stats, "the product did not decide");
+                Ok(false)
+            }
+        }
+    }
+
     /// `M'`: the explicit under-approximation while it stays small, else the must-abstraction.
     fn under(&mut self) -> Result<Rc<(Arg, Dla)>, Reason> {
         if let Some(x) = &self.explicit {
@@ -334,6 +426,13 @@ impl<'a> Loop<'a> {
         limits.deadline.check()?;
         if self.stats.refinements() >= limits.max_refinements {
             return Err(Reason::RefinementLimit(limits.max_refinements));
+        }
+        if let Some(until) = self.more_until
+            && self.stats.refinements() >= until
+        {
+            return Err(Reason::NotChecked(format!(
+                "after the product of the versions found a missing behaviour, the abstraction looked for more for {MORE_AFTER_PRODUCT} refinements"
+            )));
         }
         Ok(())
     }

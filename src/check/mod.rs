@@ -11,6 +11,7 @@ pub mod cegar;
 pub mod compat;
 pub mod contain;
 pub mod only_run;
+pub mod product;
 pub mod substitution;
 pub mod upgrade;
 pub mod verify;

@@ -130,6 +130,10 @@ pub struct StatsReport {
     pub smt_cache_hits: u64,
     /// Wall time in milliseconds.
     pub time_ms: f64,
+    /// How the product of the two versions proved containment, when it did (no abstraction
+    /// was built then): `unrolling`, `invariants` or `k-induction (k = N)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub product: Option<String>,
 }
 
 /// The result for one component.
@@ -341,6 +345,7 @@ fn component_report(c: &ComponentCheck) -> ComponentReport {
                 smt_calls: s.smt.calls,
                 smt_cache_hits: s.smt.cache_hits,
                 time_ms: (s.time.as_secs_f64() * 1e4).round() / 10.0,
+                product: s.proof.map(|p| p.to_string()),
             };
             (missing, Some(stats))
         }
@@ -783,6 +788,9 @@ impl CheckReport {
                     s.smt_cache_hits,
                     s.time_ms
                 );
+                if let Some(p) = &s.product {
+                    let _ = writeln!(out, "  contained by the product of the versions: {p}");
+                }
             }
         }
         if let Some(a) = &self.assembly {
