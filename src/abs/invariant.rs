@@ -877,16 +877,22 @@ pub fn sample_states(comp: &Component, cuts: &[LocId]) -> Vec<Vec<interp::State>
     sample(comp, cuts)
 }
 
-/// [`prove`]'s candidate invariants at each of `cuts`: affine equalities of the samples and the
-/// atoms of the component's conditions.
-pub fn candidate_facts(comp: &Component, enc: &Encoder, vocab: &[Sym], cuts: &[LocId]) -> Vec<Vec<Bool>> {
-    candidates(comp, enc, vocab, cuts)
+/// [`prove`]'s first-round candidate invariants at each of `cuts`: affine equalities of
+/// `samples` (from [`sample_states`]) and the atoms of the component's conditions.
+pub fn candidate_facts(
+    comp: &Component,
+    enc: &Encoder,
+    vocab: &[Sym],
+    cuts: &[LocId],
+    samples: &[Vec<interp::State>],
+) -> Vec<Vec<Bool>> {
+    candidates(comp, enc, vocab, cuts, samples)
 }
 
 /// Houdini's pruning as [`prove`] runs it: drops candidates until the conjunction at every cut
 /// point is inductive. The result still has to be re-checked by a solver of its own.
 pub fn houdini_prune(blocks: &Blocks, vocab: &[Sym], cands: &mut [Vec<Bool>], smt: &mut Smt) -> Result<(), SmtError> {
-    houdini(blocks, vocab, cands, smt)
+    houdini(blocks, vocab, cands, MAX_PRUNES, smt)
 }
 
 /// Whether `invs` is inductive: initiation and consecution, errors aside.

@@ -619,8 +619,8 @@ fn prove(comp: &Component, budget: u32, deadline: Deadline) -> (Option<Proof>, u
     let vocab = enc.state("");
     let blocks = invariant::blocks(&enc, &vocab, &|_, _| true, false);
     let n_cuts = blocks.cuts.len();
-    let base = invariant::candidate_facts(comp, &enc, &vocab, &blocks.cuts);
     let samples = invariant::sample_states(comp, &blocks.cuts);
+    let base = invariant::candidate_facts(comp, &enc, &vocab, &blocks.cuts, &samples);
     let mut calls = 0;
     for polynomial in [false, true] {
         let mut cands = base.clone();
