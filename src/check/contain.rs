@@ -275,8 +275,10 @@ impl<'a> Loop<'a> {
     /// Runs until included, `max_missing` behaviours are found, or a limit (the error).
     fn run(&mut self, removed: Option<&Dla>) -> Result<(), Reason> {
         let name = self.old.name.clone();
-        // The product knows nothing of behaviours removed on purpose.
-        if removed.is_none() && self.product()? {
+        // The product knows nothing of behaviours removed on purpose, nor of state labels (it
+        // compares events, not the labels a behaviour carries with them).
+        let labelled = crate::abs::labels::labels_events(self.old) || crate::abs::labels::labels_events(self.new);
+        if removed.is_none() && !labelled && self.product()? {
             return Ok(());
         }
         loop {

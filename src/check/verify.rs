@@ -169,7 +169,8 @@ pub fn inspect_level(
     let indices = part_order(&assembly, order, Some(&p))?;
     let parts: Vec<Dla> = indices.iter().map(|&i| assembly.parts[i].automaton.clone()).collect();
     let names: Vec<String> = indices.iter().map(|&i| assembly.parts[i].name.clone()).collect();
-    let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+    // The views are of L*'s observation table and hypothesis: L# keeps a tree instead.
+    let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(crate::learn::Algorithm::LStar);
     checker.run(&parts, Some(&p));
     inspect(property, &names, &checker);
     Ok(())
