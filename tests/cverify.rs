@@ -160,3 +160,21 @@ fn a_greedy_c_lock_assembly_violates_granted_with_the_models_trace() {
     assert!(text.contains("trace: request grant.1 request grant.1"), "{text}");
     insta::assert_snapshot!(text);
 }
+
+/// Regression: a C component's model held only the events its reached states perform, so an
+/// event of its alphabet that it can never perform (`reset`) was left to another part to perform
+/// alone, and both engines answered a wrong "fails" with the trace `reset`.
+#[test]
+fn an_event_a_component_can_never_perform_is_refused_by_its_model() {
+    for engine in ["mono", "ag"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_subst"))
+            .current_dir(root())
+            .args(["verify", "examples-c/assembly/quiet_reset.c", "--spec", "examples-c/assembly/quiet_reset.lts"])
+            .args(["--prop", "NORESET", "--no-cache", "--engine", engine])
+            .output()
+            .expect("subst runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "--engine {engine}: {text}");
+        assert!(text.contains("NORESET: holds"), "--engine {engine}: {text}");
+    }
+}

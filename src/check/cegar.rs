@@ -262,7 +262,11 @@ fn loop_(
                 }
             };
             stats.abstract_states += arg.states.len();
-            models.push(part.rename(arg.to_dla(part.name())));
+            // The model's alphabet is the component's whole alphabet, not only the events its
+            // reached states perform: an event it can never perform is one it refuses, never
+            // one another part may perform alone (that made a wrong "fails").
+            let alphabet = model_alphabet(part.abs.component());
+            models.push(part.rename(arg.to_dla(part.name()).extend_alphabet(&alphabet)));
             part.arg = Some(arg);
         }
         let trace = match check {
