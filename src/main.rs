@@ -5,6 +5,12 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // A reader that stops early (`subst show ... | head`) ends the run the way it ends other
+    // Unix tools, by SIGPIPE, instead of a panic in `print!` on a broken pipe.
+    // SAFETY: called first, before any other thread exists; SIG_DFL is a valid disposition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let raw: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let args = match subst::cli::Args::try_parse_from(&raw) {
         Ok(args) => args,
