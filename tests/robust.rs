@@ -77,7 +77,7 @@ fn nesting_below_the_limits_is_verified() {
     ];
     for expr in deep {
         let text = format!(
-            "void reach_error(void);\nint main(void) {{\n  int x = 1;\n  x = {expr};\n  if (x == 3) reach_error();\n  return x;\n}}\n"
+            "void reach_error(void);\nint __VERIFIER_nondet_int(void);\nint main(void) {{\n  int x = __VERIFIER_nondet_int();\n  x = {expr};\n  if (x == 3) reach_error();\n  return x;\n}}\n"
         );
         let (_dir, path) = source("ok.c", &text);
         let out = subst(&["verify"], &path);
