@@ -463,7 +463,7 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
             OnlyRun::Several | OnlyRun::TooLong => None,
         }
     };
-    let mut runner = Runner::new(comp);
+    let mut runner = Runner::new(comp).with_deadline(options.deadline);
     let short = runner.advance(comp, SHORT_STEPS);
     tracing::info!(outcome = ?short.as_ref().map(std::mem::discriminant), "the only run, short");
     if let Some(decided) = short.and_then(&decide) {

@@ -41,6 +41,8 @@ use crate::smt::Take;
 pub const MAX_STEPS: u64 = 1 << 30;
 /// Steps of the first, short try, before the invariants are looked for.
 pub const SHORT_STEPS: u64 = 1 << 16;
+/// Steps between two looks at the clock (about a millisecond of the interpreter).
+const CLOCK_STEPS: u64 = 1 << 14;
 /// Steps kept at each end of a long run's witness.
 pub const KEPT: usize = 1000;
 
@@ -105,6 +107,8 @@ pub struct Runner {
     lambda: u64,
     /// Whether the run has ended (what it showed was returned by [`Runner::advance`]).
     pub ended: bool,
+    /// `--timeout`: a slice looks at the clock every [`CLOCK_STEPS`] steps.
+    deadline: crate::deadline::Deadline,
 }
 
 impl Runner {
@@ -133,7 +137,14 @@ impl Runner {
             power: 1,
             lambda: 0,
             ended: false,
+            deadline: crate::deadline::Deadline::none(),
         }
+    }
+
+    /// The same runner, which stops a slice early (undecided) once `deadline` has passed.
+    pub fn with_deadline(mut self, deadline: crate::deadline::Deadline) -> Runner {
+        self.deadline = deadline;
+        self
     }
 
     /// Steps taken so far.
@@ -168,7 +179,7 @@ impl Runner {
             if at == comp.exit {
                 return Some(OnlyRun::Safe { steps: self.steps });
             }
-            if self.steps >= stop {
+            if self.steps >= stop || (self.steps % CLOCK_STEPS == 0 && self.deadline.passed()) {
                 self.state = Some(state);
                 return None;
             }
