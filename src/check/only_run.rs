@@ -179,7 +179,7 @@ impl Runner {
             if at == comp.exit {
                 return Some(OnlyRun::Safe { steps: self.steps });
             }
-            if self.steps >= stop || (self.steps % CLOCK_STEPS == 0 && self.deadline.passed()) {
+            if self.steps >= stop || (self.steps.is_multiple_of(CLOCK_STEPS) && self.deadline.passed()) {
                 self.state = Some(state);
                 return None;
             }

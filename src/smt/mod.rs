@@ -941,15 +941,24 @@ mod tests {
 mod term_tests {
     use super::*;
 
-    /// Factoring a product of two 64-bit primes: far more work than any test waits for. (Two
-    /// 32-bit primes were factored within 200 ms on an idle machine.)
+    /// The pigeonhole principle for 12 pigeons and 11 holes, which is unsatisfiable and takes
+    /// resolution (so CDCL) exponential time: far more work than any test waits for. (Factoring
+    /// products of two primes was not hard enough: Z3 factors two 64-bit primes in 0.6 s.)
     fn hard_query() -> Bool {
-        let (x, y) = (BV::new_const("x", 128), BV::new_const("y", 128));
-        let one = BV::from_u64(1, 128);
-        let wide = BV::from_u64(u64::MAX, 128);
-        let product =
-            BV::from_u64(18_446_744_073_709_551_557, 128).bvmul(BV::from_u64(18_446_744_073_709_551_533, 128));
-        Bool::and(&[x.bvmul(&y).eq(&product), x.bvugt(&one), y.bvugt(&one), x.bvule(&wide), y.bvule(&wide)])
+        let (pigeons, holes) = (12, 11);
+        let p = |i: usize, j: usize| Bool::new_const(format!("p{i}_{j}"));
+        let mut clauses = Vec::new();
+        for i in 0..pigeons {
+            clauses.push(Bool::or(&(0..holes).map(|j| p(i, j)).collect::<Vec<_>>()));
+        }
+        for j in 0..holes {
+            for a in 0..pigeons {
+                for b in a + 1..pigeons {
+                    clauses.push(Bool::or(&[p(a, j).not(), p(b, j).not()]));
+                }
+            }
+        }
+        Bool::and(&clauses)
     }
 
     #[test]
