@@ -57,6 +57,23 @@ pub struct PropCond {
     pub span: SrcSpan,
 }
 
+/// The valuation `mask` of `props` (bit `i`: whether `props[i]` holds): the names that hold,
+/// and the condition that exactly they hold.
+fn valuation(props: &[PropCond], mask: u32) -> (Vec<String>, Expr) {
+    let holds = props.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, p)| p.name.clone()).collect();
+    let cond = props
+        .iter()
+        .enumerate()
+        .map(
+            |(i, p)| {
+                if mask & (1 << i) != 0 { p.cond.clone() } else { Expr::unary(crate::ir::UnOp::Not, p.cond.clone()) }
+            },
+        )
+        .reduce(|a, b| Expr::binary(crate::ir::BinOp::And, a, b))
+        .expect("at least one proposition");
+    (holds, cond)
+}
+
 /// Adds the gadgets of `props` to `comp`; `letters(v)` gives the observation letters of the
 /// valuation in which exactly the propositions `v` hold.
 pub fn instrument(comp: &mut Component, props: &[PropCond], letters: &dyn Fn(&[String]) -> Vec<String>) {
@@ -73,24 +90,9 @@ pub fn instrument(comp: &mut Component, props: &[PropCond], letters: &dyn Fn(&[S
         let stmt = Stmt::Assume(p.cond.clone());
         comp.edges.push(Edge { from: d, to: d, stmt, origin: origin(&p.span, format!("{PROP_MARK}{}", p.name)) });
     }
-    let names: Vec<String> = props.iter().map(|p| p.name.clone()).collect();
     for mask in 0u32..(1u32 << props.len().min(16)) {
-        let holds: Vec<String> =
-            names.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, n)| n.clone()).collect();
+        let (holds, cond) = valuation(props, mask);
         let to_send = letters(&holds);
-        let cond =
-            props
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    if mask & (1 << i) != 0 {
-                        p.cond.clone()
-                    } else {
-                        Expr::unary(crate::ir::UnOp::Not, p.cond.clone())
-                    }
-                })
-                .reduce(|a, b| Expr::binary(crate::ir::BinOp::And, a, b))
-                .expect("at least one proposition");
         let (a, b) = (new_loc(comp), new_loc(comp));
         let text = format!("{LABEL_MARK}{{{}}}", holds.join(","));
         comp.edges.push(Edge { from: a, to: b, stmt: Stmt::Assume(cond), origin: origin(&props[0].span, text) });
@@ -238,7 +240,6 @@ pub fn instrument_for(
 /// then treat the label like any branch. A dead edge still performs the plain `e`, so that the
 /// component's alphabet tells the assembly it performs `e` itself.
 fn label_own_events(comp: &mut Component, props: &[PropCond], events: &[String]) {
-    let names: Vec<String> = props.iter().map(|p| p.name.clone()).collect();
     let old = std::mem::take(&mut comp.edges);
     let mut dead: Vec<Edge> = Vec::new();
     for edge in old {
@@ -251,20 +252,7 @@ fn label_own_events(comp: &mut Component, props: &[PropCond], events: &[String])
             continue;
         }
         for mask in 0u32..(1u32 << props.len().min(16)) {
-            let holds: Vec<String> =
-                names.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, n)| n.clone()).collect();
-            let cond = props
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    if mask & (1 << i) != 0 {
-                        p.cond.clone()
-                    } else {
-                        Expr::unary(crate::ir::UnOp::Not, p.cond.clone())
-                    }
-                })
-                .reduce(|a, b| Expr::binary(crate::ir::BinOp::And, a, b))
-                .expect("at least one proposition");
+            let (holds, cond) = valuation(props, mask);
             comp.n_locs += 1;
             let m = LocId(comp.n_locs - 1);
             comp.edges.push(Edge { from: edge.from, to: m, stmt: Stmt::Assume(cond), origin: edge.origin.clone() });

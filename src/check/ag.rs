@@ -595,15 +595,7 @@ impl DynamicChecker {
     pub fn seeded(mode: CexMode, tables: Vec<Option<Table>>) -> DynamicChecker {
         let levels =
             tables.into_iter().map(|t| Level { table: t.filter(Table::well_formed), ..Level::default() }).collect();
-        DynamicChecker {
-            mode,
-            algorithm: Algorithm::default(),
-            levels,
-            last: None,
-            deadline: None,
-            probe: PROBE_STATES,
-            reuse: Reuse::default(),
-        }
+        DynamicChecker { levels, ..DynamicChecker::new(mode) }
     }
 
     /// The checker learns its assumptions with `algorithm` (L# by default). An L* checker
@@ -656,15 +648,7 @@ impl DynamicChecker {
                 _ => Level::default(),
             })
             .collect();
-        DynamicChecker {
-            mode,
-            algorithm: Algorithm::default(),
-            levels,
-            last: None,
-            deadline: None,
-            probe: PROBE_STATES,
-            reuse: Reuse::default(),
-        }
+        DynamicChecker { levels, ..DynamicChecker::new(mode) }
     }
 
     /// What [`DynamicChecker::restore`] needs: per level, its table and the digest of what it
