@@ -1,12 +1,13 @@
-//! Every learner learns its target: on random DFAs and random prefix-closed DFAs, L* and L#
-//! return an automaton whose language is the target's, checked by the inclusion code in both
-//! directions (which is also the teacher's equivalence oracle).
+//! Every learner learns its target: on random DFAs and random prefix-closed DFAs, L*, L# and
+//! adaptive L# return an automaton whose language is the target's, checked by the inclusion
+//! code in both directions (which is also the teacher's equivalence oracle), from scratch and
+//! from what they learned for a perturbed target.
 
 use proptest::prelude::*;
 use subst::automata::dla::{Builder, Dla, Trace};
 use subst::automata::inclusion::{self, Inclusion};
 use subst::learn::lstar::{self, CexMode, Membership, Stats, Teacher};
-use subst::learn::{LSharp, lsharp};
+use subst::learn::{LSharp, adaptive, lsharp};
 
 const LETTERS: [&str; 3] = ["a", "b", "c"];
 
@@ -121,6 +122,20 @@ proptest! {
         let target = build(&s);
         check_learned(&target, true, lsharp::learn(alphabet(&s), &mut DlaTeacher { target: &target }, true))?;
     }
+
+    /// Adaptive L# with a reference that has nothing to do with the target (another random
+    /// DFA, over letters the target may not have): the reference costs queries, not the result.
+    #[test]
+    fn adaptive_lsharp_learns_random_dfas_with_an_unrelated_reference(
+        prefix_closed in any::<bool>(),
+        s in shape(false),
+        r in shape(false),
+    ) {
+        let s = if prefix_closed { Shape { accepting: vec![true; s.accepting.len()], ..s } } else { s };
+        let (target, reference) = (build(&s), build(&r));
+        let learned = adaptive::learn(alphabet(&s), &mut DlaTeacher { target: &target }, prefix_closed, &reference);
+        check_learned(&target, prefix_closed, learned)?;
+    }
 }
 
 /// L# refuses a word that is no counterexample, and one with a letter outside its alphabet.
@@ -190,6 +205,11 @@ proptest! {
         let cell = std::cell::RefCell::new(again);
         let h = finish(&mut new_teacher, &mut || cell.borrow_mut().hypothesis(), &mut |c, t| cell.borrow_mut().refine(c, t))?;
         prop_assert_eq!(difference(&new, &h), None);
+
+        // Adaptive L#, with the old hypothesis as its reference model.
+        let old_hypothesis = lsharp::learn(alphabet(&s), &mut old_teacher, prefix_closed).map_err(|e| TestCaseError::fail(e.to_string()))?.0;
+        let learned = adaptive::learn(alphabet(&s), &mut new_teacher, prefix_closed, &old_hypothesis);
+        check_learned(&new, prefix_closed, learned)?;
 
         let mut star = lstar::Learner::new(alphabet(&s), CexMode::RivestSchapire, prefix_closed);
         star.close(&mut old_teacher);

@@ -28,6 +28,7 @@
 //! distinguishing sequence (the paper's ADS rule asks fewer queries on large alphabets); the
 //! consistency check walks the whole tree for every hypothesis.
 
+use super::adaptive::Reference;
 use super::lstar::{LearnError, Membership, Stats, Teacher};
 use super::tree::{NodeId, ObservationTree, ROOT};
 use crate::automata::dla::{Builder, Dla, StateId};
@@ -36,15 +37,17 @@ use crate::automata::dla::{Builder, Dla, StateId};
 #[derive(Clone, Debug)]
 pub struct LSharp {
     alphabet: Vec<String>,
-    tree: ObservationTree,
+    pub(super) tree: ObservationTree,
     /// Basis nodes; index 0 is the root.
-    basis: Vec<NodeId>,
+    pub(super) basis: Vec<NodeId>,
     /// Per node: its index in `basis`, or [`NONE`].
     basis_index: Vec<u32>,
     /// Frontier nodes with the basis indices they are not apart from.
-    frontier: Vec<(NodeId, Vec<u32>)>,
+    pub(super) frontier: Vec<(NodeId, Vec<u32>)>,
     /// Per node: its index in `frontier`, or [`NONE`].
     frontier_index: Vec<u32>,
+    /// The reference model of adaptive L# ([`super::adaptive`]), when there is one.
+    pub(super) reference: Option<std::sync::Arc<Reference>>,
     /// The hypothesis of the last [`LSharp::close`], until something changes.
     closed: Option<Transitions>,
     /// Basis nodes (a prefix of `basis`) whose children have all been asked.
@@ -85,6 +88,7 @@ impl LSharp {
             frontier_index: vec![NONE],
             extended: 0,
             closed: None,
+            reference: None,
             stats: Stats::default(),
         }
     }
@@ -104,12 +108,21 @@ impl LSharp {
         self.basis.len()
     }
 
-    fn basis_of(&self, n: NodeId) -> Option<u32> {
+    pub(super) fn basis_of(&self, n: NodeId) -> Option<u32> {
         self.basis_index.get(n as usize).copied().filter(|&q| q != NONE)
     }
 
     fn frontier_of(&self, n: NodeId) -> Option<usize> {
         self.frontier_index.get(n as usize).copied().filter(|&i| i != NONE).map(|i| i as usize)
+    }
+
+    /// Appends `n` to the basis (its candidates for the frontier are not updated: only for a
+    /// learner whose frontier is still empty).
+    pub(super) fn push_basis(&mut self, n: NodeId) {
+        debug_assert!(self.frontier.is_empty());
+        let q = self.basis.len() as u32;
+        self.basis.push(n);
+        Self::set_index(&mut self.basis_index, n, q);
     }
 
     fn set_index(v: &mut Vec<u32>, n: NodeId, i: u32) {
@@ -121,7 +134,7 @@ impl LSharp {
 
     /// The answer for the word of `from` followed by `suffix`: from the tree, from prefix
     /// closure, or from the teacher (and then recorded).
-    fn ask(&mut self, from: NodeId, suffix: &[u32], oracle: &mut dyn Membership) -> (NodeId, bool) {
+    pub(super) fn ask(&mut self, from: NodeId, suffix: &[u32], oracle: &mut dyn Membership) -> (NodeId, bool) {
         let before = self.tree.len() as NodeId;
         let n = self.tree.walk_or_add(from, suffix);
         match self.tree.out(n) {
@@ -249,6 +262,10 @@ impl LSharp {
                 }
             }
             if separated {
+                continue;
+            }
+            // Adaptive L#: the rules that use the reference model, once the usual ones are done.
+            if self.reference.is_some() && self.apply_matching_rules(oracle) {
                 continue;
             }
             let hyp = self.transitions();

@@ -1,9 +1,11 @@
-//! Learning regular languages: L* with an observation table ([`lstar`], [`table`]) and L#
-//! with an observation tree ([`lsharp`], [`tree`]). This module knows nothing about C, Z3 or
+//! Learning regular languages: L* with an observation table ([`lstar`], [`table`]), L#
+//! with an observation tree ([`lsharp`], [`tree`]), and adaptive L#, which learns a changed
+//! target with a reference model such as the old assumption ([`adaptive`]). This module knows nothing about C, Z3 or
 //! specs: it talks to a [`lstar::Membership`] oracle or a [`lstar::Teacher`] about words over
 //! an alphabet of names, or, without building names, about words of letter indices into the
 //! learner's sorted alphabet ([`lstar::Membership::member_indexed`]).
 
+pub mod adaptive;
 pub mod lsharp;
 pub mod lstar;
 pub mod table;
