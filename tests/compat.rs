@@ -33,6 +33,7 @@ fn check(new_client: &str, new_server: &str) -> compat::Compatibility {
         order: Vec::new(),
         cex: CexMode::RivestSchapire,
         learner: subst::learn::Algorithm::LStar,
+        reuse: Default::default(),
         limits: CegarOptions::default(),
         cache: subst::cache::Cache::disabled(),
     };

@@ -10,7 +10,7 @@ use subst::check::verify::ordered_parts;
 use subst::learn::{Algorithm, CexMode};
 
 const LEARNERS: [Algorithm; 2] = [Algorithm::LStar, Algorithm::LSharp];
-const REUSES: [Reuse; 2] = [Reuse::Revalidate, Reuse::Hints];
+const REUSES: [Reuse; 3] = [Reuse::Revalidate, Reuse::Hints, Reuse::Adaptive];
 
 fn checker(learner: Algorithm) -> DynamicChecker {
     DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(learner)

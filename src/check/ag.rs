@@ -558,6 +558,12 @@ pub enum Reuse {
     /// Table 1), no word is asked again.
     #[default]
     Hints,
+    /// Adaptive L# (Kruger, Junges and Rot, FM 2024; [`crate::learn::adaptive`]): a changed
+    /// level learns afresh, every answer its own, with the level's old assumption as the
+    /// reference model that chooses the first words to ask (its state cover and separating
+    /// words) and the states to look for. The interface may have changed. An L* level
+    /// re-validates its table, as with [`Reuse::Revalidate`].
+    Adaptive,
 }
 
 /// The compositional checker; it keeps what it learned so that the next [`DynamicChecker::run`]
@@ -804,6 +810,18 @@ impl DynamicChecker {
                 }
             }),
             Algorithm::LSharp => AnyLearner::Sharp(match &level.tree {
+                // Adaptive L#: the old assumption (or, restored from the cache, the old tree's
+                // hypothesis) is the reference model of a fresh learner.
+                Some(old)
+                    if self.reuse == Reuse::Adaptive
+                        && !(same_component && same_property
+                            || same_as_saved && old.alphabet() == interface.as_slice()) =>
+                {
+                    let reference = level.assumption.clone().unwrap_or_else(|| old.clone().hypothesis());
+                    stats.revalidated.push(i);
+                    unchecked = false;
+                    LSharp::adaptive(interface.clone(), true, &reference, &mut oracle)
+                }
                 Some(old) if old.alphabet() == interface.as_slice() => {
                     if same_component && same_property || same_as_saved || hinting {
                         if same_component && same_property {

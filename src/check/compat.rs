@@ -16,7 +16,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::ag::DynamicChecker;
+use super::ag::{DynamicChecker, Reuse};
 use super::cegar::{CPart, CegarOptions, CegarOutcome, CegarStats, ModelCheck, Slot, model_alphabet, replay_runs};
 use super::substitution::same_code;
 use crate::abs::{Abstractor, EventView};
@@ -270,6 +270,8 @@ pub struct CompatOptions {
     pub cex: CexMode,
     /// The learner of the assumptions.
     pub learner: Algorithm,
+    /// How a changed level re-uses what the old version's check learned.
+    pub reuse: Reuse,
     /// Limits of each CEGAR loop.
     pub limits: CegarOptions,
     /// Where to find and keep what the checks learned.
@@ -431,7 +433,12 @@ pub fn check(
         let (original, mut checker) = match (decided, cached) {
             (Some(run), Some(entry)) => {
                 old_version.load_predicates(&options.cache);
-                (run, DynamicChecker::restore(cex, entry.levels).with_algorithm(options.learner))
+                (
+                    run,
+                    DynamicChecker::restore(cex, entry.levels)
+                        .with_algorithm(options.learner)
+                        .with_reuse(options.reuse),
+                )
             }
             // An undecided run (a limit, often the time limit) is run again, from the tables
             // that it finished.
@@ -439,9 +446,11 @@ pub fn check(
                 let mut checker = match cached {
                     Some(entry) => {
                         old_version.load_predicates(&options.cache);
-                        DynamicChecker::restore(cex, entry.levels).with_algorithm(options.learner)
+                        DynamicChecker::restore(cex, entry.levels)
+                            .with_algorithm(options.learner)
+                            .with_reuse(options.reuse)
                     }
-                    None => DynamicChecker::new(cex).with_algorithm(options.learner),
+                    None => DynamicChecker::new(cex).with_algorithm(options.learner).with_reuse(options.reuse),
                 };
                 let run = old_version.check(&old_components, property.as_ref(), &mut checker, options.limits);
                 options.cache.store("compat", &old_key, &CachedRun::of(&run, &checker));

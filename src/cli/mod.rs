@@ -92,6 +92,32 @@ pub struct AgArgs {
     /// observation table). After an upgrade both start from what they learned before.
     #[arg(long, value_enum, default_value_t = LearnerArg::Lsharp)]
     pub learner: LearnerArg,
+    /// How `check` re-uses, for a changed component, what was learned for its old version:
+    /// its answers as hints (the default), all of them asked again, or adaptive L# with the
+    /// old assumption as the reference model (L# only; L* then re-validates its table).
+    #[arg(long, value_enum, default_value_t = ReuseArg::Hints)]
+    pub reuse: ReuseArg,
+}
+
+/// The `--reuse` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReuseArg {
+    /// The old answers are hints; the first one contradicted re-validates.
+    Hints,
+    /// Every old answer is asked again (paper 003's table re-validation).
+    Revalidate,
+    /// Adaptive L# (Kruger, Junges and Rot 2024) with the old assumption as reference.
+    Adaptive,
+}
+
+impl ReuseArg {
+    fn reuse(self) -> crate::check::ag::Reuse {
+        match self {
+            ReuseArg::Hints => crate::check::ag::Reuse::Hints,
+            ReuseArg::Revalidate => crate::check::ag::Reuse::Revalidate,
+            ReuseArg::Adaptive => crate::check::ag::Reuse::Adaptive,
+        }
+    }
 }
 
 /// The `--learner` values.
@@ -740,6 +766,7 @@ fn verify_c(
                 order: ag.order.clone(),
                 cex: ag.cex.mode(),
                 learner: ag.learner.algorithm(),
+                reuse: ag.reuse.reuse(),
                 limits: cegar.options(),
                 cache: cache.cache(),
             };
@@ -963,6 +990,7 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
             order: args.ag.order.clone(),
             cex: args.ag.cex.mode(),
             learner: args.ag.learner.algorithm(),
+            reuse: args.ag.reuse.reuse(),
             limits: args.cegar.options(),
             cache: args.cache.cache(),
         };
@@ -1124,6 +1152,7 @@ fn show_level(args: LevelArgs, table: bool) -> Result<Exit, Diagnostic> {
             order: args.order.clone(),
             cex: crate::learn::CexMode::RivestSchapire,
             learner: crate::learn::Algorithm::LStar,
+            reuse: Default::default(),
             limits: Default::default(),
             cache: crate::cache::Cache::disabled(),
         };
