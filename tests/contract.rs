@@ -100,6 +100,58 @@ fn a_write_before_the_lock_is_marked_owned_fails_with_the_label_in_the_trace() {
     assert_eq!((code, ag), (1, out), "both engines give the same counterexample");
 }
 
+// ---- Propositions of FSP processes ---------------------------------------------------------
+
+/// `subst verify` in `tests/data/labels/fsp` with `args` and an engine.
+fn verify_fsp(args: &[&str], engine: &str) -> (i32, String) {
+    let mut all = vec!["verify"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--no-cache", "--engine", engine]);
+    let (code, out, err) = subst(&data("labels/fsp"), &all);
+    (code, format!("{out}{err}"))
+}
+
+#[test]
+fn a_guard_over_the_proposition_of_an_fsp_process_holds_when_writes_happen_in_its_state() {
+    for engine in ["mono", "ag"] {
+        let (code, out) = verify_fsp(&["lock_ok.lts"], engine);
+        assert_eq!(code, 0, "{engine}: {out}");
+    }
+}
+
+#[test]
+fn a_write_outside_the_fsp_processs_labelled_state_fails_with_the_label_in_the_trace() {
+    for engine in ["mono", "ag"] {
+        let (code, out) = verify_fsp(&["lock_race.lts"], engine);
+        assert_eq!(code, 1, "{engine}: {out}");
+        assert!(out.contains("trace: write{}"), "{engine}: {out}");
+    }
+}
+
+#[test]
+fn propositions_over_indexed_local_processes_label_each_instance() {
+    for engine in ["mono", "ag"] {
+        let (code, out) = verify_fsp(&["counter.lts"], engine);
+        assert_eq!(code, 0, "{engine}: {out}");
+        let (code, out) = verify_fsp(&["counter_early_flush.lts"], engine);
+        assert_eq!(code, 1, "{engine}: {out}");
+        assert!(out.contains("flush{NonEmpty}"), "{engine}: {out}");
+    }
+}
+
+#[test]
+fn a_c_component_is_checked_against_a_guard_over_an_fsp_processs_proposition() {
+    for engine in ["mono", "ag"] {
+        let (code, out) = verify_fsp(&["writer_ok.c", "--spec", "mixed.lts"], engine);
+        assert_eq!(code, 0, "{engine}: {out}");
+    }
+    let (code, out) = verify_fsp(&["writer_race.c", "--spec", "mixed.lts"], "mono");
+    assert_eq!(code, 1, "{out}");
+    insta::assert_snapshot!(out);
+    let (code, ag) = verify_fsp(&["writer_race.c", "--spec", "mixed.lts"], "ag");
+    assert_eq!((code, ag), (1, out), "both engines give the same counterexample");
+}
+
 /// `subst check` of `tests/data/labels/contain/old` against `NEW`, with the propositions of
 /// `locker.lts`.
 fn contain_labels(new: &str) -> (i32, String) {
