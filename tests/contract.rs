@@ -152,6 +152,31 @@ fn a_c_component_is_checked_against_a_guard_over_an_fsp_processs_proposition() {
     assert_eq!((code, ag), (1, out), "both engines give the same counterexample");
 }
 
+#[test]
+fn a_guard_over_propositions_of_two_fsp_processes_reads_both_at_an_event_of_one() {
+    for engine in ["mono", "ag"] {
+        let (code, out) = verify_fsp(&["partial.lts"], engine);
+        assert_eq!(code, 0, "{engine}: {out}");
+        let (code, out) = verify_fsp(&["partial_late_open.lts"], engine);
+        assert_eq!(code, 1, "{engine}: {out}");
+        assert!(out.contains("trace: acquire write{Locked}"), "{engine}: {out}");
+    }
+}
+
+#[test]
+fn a_c_component_performs_an_event_guarded_by_its_own_and_another_components_propositions() {
+    let dir = data("labels/partial");
+    for engine in ["mono", "ag"] {
+        let (code, out, err) =
+            subst(&dir, &["verify", "ok.c", "--spec", "partial.lts", "--no-cache", "--engine", engine]);
+        assert_eq!(code, 0, "{engine}: {out}{err}");
+        let (code, out, err) =
+            subst(&dir, &["verify", "late_open.c", "--spec", "partial.lts", "--no-cache", "--engine", engine]);
+        assert_eq!(code, 1, "{engine}: {out}{err}");
+        assert!(out.contains("trace: start acquire write{Locked}"), "{engine}: {out}");
+    }
+}
+
 /// `subst check` of `tests/data/labels/contain/old` against `NEW`, with the propositions of
 /// `locker.lts`.
 fn contain_labels(new: &str) -> (i32, String) {

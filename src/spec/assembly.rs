@@ -433,9 +433,9 @@ fn observe(spec: &Spec, pieces: &mut [Piece]) -> Result<(), Diagnostic> {
         .cloned()
         .collect();
     let performs = |piece: &Piece, e: &str| piece.dla.event_index(e).is_some();
-    // A component that owns every observed proposition may perform an observed event itself:
-    // its models carry the letters (the event labelled with the state it leaves), and its
-    // plain event only says that it performs it ([`crate::abs::labels`]).
+    // A C component that owns observed propositions may perform an observed plain event
+    // itself: its models carry the letters (the event labelled with the state it leaves), and
+    // its plain event only says that it performs it ([`crate::abs::labels`]).
     let labels_own = |piece: &Piece, e: &str| {
         piece.dla.alphabet().iter().any(|l| super::Observations::split(l).is_some_and(|(ev, _)| ev == e))
     };
@@ -461,7 +461,7 @@ fn observe(spec: &Spec, pieces: &mut [Piece]) -> Result<(), Diagnostic> {
                     return Err(spec
                         .ctx()
                         .error(piece.span, msg, "performs an observed event")
-                        .with_note("not supported yet: the component's own event would have to carry its label; guard an event of another component"));
+                        .with_note("the component performs it as a value of an event family (`e.v`); its own plain events carry its label, its families' values do not yet: guard a plain event"));
                 }
                 performed.push(e);
             }
