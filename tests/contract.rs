@@ -194,6 +194,13 @@ fn a_new_version_that_differs_only_in_a_label_is_not_contained() {
 }
 
 #[test]
+fn a_new_version_that_differs_only_in_its_initial_label_is_not_contained() {
+    let (code, out) = contain_labels("new_init");
+    assert_eq!(code, 1, "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
 fn a_new_version_with_the_same_events_and_labels_is_contained() {
     let (code, out) = contain_labels("new_same");
     assert_eq!(code, 0, "{out}");
@@ -693,14 +700,28 @@ fn labelled_models(dir: &str) -> Vec<(&'static str, subst::automata::Dla)> {
 #[test]
 fn every_model_of_a_labelled_component_carries_the_label_each_event_leads_to() {
     use subst::automata::dla::Trace;
-    let real = Trace::of_events(&["acquire{}", "granted{Locked}", "release{Locked}", "acquire{}", "granted{Locked}"]);
-    let wrong = Trace::of_events(&["acquire{Locked}"]);
+    let real = Trace::of_events(&[
+        "@start{}",
+        "acquire{}",
+        "granted{Locked}",
+        "release{Locked}",
+        "acquire{}",
+        "granted{Locked}",
+    ]);
+    let wrong = Trace::of_events(&["@start{}", "acquire{Locked}"]);
     for (name, dla) in labelled_models("old") {
         assert!(dla.accepts(&real), "{name}: {dla}");
         assert!(!dla.accepts(&wrong), "{name}: {dla}");
     }
     for (name, dla) in labelled_models("new_late") {
         assert!(!dla.accepts(&real), "{name}: {dla}");
-        assert!(dla.accepts(&Trace::of_events(&["acquire{}", "granted{}", "release{Locked}"])), "{name}: {dla}");
+        assert!(
+            dla.accepts(&Trace::of_events(&["@start{}", "acquire{}", "granted{}", "release{Locked}"])),
+            "{name}: {dla}"
+        );
+    }
+    for (name, dla) in labelled_models("new_init") {
+        assert!(!dla.accepts(&Trace::of_events(&["@start{}"])), "{name}: {dla}");
+        assert!(dla.accepts(&Trace::of_events(&["@start{Locked}", "acquire{}"])), "{name}: {dla}");
     }
 }

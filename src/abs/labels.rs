@@ -45,6 +45,10 @@ pub const PROP_MARK: &str = "@prop ";
 pub const LABEL_MARK: &str = "@label ";
 /// The mark of a component whose events carry the labels they lead to ([`instrument_props`]).
 pub const BEHAVIOURS_MARK: &str = "@behaviours";
+/// The event that opens every behaviour of a component instrumented for containment: it leads
+/// into the initial state, so it carries the initial label (`@start{Locked}`), which a trace
+/// begins with (paper 003, Definition 1). No C function can have this name.
+pub const START_EVENT: &str = "@start";
 
 /// A proposition of a component, with its condition over the component's globals.
 #[derive(Clone, Debug)]
@@ -347,6 +351,15 @@ pub fn instrument_props(
         return Ok(());
     }
     instrument(comp, &props, &|_| Vec::new());
+    // Every behaviour opens with the initial label: a first event into the entry location.
+    comp.n_locs += 1;
+    let start = LocId(comp.n_locs - 1);
+    let first = comp.edges.iter().find(|e| e.from == comp.entry).and_then(|e| e.origin.as_ref());
+    let span = first.map_or_else(|| props[0].span.clone(), |o| o.span.clone());
+    let origin = Some(Origin { span, text: format!("start of `{}`", comp.name), stack: Vec::new() });
+    let stmt = Stmt::Event(Event::Plain(START_EVENT.to_string()));
+    comp.edges.push(Edge { from: start, to: comp.entry, stmt, origin });
+    comp.entry = start;
     // The mark of this form: a dead edge that does nothing.
     comp.n_locs += 1;
     let l = LocId(comp.n_locs - 1);
