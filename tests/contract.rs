@@ -100,6 +100,83 @@ fn a_write_before_the_lock_is_marked_owned_fails_with_the_label_in_the_trace() {
     assert_eq!((code, ag), (1, out), "both engines give the same counterexample");
 }
 
+// ---- Propositions of FSP processes ---------------------------------------------------------
+
+/// `subst verify` in `tests/data/labels/fsp` with `args` and an engine.
+fn verify_fsp(args: &[&str], engine: &str) -> (i32, String) {
+    let mut all = vec!["verify"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--no-cache", "--engine", engine]);
+    let (code, out, err) = subst(&data("labels/fsp"), &all);
+    (code, format!("{out}{err}"))
+}
+
+#[test]
+fn a_guard_over_the_proposition_of_an_fsp_process_holds_when_writes_happen_in_its_state() {
+    for engine in ["mono", "ag"] {
+        let (code, out) = verify_fsp(&["lock_ok.lts"], engine);
+        assert_eq!(code, 0, "{engine}: {out}");
+    }
+}
+
+#[test]
+fn a_write_outside_the_fsp_processs_labelled_state_fails_with_the_label_in_the_trace() {
+    for engine in ["mono", "ag"] {
+        let (code, out) = verify_fsp(&["lock_race.lts"], engine);
+        assert_eq!(code, 1, "{engine}: {out}");
+        assert!(out.contains("trace: write{}"), "{engine}: {out}");
+    }
+}
+
+#[test]
+fn propositions_over_indexed_local_processes_label_each_instance() {
+    for engine in ["mono", "ag"] {
+        let (code, out) = verify_fsp(&["counter.lts"], engine);
+        assert_eq!(code, 0, "{engine}: {out}");
+        let (code, out) = verify_fsp(&["counter_early_flush.lts"], engine);
+        assert_eq!(code, 1, "{engine}: {out}");
+        assert!(out.contains("flush{NonEmpty}"), "{engine}: {out}");
+    }
+}
+
+#[test]
+fn a_c_component_is_checked_against_a_guard_over_an_fsp_processs_proposition() {
+    for engine in ["mono", "ag"] {
+        let (code, out) = verify_fsp(&["writer_ok.c", "--spec", "mixed.lts"], engine);
+        assert_eq!(code, 0, "{engine}: {out}");
+    }
+    let (code, out) = verify_fsp(&["writer_race.c", "--spec", "mixed.lts"], "mono");
+    assert_eq!(code, 1, "{out}");
+    insta::assert_snapshot!(out);
+    let (code, ag) = verify_fsp(&["writer_race.c", "--spec", "mixed.lts"], "ag");
+    assert_eq!((code, ag), (1, out), "both engines give the same counterexample");
+}
+
+#[test]
+fn a_guard_over_propositions_of_two_fsp_processes_reads_both_at_an_event_of_one() {
+    for engine in ["mono", "ag"] {
+        let (code, out) = verify_fsp(&["partial.lts"], engine);
+        assert_eq!(code, 0, "{engine}: {out}");
+        let (code, out) = verify_fsp(&["partial_late_open.lts"], engine);
+        assert_eq!(code, 1, "{engine}: {out}");
+        assert!(out.contains("trace: acquire write{Locked}"), "{engine}: {out}");
+    }
+}
+
+#[test]
+fn a_c_component_performs_an_event_guarded_by_its_own_and_another_components_propositions() {
+    let dir = data("labels/partial");
+    for engine in ["mono", "ag"] {
+        let (code, out, err) =
+            subst(&dir, &["verify", "ok.c", "--spec", "partial.lts", "--no-cache", "--engine", engine]);
+        assert_eq!(code, 0, "{engine}: {out}{err}");
+        let (code, out, err) =
+            subst(&dir, &["verify", "late_open.c", "--spec", "partial.lts", "--no-cache", "--engine", engine]);
+        assert_eq!(code, 1, "{engine}: {out}{err}");
+        assert!(out.contains("trace: start acquire write{Locked}"), "{engine}: {out}");
+    }
+}
+
 /// `subst check` of `tests/data/labels/contain/old` against `NEW`, with the propositions of
 /// `locker.lts`.
 fn contain_labels(new: &str) -> (i32, String) {
@@ -112,6 +189,13 @@ fn contain_labels(new: &str) -> (i32, String) {
 #[test]
 fn a_new_version_that_differs_only_in_a_label_is_not_contained() {
     let (code, out) = contain_labels("new_late");
+    assert_eq!(code, 1, "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn a_new_version_that_differs_only_in_its_initial_label_is_not_contained() {
+    let (code, out) = contain_labels("new_init");
     assert_eq!(code, 1, "{out}");
     insta::assert_snapshot!(out);
 }
@@ -616,14 +700,28 @@ fn labelled_models(dir: &str) -> Vec<(&'static str, subst::automata::Dla)> {
 #[test]
 fn every_model_of_a_labelled_component_carries_the_label_each_event_leads_to() {
     use subst::automata::dla::Trace;
-    let real = Trace::of_events(&["acquire{}", "granted{Locked}", "release{Locked}", "acquire{}", "granted{Locked}"]);
-    let wrong = Trace::of_events(&["acquire{Locked}"]);
+    let real = Trace::of_events(&[
+        "@start{}",
+        "acquire{}",
+        "granted{Locked}",
+        "release{Locked}",
+        "acquire{}",
+        "granted{Locked}",
+    ]);
+    let wrong = Trace::of_events(&["@start{}", "acquire{Locked}"]);
     for (name, dla) in labelled_models("old") {
         assert!(dla.accepts(&real), "{name}: {dla}");
         assert!(!dla.accepts(&wrong), "{name}: {dla}");
     }
     for (name, dla) in labelled_models("new_late") {
         assert!(!dla.accepts(&real), "{name}: {dla}");
-        assert!(dla.accepts(&Trace::of_events(&["acquire{}", "granted{}", "release{Locked}"])), "{name}: {dla}");
+        assert!(
+            dla.accepts(&Trace::of_events(&["@start{}", "acquire{}", "granted{}", "release{Locked}"])),
+            "{name}: {dla}"
+        );
+    }
+    for (name, dla) in labelled_models("new_init") {
+        assert!(!dla.accepts(&Trace::of_events(&["@start{}"])), "{name}: {dla}");
+        assert!(dla.accepts(&Trace::of_events(&["@start{Locked}", "acquire{}"])), "{name}: {dla}");
     }
 }

@@ -33,9 +33,9 @@
 //! Known weaknesses: the predicates of the propositions sit at every location, which can
 //! double the abstract states per proposition; the initial state's label is not part of a
 //! behaviour (only the labels events lead to); a component performs an event that a guard over
-//! its own propositions observes only when it owns every observed proposition and the event is
-//! plain (its edges are then split by label, `label_own_events`); otherwise the assembly
-//! refuses it.
+//! its own propositions observes only when the event is plain (its edges are then split by
+//! its label, `label_own_events`, the other owners' propositions left to synchronisation); an
+//! observed event of a family (`send.v`) is refused by the assembly.
 
 use crate::ir::{Component, Edge, Event, Expr, LocId, Origin, SrcSpan, Stmt};
 
@@ -45,6 +45,10 @@ pub const PROP_MARK: &str = "@prop ";
 pub const LABEL_MARK: &str = "@label ";
 /// The mark of a component whose events carry the labels they lead to ([`instrument_props`]).
 pub const BEHAVIOURS_MARK: &str = "@behaviours";
+/// The event that opens every behaviour of a component instrumented for containment: it leads
+/// into the initial state, so it carries the initial label (`@start{Locked}`), which a trace
+/// begins with (paper 003, Definition 1). No C function can have this name.
+pub const START_EVENT: &str = "@start";
 
 /// A proposition of a component, with its condition over the component's globals.
 #[derive(Clone, Debug)]
@@ -182,10 +186,10 @@ pub fn instrument_for(
     }
     let obs = spec.observations();
     let own_names: Vec<&str> = own.iter().map(|p| p.name.as_str()).collect();
-    // Observed events the component performs itself: when it owns every observed proposition,
-    // each such event carries the label of the state it leaves ([`label_own_events`]); then it
-    // offers no self-loop for them (the event happens only with it). Otherwise the assembly
-    // refuses the component.
+    // Observed events the component performs itself carry the label of the state they leave
+    // ([`label_own_events`]): its own propositions as that state decides them, the others'
+    // free, so that synchronisation with their owners' self-loops fixes them. It offers no
+    // self-loop for them (the event happens only with it).
     let mut own_events: Vec<String> = comp
         .edges
         .iter()
@@ -213,19 +217,25 @@ pub fn instrument_for(
         })
         .cloned()
         .collect();
-    let owns_all = obs.props.iter().all(|p| own_names.contains(&p.as_str()));
-    if !own_events.is_empty() && owns_all {
-        label_own_events(comp, &props, &own_events);
+    // The sets of observed propositions that agree with `holds` on the component's own.
+    let agreeing = |holds: &[String]| -> Vec<Vec<String>> {
+        obs.subsets()
+            .into_iter()
+            .filter(|x| own_names.iter().all(|n| x.iter().any(|p| p == n) == holds.iter().any(|p| p == n)))
+            .collect()
+    };
+    if !own_events.is_empty() {
+        let own_letters = |e: &str, holds: &[String]| {
+            agreeing(holds).iter().map(|x| crate::spec::Observations::letter(e, x)).collect::<Vec<_>>()
+        };
+        label_own_events(comp, &props, &own_events, &own_letters);
     }
     own_events = performed;
     let letters = |holds: &[String]| {
         let mut out = Vec::new();
-        for x in obs.subsets() {
-            let agrees = own_names.iter().all(|n| x.iter().any(|p| p == n) == holds.iter().any(|p| p == n));
-            if agrees {
-                let offered = obs.events.iter().filter(|e| !own_events.contains(e));
-                out.extend(offered.map(|e| crate::spec::Observations::letter(e, &x)));
-            }
+        for x in agreeing(holds) {
+            let offered = obs.events.iter().filter(|e| !own_events.contains(e));
+            out.extend(offered.map(|e| crate::spec::Observations::letter(e, &x)));
         }
         out
     };
@@ -234,12 +244,20 @@ pub fn instrument_for(
 }
 
 /// Each edge of `comp` that performs one of `events` (plain events) becomes a branch on the
-/// valuation of `props` followed by the event's letter for that valuation: `l -e-> t` becomes
-/// `l -assume(cond_v)-> m_v -e{v}-> t`. The conditions are exclusive and exhaustive, so the
-/// component stays deterministic; the interpreter, the abstraction and symbolic simulation
-/// then treat the label like any branch. A dead edge still performs the plain `e`, so that the
-/// component's alphabet tells the assembly it performs `e` itself.
-fn label_own_events(comp: &mut Component, props: &[PropCond], events: &[String]) {
+/// valuation of `props` followed by the event's letters for that valuation (`letters(e, v)`):
+/// `l -e-> t` becomes `l -assume(cond_v)-> m_v -e{X}-> t` for each letter `e{X}` that agrees
+/// with `v`. The conditions are exclusive and exhaustive; when the component owns every
+/// observed proposition there is one letter per valuation and the component stays
+/// deterministic, otherwise the choice among the letters is the other owners' labels, which
+/// synchronisation decides. The interpreter, the abstraction and symbolic simulation treat the
+/// label like any branch. A dead edge still performs the plain `e`, so that the component's
+/// alphabet tells the assembly it performs `e` itself.
+fn label_own_events(
+    comp: &mut Component,
+    props: &[PropCond],
+    events: &[String],
+    letters: &dyn Fn(&str, &[String]) -> Vec<String>,
+) {
     let old = std::mem::take(&mut comp.edges);
     let mut dead: Vec<Edge> = Vec::new();
     for edge in old {
@@ -256,13 +274,14 @@ fn label_own_events(comp: &mut Component, props: &[PropCond], events: &[String])
             comp.n_locs += 1;
             let m = LocId(comp.n_locs - 1);
             comp.edges.push(Edge { from: edge.from, to: m, stmt: Stmt::Assume(cond), origin: edge.origin.clone() });
-            let letter = crate::spec::Observations::letter(n, &holds);
-            comp.edges.push(Edge {
-                from: m,
-                to: edge.to,
-                stmt: Stmt::Event(Event::Plain(letter)),
-                origin: edge.origin.clone(),
-            });
+            for letter in letters(n, &holds) {
+                comp.edges.push(Edge {
+                    from: m,
+                    to: edge.to,
+                    stmt: Stmt::Event(Event::Plain(letter)),
+                    origin: edge.origin.clone(),
+                });
+            }
         }
         if !dead.iter().any(|d| matches!(&d.stmt, Stmt::Event(Event::Plain(x)) if x == n)) {
             dead.push(Edge { from: LocId(0), to: LocId(0), stmt: edge.stmt.clone(), origin: edge.origin.clone() });
@@ -332,6 +351,15 @@ pub fn instrument_props(
         return Ok(());
     }
     instrument(comp, &props, &|_| Vec::new());
+    // Every behaviour opens with the initial label: a first event into the entry location.
+    comp.n_locs += 1;
+    let start = LocId(comp.n_locs - 1);
+    let first = comp.edges.iter().find(|e| e.from == comp.entry).and_then(|e| e.origin.as_ref());
+    let span = first.map_or_else(|| props[0].span.clone(), |o| o.span.clone());
+    let origin = Some(Origin { span, text: format!("start of `{}`", comp.name), stack: Vec::new() });
+    let stmt = Stmt::Event(Event::Plain(START_EVENT.to_string()));
+    comp.edges.push(Edge { from: start, to: comp.entry, stmt, origin });
+    comp.entry = start;
     // The mark of this form: a dead edge that does nothing.
     comp.n_locs += 1;
     let l = LocId(comp.n_locs - 1);

@@ -295,6 +295,14 @@ impl Dla {
         d
     }
 
+    /// A copy without state labels (and without propositions).
+    pub fn unlabelled(&self) -> Dla {
+        let mut d = self.clone();
+        d.props.clear();
+        d.states.iter_mut().for_each(|s| s.label.clear());
+        d
+    }
+
     fn copy_states_into(&self, b: &mut Builder) {
         for p in &self.props {
             b.add_prop(p);

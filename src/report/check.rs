@@ -424,6 +424,10 @@ pub(crate) fn steps(comp: &Component, run: &Witness) -> Vec<Step> {
     for s in &run.steps {
         let edge = &comp.edges[s.edge];
         let Some(o) = &edge.origin else { continue };
+        // The event into the initial state is no statement of the source.
+        if matches!(&edge.stmt, Stmt::Event(Event::Plain(n)) if n == crate::abs::labels::START_EVENT) {
+            continue;
+        }
         let event = step_event(comp, s.edge, s.take);
         let condition = match &edge.stmt {
             Stmt::Assume(c) => Some(crate::ir::text::expr(comp, c).to_string()),
@@ -506,8 +510,44 @@ fn deciding_branch(comp: &Component, input: usize, expected: &str) -> Option<usi
     None
 }
 
+/// A behaviour's element as a trace shows it: the event into the initial state
+/// ([`crate::abs::labels::START_EVENT`]) is the initial label alone, `{Locked}` (paper 003,
+/// Definition 1: a trace begins with a set of propositions).
+fn shown(letter: &str) -> String {
+    match letter.strip_prefix(crate::abs::labels::START_EVENT) {
+        Some(label) if label.starts_with('{') => label.to_string(),
+        _ => letter.to_string(),
+    }
+}
+
 fn missing_report(old: &Component, new: &Component, m: &Missing) -> MissingReport {
     let d = &m.divergence;
+    if let Some(label) = d.expected.strip_prefix(crate::abs::labels::START_EVENT) {
+        // The new version starts in a state with another label: the first statement it
+        // runs is where the behaviour is lost.
+        let first =
+            new.edges.iter().find(|e| e.from != new.entry && e.origin.is_some()).and_then(|e| e.origin.as_ref());
+        let start = new.edges.iter().find(|e| e.from == new.entry).map(|e| e.to);
+        let origin = start
+            .and_then(|l| new.edges.iter().find(|e| e.from == l && e.origin.is_some()))
+            .and_then(|e| e.origin.as_ref())
+            .or(first);
+        let old_start = old.edges.iter().find(|e| e.from == old.entry).and_then(|e| e.origin.as_ref());
+        return MissingReport {
+            trace: m.trace.iter().map(|l| shown(l)).collect(),
+            followed: m.followed,
+            old_path: steps(old, &m.old_run),
+            new_path: Vec::new(),
+            divergence: DivergenceReport {
+                expected: label.to_string(),
+                old: old_start.map(Location::of),
+                new: origin.map(Location::of),
+                new_text: origin.map(|o| o.text.clone()),
+                kind: "label".to_string(),
+                message: format!("the new version starts here, not where exactly {label} holds"),
+            },
+        };
+    }
     let old_loc = old.edges.get(d.old_edge).and_then(|e| e.origin.as_ref());
     let at = |e: usize| new.edges.get(e).and_then(|e| e.origin.as_ref());
     let (kind, origin, message) = match (&d.cut, &d.silent) {
@@ -599,7 +639,7 @@ fn missing_report(old: &Component, new: &Component, m: &Missing) -> MissingRepor
     // statement of the followed prefix instead, when there is one.
     let origin = origin.or_else(|| m.new_run.steps.last().and_then(|s| at(s.edge)));
     MissingReport {
-        trace: m.trace.clone(),
+        trace: m.trace.iter().map(|l| shown(l)).collect(),
         followed: m.followed,
         old_path: steps(old, &m.old_run),
         new_path: {
@@ -684,9 +724,11 @@ fn excerpt(
         Report::build(ReportKind::Custom("divergence", ariadne::Color::Yellow), (new_id.clone(), new_range.clone()))
             .with_config(Config::default().with_color(color))
             .with_message(format!("where `{}` is lost", d.expected))
-            .with_label(
-                Label::new((old_id.clone(), old_range)).with_message(format!("old: `{}` happens here", d.expected)),
-            )
+            .with_label(Label::new((old_id.clone(), old_range)).with_message(if d.expected.starts_with('{') {
+                format!("old: starts here, where exactly {} holds", d.expected)
+            } else {
+                format!("old: `{}` happens here", d.expected)
+            }))
             .with_label(Label::new((new_id.clone(), new_range)).with_message(format!("new: {}", d.message)))
             .finish();
     let mut out = Vec::new();
@@ -754,8 +796,19 @@ impl CheckReport {
                 } else {
                     format!("`{}`", m.trace[..m.followed].join(" "))
                 };
-                let _ =
-                    writeln!(out, "    the new version can perform {followed}, then not `{}`", m.divergence.expected);
+                if m.divergence.expected.starts_with('{') {
+                    let _ = writeln!(
+                        out,
+                        "    the new version does not start where exactly {} holds",
+                        m.divergence.expected
+                    );
+                } else {
+                    let _ = writeln!(
+                        out,
+                        "    the new version can perform {followed}, then not `{}`",
+                        m.divergence.expected
+                    );
+                }
                 let at = m.divergence.new.as_ref().map(|l| format!(" at {}:{}", l.file, l.line)).unwrap_or_default();
                 if i > 0 {
                     let _ = writeln!(out, "    divergence{at}: {}", m.divergence.message);

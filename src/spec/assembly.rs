@@ -129,6 +129,8 @@ struct Piece {
     dla: Dla,
     span: Span,
     c_alphabet: Vec<String>,
+    /// For an FSP process: its definition (whose propositions label its states).
+    def: Option<usize>,
 }
 
 /// `a:` or `{a,b}::` with their values.
@@ -156,17 +158,21 @@ pub fn single(spec: &Spec, def: usize) -> Result<Assembly, Diagnostic> {
     let pd = &spec.ast.processes[def];
     let dla = process::elaborate(spec, def, &[], &[], pd.name().span)?;
     let kind = if pd.property { PartKind::Property } else { PartKind::Process };
-    let piece = Piece { name: pd.name().text.clone(), kind, dla, span: pd.name().span, c_alphabet: Vec::new() };
+    let piece =
+        Piece { name: pd.name().text.clone(), kind, dla, span: pd.name().span, c_alphabet: Vec::new(), def: Some(def) };
     Ok(Assembly { name: piece.name.clone(), parts: vec![finish(spec, piece)?], hiding: Hiding::default() })
 }
 
-/// The part of a piece: a property becomes its error automaton.
+/// The part of a piece: a property becomes its error automaton. The states of an FSP
+/// process lose their labels: what the properties observe of them is in the letters
+/// ([`observe`]), so the checks read events only.
 fn finish(spec: &Spec, p: Piece) -> Result<Part, Diagnostic> {
     let automaton = match p.kind {
         PartKind::Property => error_automaton(&p.dla).map_err(|e| {
             let msg = format!("property `{}` is not deterministic here", p.name);
             spec.ctx().error(p.span, msg, e.to_string())
         })?,
+        _ if !p.dla.props().is_empty() => p.dla.unlabelled(),
         _ => p.dla,
     };
     Ok(Part { name: p.name, kind: p.kind, automaton, c_alphabet: p.c_alphabet })
@@ -292,6 +298,7 @@ impl Builder<'_, '_> {
                 dla,
                 span,
                 c_alphabet: Vec::new(),
+                def: Some(def),
             }]);
         }
         if let Some(&comp) = self.spec.composite_ix.get(&name.text) {
@@ -319,6 +326,7 @@ impl Builder<'_, '_> {
                 dla: b.build(),
                 span,
                 c_alphabet: alphabet,
+                def: None,
             }]);
         }
         let msg = match self.c {
@@ -336,41 +344,98 @@ impl Builder<'_, '_> {
             let msg = format!("C component `{}` is inside a composition that hides events", c.name);
             return Err(self.spec.ctx().error(c.span, msg, "hide events at the top level of the assembly instead"));
         }
+        if let Some((p, owned)) = pieces.iter().find_map(|p| {
+            let owned = observed_fsp_props(self.spec, p);
+            (!owned.is_empty()).then_some((p, owned))
+        }) {
+            let msg = format!(
+                "process `{}` owns the proposition {}, which a guard reads, and is inside a composition that hides events",
+                p.name,
+                owned.join(", ")
+            );
+            return Err(self
+                .spec
+                .ctx()
+                .error(p.span, msg, "its labels would be lost here")
+                .with_note("compose the proposition's owner at the top level of the assembly and hide events there"));
+        }
         let parts = pieces.into_iter().map(|p| finish(self.spec, p)).collect::<Result<Vec<_>, _>>()?;
         let automata: Vec<&Dla> = parts.iter().map(|p| &p.automaton).collect();
         let dla = compose(&automata).hide(&|e| hiding.is_hidden(e));
-        Ok(Piece { name, kind: PartKind::Composite, dla, span, c_alphabet: Vec::new() })
+        Ok(Piece { name, kind: PartKind::Composite, dla, span, c_alphabet: Vec::new(), def: None })
     }
+}
+
+/// The observed propositions that FSP process piece `p` owns, sorted.
+fn observed_fsp_props(spec: &Spec, p: &Piece) -> Vec<String> {
+    let Some(def) = p.def.filter(|_| p.kind == PartKind::Process) else { return Vec::new() };
+    let name = &spec.ast.processes[def].name().text;
+    let obs = spec.observations();
+    let mut out: Vec<String> = spec
+        .props()
+        .iter()
+        .filter(|q| q.fsp && &q.component == name && obs.props.contains(&q.name))
+        .map(|q| q.name.clone())
+        .collect();
+    out.sort();
+    out
 }
 
 /// Puts the observed events of the assembly in their event form (see
 /// [`super::Observations`]): a part that performs an observed event `e` performs every `e{X}`
-/// for `X` a set of propositions that can hold (those of the C components present); a C
+/// for `X` a set of propositions that can hold (those of the components present); a C
 /// component that owns propositions keeps, of the letters its models offer, those with such
-/// an `X` for an event some part performs (itself, when its own events carry their labels).
+/// an `X` for an event some part performs (itself, when its own events carry their labels);
+/// an FSP process that owns propositions gets the same letters from the labels of its states
+/// ([`owner_letters`]).
 fn observe(spec: &Spec, pieces: &mut [Piece]) -> Result<(), Diagnostic> {
     let obs = spec.observations();
     if obs.is_empty() {
         return Ok(());
     }
-    let owns = |piece: &Piece| {
+    let owns_c = |piece: &Piece| {
         piece.kind == PartKind::C
-            && spec.props().iter().any(|p| p.component == piece.name && obs.props.contains(&p.name))
+            && spec.props().iter().any(|p| !p.fsp && p.component == piece.name && obs.props.contains(&p.name))
     };
+    // A proposition has one owner: an FSP process composed twice would label with two states.
+    let mut owners: Vec<(usize, &Piece)> = Vec::new();
+    for piece in pieces.iter() {
+        if observed_fsp_props(spec, piece).is_empty() {
+            continue;
+        }
+        let def = piece.def.expect("an FSP process");
+        if let Some((_, first)) = owners.iter().find(|(d, _)| *d == def) {
+            let msg = format!(
+                "process `{}` owns the proposition {}, which a guard reads, and the assembly composes it twice (`{}` and `{}`)",
+                spec.ast.processes[def].name().text,
+                observed_fsp_props(spec, piece).join(", "),
+                first.name,
+                piece.name
+            );
+            return Err(spec.ctx().error(piece.span, msg, "a second instance").with_note(
+                "a proposition has one owner: define one process per instance, each with its own proposition",
+            ));
+        }
+        owners.push((def, piece));
+    }
     let present: Vec<String> = obs
         .props
         .iter()
         .filter(|name| {
-            spec.props()
-                .iter()
-                .any(|p| &p.name == *name && pieces.iter().any(|c| c.kind == PartKind::C && c.name == p.component))
+            spec.props().iter().any(|p| {
+                &p.name == *name
+                    && pieces.iter().any(|c| {
+                        (c.kind == PartKind::C && !p.fsp && c.name == p.component)
+                            || (p.fsp && observed_fsp_props(spec, c).contains(&p.name))
+                    })
+            })
         })
         .cloned()
         .collect();
     let performs = |piece: &Piece, e: &str| piece.dla.event_index(e).is_some();
-    // A component that owns every observed proposition may perform an observed event itself:
-    // its models carry the letters (the event labelled with the state it leaves), and its
-    // plain event only says that it performs it ([`crate::abs::labels`]).
+    // A C component that owns observed propositions may perform an observed plain event
+    // itself: its models carry the letters (the event labelled with the state it leaves), and
+    // its plain event only says that it performs it ([`crate::abs::labels`]).
     let labels_own = |piece: &Piece, e: &str| {
         piece.dla.alphabet().iter().any(|l| super::Observations::split(l).is_some_and(|(ev, _)| ev == e))
     };
@@ -379,13 +444,13 @@ fn observe(spec: &Spec, pieces: &mut [Piece]) -> Result<(), Diagnostic> {
     for e in &obs.events {
         for piece in pieces.iter().filter(|p| p.kind != PartKind::Property) {
             if performs(piece, e) {
-                if owns(piece) && labels_own(piece, e) {
+                if owns_c(piece) && labels_own(piece, e) {
                     own_performed.push((piece.name.clone(), e.clone()));
-                } else if owns(piece) {
+                } else if owns_c(piece) {
                     let read: Vec<&str> = spec
                         .props()
                         .iter()
-                        .filter(|p| p.component == piece.name && obs.props.contains(&p.name))
+                        .filter(|p| !p.fsp && p.component == piece.name && obs.props.contains(&p.name))
                         .map(|p| p.name.as_str())
                         .collect();
                     let msg = format!(
@@ -396,7 +461,7 @@ fn observe(spec: &Spec, pieces: &mut [Piece]) -> Result<(), Diagnostic> {
                     return Err(spec
                         .ctx()
                         .error(piece.span, msg, "performs an observed event")
-                        .with_note("not supported yet: the component's own event would have to carry its label; guard an event of another component"));
+                        .with_note("the component performs it as a value of an event family (`e.v`); its own plain events carry its label, its families' values do not yet: guard a plain event"));
                 }
                 performed.push(e);
             }
@@ -404,11 +469,20 @@ fn observe(spec: &Spec, pieces: &mut [Piece]) -> Result<(), Diagnostic> {
     }
     let sets = crate::spec::process::subsets(&present);
     for piece in pieces.iter_mut().filter(|p| p.kind != PartKind::Property) {
-        if owns(piece) {
+        let fsp_owned = observed_fsp_props(spec, piece);
+        if !fsp_owned.is_empty() {
+            piece.dla = owner_letters(&piece.dla, &fsp_owned, &sets, &obs.events, &performed);
+        } else if owns_c(piece) {
             let own: Vec<&str> =
                 own_performed.iter().filter(|(p, _)| *p == piece.name).map(|(_, e)| e.as_str()).collect();
             piece.dla = piece.dla.relabel(&|l| match super::Observations::split(l) {
-                Some((e, _)) if own.contains(&e) => vec![l.to_string()],
+                Some((e, x)) if own.contains(&e) => {
+                    if x.iter().all(|p| present.iter().any(|q| q == p)) {
+                        vec![l.to_string()]
+                    } else {
+                        Vec::new()
+                    }
+                }
                 None if own.contains(&l) => Vec::new(),
                 Some((e, x)) if obs.events.iter().any(|o| o == e) => {
                     if performed.contains(&e) && x.iter().all(|p| present.iter().any(|q| q == p)) {
@@ -430,6 +504,62 @@ fn observe(spec: &Spec, pieces: &mut [Piece]) -> Result<(), Diagnostic> {
         }
     }
     Ok(())
+}
+
+/// The event form of an FSP process that owns the observed propositions `own`: in a state
+/// labelled `L`, an observed event `e` it performs becomes the letters `e{X}` (an `X` of
+/// `sets`) that agree with `L` on `own`, the label of the state it leaves; an observed event
+/// that only others perform (`performed`) becomes a self-loop with those letters. A letter
+/// that disagrees with `L` is in the alphabet and refused there, so the event happens only
+/// with the owner's label. The result has no state labels.
+fn owner_letters(dla: &Dla, own: &[String], sets: &[Vec<String>], observed: &[String], performed: &[&str]) -> Dla {
+    let agrees =
+        |label: &[&str], x: &[String]| own.iter().all(|p| label.contains(&p.as_str()) == x.iter().any(|q| q == p));
+    let loops: Vec<&String> =
+        observed.iter().filter(|e| dla.event_index(e).is_none() && performed.contains(&e.as_str())).collect();
+    let mut b = crate::automata::Builder::new();
+    for e in dla.alphabet() {
+        if observed.contains(e) {
+            sets.iter().for_each(|x| b.add_event(&super::Observations::letter(e, x)));
+        } else {
+            b.add_event(e);
+        }
+    }
+    for e in &loops {
+        sets.iter().for_each(|x| b.add_event(&super::Observations::letter(e, x)));
+    }
+    for (i, _) in dla.states().iter().enumerate() {
+        let s = crate::automata::StateId(i as u32);
+        if dla.is_error(s) {
+            b.add_error_state();
+        } else {
+            b.add_state(&[], dla.is_accepting(s));
+        }
+    }
+    for &s in dla.initial() {
+        b.set_initial(s);
+    }
+    for (i, state) in dla.states().iter().enumerate() {
+        let s = crate::automata::StateId(i as u32);
+        if dla.is_error(s) {
+            continue;
+        }
+        let label = dla.label_names(s);
+        let mine: Vec<&Vec<String>> = sets.iter().filter(|x| agrees(&label, x)).collect();
+        for t in &state.out {
+            let name =
+                if t.event == crate::automata::TAU { crate::automata::TAU_NAME } else { dla.event_name(t.event) };
+            if observed.iter().any(|o| o == name) {
+                mine.iter().for_each(|x| b.add_transition(s, &super::Observations::letter(name, x), t.to));
+            } else {
+                b.add_transition(s, name, t.to);
+            }
+        }
+        for e in &loops {
+            mine.iter().for_each(|x| b.add_transition(s, &super::Observations::letter(e, x), s));
+        }
+    }
+    b.build()
 }
 
 fn relabel_all(pieces: &mut [Piece], rel: &Relabelling) {

@@ -367,18 +367,33 @@ pub struct EventDecl {
     pub span: Span,
 }
 
-/// `prop Name = component: (c-expression)`.
+/// `prop Name = component: (c-expression)`, or `prop Name = PROCESS: {LOCAL, LOCAL[1..2]}` for
+/// an FSP process.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PropDeclAst {
     /// The proposition.
     pub name: Name,
-    /// The C component whose globals it reads.
+    /// The component whose states it labels.
     pub component: Name,
-    /// The C expression, as written, without the outer parentheses.
+    /// The C expression, as written, without the outer parentheses (empty for an FSP owner).
     pub expr: String,
-    /// Where the expression is.
+    /// Where the expression (or the set of states) is.
     pub expr_span: Span,
+    /// For an FSP owner: the local processes in whose states the proposition holds.
+    pub states: Option<Vec<StateRef>>,
     /// The whole declaration.
+    pub span: Span,
+}
+
+/// A local process of an FSP proposition's owner, `LOCKED` or `FULL[N]` or `BUSY[1..2]`: the
+/// proposition holds in the states of its instances (all of them without indices).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateRef {
+    /// The local process.
+    pub name: Name,
+    /// Per index: one value (`Index`) or a range (`Range`, `Bind`).
+    pub indices: Vec<LabelPart>,
+    /// Where.
     pub span: Span,
 }
 

@@ -338,10 +338,57 @@ impl Checker<'_> {
                 ));
             }
             let c = &p.component;
-            if is_fsp(&c.text) {
-                return Err(self
-                    .error(c.span, format!("`{}` is an FSP process, not a C component", c.text), "not a C component")
-                    .with_note("a proposition reads the globals of a C component"));
+            let process = self.ast.processes.iter().find(|pd| pd.name().text == c.text);
+            match (process, &p.states) {
+                (Some(pd), _) if pd.property => {
+                    return Err(self
+                        .error(
+                            c.span,
+                            format!("`{}` is a property; a property cannot own a proposition", c.text),
+                            "a property",
+                        )
+                        .with_note(
+                            "a proposition labels the states of a C component or of an FSP process of the assembly",
+                        ));
+                }
+                (Some(pd), Some(states)) => self.prop_states(pd, states)?,
+                (Some(_), None) => {
+                    return Err(self
+                        .error(
+                            p.expr_span,
+                            format!("`{}` is an FSP process: its proposition names its local processes", c.text),
+                            "a C expression",
+                        )
+                        .with_note(format!(
+                            "write the local processes in whose states `{}` holds: `prop {} = {}: {{LOCAL, LOCAL[1..2]}}`",
+                            p.name.text, p.name.text, c.text
+                        )));
+                }
+                (None, _) if is_fsp(&c.text) => {
+                    return Err(self
+                        .error(
+                            c.span,
+                            format!("`{}` is a composition; a proposition labels the states of one process", c.text),
+                            "a composition",
+                        )
+                        .with_note("name a C component or an FSP process of the composition"));
+                }
+                (None, Some(_)) => {
+                    return Err(self
+                        .error(
+                            p.expr_span,
+                            format!(
+                                "`{}` is not an FSP process, so a C component: its proposition is a C expression",
+                                c.text
+                            ),
+                            "a set of local processes",
+                        )
+                        .with_note(format!(
+                            "write a condition over its globals: `prop {} = {}: (expression)`",
+                            p.name.text, c.text
+                        )));
+                }
+                (None, None) => {}
             }
             if !self.ast.composites.is_empty() && !named.iter().any(|n| n.text == c.text) {
                 let mut comps: Vec<&str> =
@@ -356,6 +403,45 @@ impl Checker<'_> {
                         "not a component of any composition",
                     )
                     .with_note(format!("the C components of the compositions: {known}")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The local processes of an FSP proposition: each is a local process of `pd` with its
+    /// number of indices (or none: every instance), over constants and `pd`'s parameters.
+    fn prop_states(&self, pd: &ProcessDef, states: &[StateRef]) -> Result<(), Diagnostic> {
+        let scope: Scope = pd.params.iter().map(|p| p.name.text.clone()).collect();
+        for st in states {
+            let Some(local) = pd.locals.iter().find(|l| l.name.text == st.name.text) else {
+                let names: Vec<&str> = pd.locals.iter().map(|l| l.name.text.as_str()).collect();
+                return Err(self
+                    .error(
+                        st.name.span,
+                        format!("`{}` is not a local process of `{}`", st.name.text, pd.name().text),
+                        "no such local process",
+                    )
+                    .with_note(format!("the local processes of `{}`: {}", pd.name().text, names.join(", "))));
+            };
+            let arity =
+                pd.locals.iter().filter(|l| l.name.text == st.name.text).map(|l| l.indices.len()).collect::<Vec<_>>();
+            if !st.indices.is_empty() && !arity.contains(&st.indices.len()) {
+                let msg = format!(
+                    "`{}` takes {}, given {}",
+                    st.name.text,
+                    count(local.indices.len(), "index", "indices"),
+                    st.indices.len()
+                );
+                return Err(self.error(st.span, msg, "wrong number of indices"));
+            }
+            for part in &st.indices {
+                match part {
+                    LabelPart::Index(Expr { kind: ExprKind::Ident(n), .. })
+                        if !scope.contains(n) && self.g.ranges.contains_key(n) => {}
+                    LabelPart::Index(e) => self.expr(e, &scope)?,
+                    LabelPart::Range(r) | LabelPart::Bind(_, r) => self.range(r, &scope)?,
+                    LabelPart::Name(_) | LabelPart::Set(_) => {}
+                }
             }
         }
         Ok(())

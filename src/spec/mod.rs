@@ -82,14 +82,18 @@ impl EventFamily {
     }
 }
 
-/// A state proposition over a C component's globals: `prop Locked = ipcq: (owner != 0)`.
+/// A state proposition: over a C component's globals, `prop Locked = ipcq: (owner != 0)`, or
+/// over the states of an FSP process, `prop Locked = LOCK: {LOCKED}` (it holds in the states of
+/// the local processes named, [`PropDecl::fsp`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PropDecl {
     /// The proposition.
     pub name: String,
-    /// The C component whose globals it reads.
+    /// The component whose states it labels: a C component, or an FSP process.
     pub component: String,
-    /// The C expression as written (without the outer parentheses).
+    /// Whether the component is an FSP process (the proposition names its local processes).
+    pub fsp: bool,
+    /// The C expression as written (without the outer parentheses); empty for an FSP process.
     pub expr: String,
     /// Where the C expression is, for diagnostics about it.
     pub expr_span: SrcSpan,
@@ -215,6 +219,7 @@ fn parse_unguarded(source: &str, file: &str) -> Result<Spec, Diagnostic> {
         .map(|p| PropDecl {
             name: p.name.text.clone(),
             component: p.component.text.clone(),
+            fsp: p.states.is_some(),
             expr: p.expr.clone(),
             expr_span: p.expr_span.to_src(file),
             span: p.span.to_src(file),
@@ -299,7 +304,7 @@ impl Spec {
         let mut out: Vec<&PropDecl> = self
             .props
             .iter()
-            .filter(|p| p.component == component && self.observations.props.contains(&p.name))
+            .filter(|p| !p.fsp && p.component == component && self.observations.props.contains(&p.name))
             .collect();
         out.sort_by(|a, b| a.name.cmp(&b.name));
         out
@@ -336,7 +341,7 @@ impl Spec {
     /// globals, or `None` when the sources define no such function. The first problem is
     /// returned, located in the spec.
     pub fn check_props(&self, globals_of: &mut GlobalsOf<'_>, constants: &[String]) -> Result<(), Diagnostic> {
-        for (p, ast) in self.props.iter().zip(&self.ast.props) {
+        for (p, ast) in self.props.iter().zip(&self.ast.props).filter(|(p, _)| !p.fsp) {
             let Some(globals) = globals_of(&p.component)? else {
                 return Err(Diagnostic::at(
                     ast.component.span.to_src(&self.file),

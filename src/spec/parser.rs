@@ -237,7 +237,11 @@ impl<'a> Parser<'a> {
         self.expect_sym(Sym::Eq, "after the proposition's name")?;
         let component = self.name("the C component the proposition reads")?;
         self.expect_sym(Sym::Colon, "after the component's name")?;
-        let open = self.expect_sym(Sym::LParen, "before the C expression")?;
+        if self.is_sym(Sym::LBrace) {
+            return self.prop_states(start, name, component);
+        }
+        let open =
+            self.expect_sym(Sym::LParen, "before the C expression (or `{` before the states of an FSP process)")?;
         let first = self.span();
         let mut level = 1;
         while level > 0 {
@@ -262,7 +266,36 @@ impl<'a> Parser<'a> {
         let last = self.toks[self.pos - 2].span;
         let expr = self.src[first.start..last.end].to_string();
         self.eat_sym(Sym::Dot);
-        Ok(PropDeclAst { name, component, expr, expr_span: first.to(last), span: start.to(close) })
+        Ok(PropDeclAst { name, component, expr, expr_span: first.to(last), states: None, span: start.to(close) })
+    }
+
+    /// `{LOCAL, LOCAL[e], LOCAL[a..b], LOCAL[R]}` after `prop Name = PROCESS:`.
+    fn prop_states(&mut self, start: Span, name: Name, component: Name) -> PResult<PropDeclAst> {
+        let open = self.bump();
+        let mut states = Vec::new();
+        if !self.is_sym(Sym::RBrace) {
+            loop {
+                let local = self.name("a local process of the proposition's process")?;
+                let mut indices = Vec::new();
+                while self.eat_sym(Sym::LBrack) {
+                    indices.push(self.bracket_part()?);
+                }
+                states.push(StateRef { span: local.span.to(self.prev_span()), name: local, indices });
+                if !self.eat_sym(Sym::Comma) {
+                    break;
+                }
+            }
+        }
+        let close = self.expect_sym(Sym::RBrace, "to close the set of local processes")?;
+        self.eat_sym(Sym::Dot);
+        Ok(PropDeclAst {
+            name,
+            component,
+            expr: String::new(),
+            expr_span: open.to(close),
+            states: Some(states),
+            span: start.to(close),
+        })
     }
 
     fn params(&mut self) -> PResult<Vec<Param>> {

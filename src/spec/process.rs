@@ -40,6 +40,7 @@ const MAX_REF_CHAIN: u32 = 1_000;
 pub fn elaborate(spec: &Spec, def: usize, args: &[i64], indices: &[i64], at: Span) -> Result<Dla, Diagnostic> {
     let mut el = Elaborator::new(spec);
     el.observe = Observe::Letters(spec.observations.clone());
+    el.owner = Some(def);
     run(&mut el, def, args, indices, at)
 }
 
@@ -68,7 +69,16 @@ fn run(el: &mut Elaborator, def: usize, args: &[i64], indices: &[i64], at: Span)
     let pd = &spec.ast.processes[def];
     let main = &pd.locals[0];
     let env = el.start_env(def, &main.indices, indices, at)?;
-    let init = el.resolve(def, main.body, env, 0)?;
+    let start = Local {
+        def,
+        local: 0,
+        values: env
+            .values(&main.indices.iter().map(|d| d.var.text.clone()).collect::<Vec<_>>())
+            .into_iter()
+            .flatten()
+            .collect(),
+    };
+    let init = el.resolve(def, main.body, env, start, 0)?;
     let s0 = el.state(init)?;
     el.builder.set_initial(s0);
     while let Some((from, node)) = el.queue.pop_front() {
@@ -96,26 +106,38 @@ fn run(el: &mut Elaborator, def: usize, args: &[i64], indices: &[i64], at: Span)
     el.post_ops(def, dla)
 }
 
-/// A point of a body with the variables it reads (parameters are kept apart, per definition).
+/// A point of a body with the variables it reads (parameters are kept apart, per definition),
+/// and the local process instance whose body it is in.
 #[derive(Clone, Debug)]
 struct Node {
     def: usize,
     term: TermId,
     env: Env,
+    local: Local,
 }
 
-/// Where a process reference or `if` leads.
+/// An instance of a local process: `FULL[2]` of definition `def`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Local {
+    def: usize,
+    local: usize,
+    values: Vec<i64>,
+}
+
+/// Where a process reference or `if` leads; `STOP` keeps the local process it ends.
 enum Target {
-    Stop,
+    Stop(Local),
     Error,
     Node(Node),
 }
 
+/// A state: its point and values, and the mask of the owned propositions that hold in it (states
+/// that differ only in their label stay apart).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Key {
-    Stop,
+    Stop(u32),
     Error,
-    Node(usize, TermId, Vec<Option<i64>>),
+    Node(usize, TermId, Vec<Option<i64>>, u32),
 }
 
 struct Elaborator<'s> {
@@ -134,6 +156,8 @@ struct Elaborator<'s> {
     observe: Observe,
     /// The observed events a property has met (its alphabet holds all their letters).
     observed: std::collections::BTreeSet<String>,
+    /// The definition whose propositions label the states (`prop P = PROC: {..}`).
+    owner: Option<usize>,
 }
 
 /// How a property's guards over state propositions are elaborated.
@@ -159,7 +183,55 @@ impl<'s> Elaborator<'s> {
             moves: HashMap::default(),
             observe: Observe::Letters(super::Observations::default()),
             observed: Default::default(),
+            owner: None,
         }
+    }
+
+    /// The propositions of the owner that hold in the states of `at` (sorted), as names and
+    /// as a mask over the owner's propositions in declaration order.
+    fn label(&mut self, at: &Local) -> Result<(Vec<String>, u32), Diagnostic> {
+        let Some(owner) = self.owner.filter(|&o| o == at.def) else { return Ok((Vec::new(), 0)) };
+        let spec = self.spec;
+        let name = &self.def(owner).name().text;
+        let local = &self.def(owner).locals[at.local];
+        let params = self.params_of(owner)?;
+        let (mut names, mut mask) = (Vec::new(), 0u32);
+        let owned =
+            spec.ast.props.iter().filter(|p| &p.component.text == name).filter_map(|p| Some((p, p.states.as_ref()?)));
+        for (i, (p, states)) in owned.enumerate() {
+            let mut holds = false;
+            for st in states.iter().filter(|st| st.name.text == local.name.text) {
+                if !st.indices.is_empty() && st.indices.len() != at.values.len() {
+                    continue;
+                }
+                let mut all = true;
+                for (part, &v) in st.indices.iter().zip(&at.values) {
+                    let ok = match part {
+                        LabelPart::Index(Expr { kind: ExprKind::Ident(n), span })
+                            if params.get(n).is_none() && spec.globals.ranges.contains_key(n) =>
+                        {
+                            let (lo, hi) =
+                                self.ctx.range(&RangeSpec::Named(Name { text: n.clone(), span: *span }), &params)?;
+                            (lo..=hi).contains(&v)
+                        }
+                        LabelPart::Index(e) => self.ctx.eval(e, &params)? == v,
+                        LabelPart::Range(r) | LabelPart::Bind(_, r) => {
+                            let (lo, hi) = self.ctx.range(r, &params)?;
+                            (lo..=hi).contains(&v)
+                        }
+                        LabelPart::Name(_) | LabelPart::Set(_) => false,
+                    };
+                    all &= ok;
+                }
+                holds |= all;
+            }
+            if holds {
+                names.push(p.name.text.clone());
+                mask |= 1 << i.min(31);
+            }
+        }
+        names.sort();
+        Ok((names, mask))
     }
 
     fn def(&self, def: usize) -> &'s ProcessDef {
@@ -211,20 +283,21 @@ impl<'s> Elaborator<'s> {
         mut def: usize,
         mut term: TermId,
         mut env: Env,
+        mut local: Local,
         mut depth: u32,
     ) -> Result<Target, Diagnostic> {
         let mut seen: Vec<(usize, TermId, Env)> = Vec::new();
         loop {
             let pd = self.def(def);
             match pd.term(term) {
-                Term::Stop(_) | Term::End(_) => return Ok(Target::Stop),
+                Term::Stop(_) | Term::End(_) => return Ok(Target::Stop(local)),
                 Term::Error(_) => return Ok(Target::Error),
                 Term::If { cond, then, otherwise } => {
                     let full = self.params_of(def)?.concat(&env);
                     term = match (self.ctx.eval(cond, &full)? != 0, otherwise) {
                         (true, _) => *then,
                         (false, Some(o)) => *o,
-                        (false, None) => return Ok(Target::Stop),
+                        (false, None) => return Ok(Target::Stop(local)),
                     };
                 }
                 Term::Ref { name, indices } => {
@@ -243,26 +316,29 @@ impl<'s> Elaborator<'s> {
                     let full = self.params_of(def)?.concat(&env);
                     let values = indices.iter().map(|e| self.ctx.eval(e, &full)).collect::<Result<Vec<_>, _>>()?;
                     match self.resolve_ref(def, name, &values)? {
-                        Some((d, t, e)) => (def, term, env) = (d, t, e),
+                        Some((d, l, t, e)) => {
+                            (def, term, env) = (d, t, e);
+                            local = Local { def: d, local: l, values };
+                        }
                         None => return Ok(Target::Error),
                     }
                 }
                 Term::Choice(..) | Term::Prefix { .. } => {
                     let free = self.free_vars(def, term);
-                    return Ok(Target::Node(Node { def, term, env: env.restrict(&free) }));
+                    return Ok(Target::Node(Node { def, term, env: env.restrict(&free), local }));
                 }
             }
         }
     }
 
-    /// The definition, body and index bindings a reference leads to; `None` when an index is
-    /// outside its range (the reference is `ERROR`).
+    /// The definition, local process, body and index bindings a reference leads to; `None`
+    /// when an index is outside its range (the reference is `ERROR`).
     fn resolve_ref(
         &mut self,
         def: usize,
         name: &Name,
         values: &[i64],
-    ) -> Result<Option<(usize, TermId, Env)>, Diagnostic> {
+    ) -> Result<Option<(usize, usize, TermId, Env)>, Diagnostic> {
         let (tdef, local) = match self.def(def).local(&name.text, values.len()) {
             Some(l) => (def, l),
             None => match self.spec.process_ix.get(&name.text) {
@@ -283,7 +359,7 @@ impl<'s> Elaborator<'s> {
             }
             env.bind(&d.var.text, v);
         }
-        Ok(Some((tdef, ld.body, env)))
+        Ok(Some((tdef, local, ld.body, env)))
     }
 
     /// The variables `term` reads that are bound outside it, sorted (constants included; they
@@ -294,23 +370,28 @@ impl<'s> Elaborator<'s> {
         all.get(term.0 as usize).cloned().unwrap_or_default()
     }
 
-    fn key(&mut self, node: &Node) -> Key {
-        let free = self.free_vars(node.def, node.term);
-        Key::Node(node.def, node.term, node.env.values(&free))
-    }
-
     fn state(&mut self, target: Target) -> Result<StateId, Diagnostic> {
-        let (key, node) = match target {
-            Target::Stop => (Key::Stop, None),
-            Target::Error => (Key::Error, None),
-            Target::Node(n) => (self.key(&n), Some(n)),
+        let (key, node, label) = match target {
+            Target::Stop(at) => {
+                let (label, mask) = self.label(&at)?;
+                (Key::Stop(mask), None, label)
+            }
+            Target::Error => (Key::Error, None, Vec::new()),
+            Target::Node(n) => {
+                let (label, mask) = self.label(&n.local)?;
+                let free = self.free_vars(n.def, n.term);
+                (Key::Node(n.def, n.term, n.env.values(&free), mask), Some(n), label)
+            }
         };
         if let Some(&id) = self.ids.get(&key) {
             return Ok(id);
         }
         let id = match key {
             Key::Error => self.builder.add_error_state(),
-            _ => self.builder.add_state(&[], true),
+            _ => {
+                let label: Vec<&str> = label.iter().map(String::as_str).collect();
+                self.builder.add_state(&label, true)
+            }
         };
         self.ids.insert(key, id);
         if let Some(n) = node {
@@ -325,13 +406,13 @@ impl<'s> Elaborator<'s> {
             _ => vec![node.term],
         };
         for b in branches {
-            self.prefix(from, node.def, b, &node.env)?;
+            self.prefix(from, node.def, b, &node.env, &node.local)?;
         }
         Ok(())
     }
 
     /// The transitions of one `when g a -> next` branch.
-    fn prefix(&mut self, from: StateId, def: usize, term: TermId, env: &Env) -> Result<(), Diagnostic> {
+    fn prefix(&mut self, from: StateId, def: usize, term: TermId, env: &Env, local: &Local) -> Result<(), Diagnostic> {
         let pd = self.def(def);
         let Term::Prefix { guard, label, next } = pd.term(term) else {
             return Ok(());
@@ -382,7 +463,7 @@ impl<'s> Elaborator<'s> {
             return Ok(());
         }
         for (event, bound) in self.ctx.expand(label, &full)? {
-            let target = self.resolve(def, *next, bound.skip(params.len()), 0)?;
+            let target = self.resolve(def, *next, bound.skip(params.len()), local.clone(), 0)?;
             let to = self.state(target)?;
             let letters: Vec<String> = match &mut self.observe {
                 Observe::Collect(events, props) => {
