@@ -22,8 +22,17 @@
 //! candidate from the re-used table (`Learner::close` and `Learner::hypothesis`, no queries)
 //! and the time of Oracle 1 on it.
 //!
+//! `--learner lstar|lsharp` (L* by default) and `--reuse hints|revalidate|adaptive` (the
+//! checker's default, hints, by default) choose the learner and how the upgrade run re-uses
+//! the old tables or trees.
+//!
+//! With `--models`, it runs instead the generated upgrades of the FSP models of
+//! `tests/dynamic.rs` (16 per model: one transition of one part removed or added, the same
+//! pseudo-random choices as the test) with L# and each re-use mode, and prints per mode the
+//! membership queries and the time of the upgrade runs, summed, against the runs from scratch.
+//!
 //! Usage: `cargo bench --bench dynamic [-- --sizes 3,6,9 --positions first,middle,last
-//! --breakdown]`.
+//! --breakdown --learner lsharp --reuse adaptive]`, `cargo bench --bench dynamic -- --models`.
 //! `subst check OLD NEW --prop ONE_TOKEN --stats` on the written files runs the original and
 //! the upgrade the same way from the command line; `subst verify NEW --prop ONE_TOKEN
 //! --engine ag --stats` runs the check from scratch.
@@ -33,10 +42,11 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use subst::automata::Dla;
-use subst::check::ag::{AgStats, AssumptionOracle, DynamicChecker, Outcome, expose_errors};
+use subst::automata::dla::{Builder, StateId, TAU_NAME};
+use subst::check::ag::{AgStats, AssumptionOracle, DynamicChecker, Outcome, Reuse, expose_errors};
 use subst::check::verify::ordered_parts;
 use subst::learn::lstar::FnMembership;
-use subst::learn::{CexMode, Learner};
+use subst::learn::{Algorithm, CexMode, Learner};
 
 const TEMPLATE: &str = include_str!("dynamic_ring.lts");
 const DEFAULT_SIZES: [usize; 8] = [3, 6, 9, 12, 15, 18, 21, 24];
@@ -75,12 +85,23 @@ fn main() -> ExitCode {
     let mut sizes: Vec<usize> = DEFAULT_SIZES.to_vec();
     let mut positions = vec![Position::First, Position::Middle, Position::Last];
     let mut breakdown = false;
+    let mut setup = Setup { learner: Algorithm::LStar, reuse: Reuse::default() };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             // `cargo bench` passes `--bench` to every harness-less bench.
             "--bench" => {}
             "--breakdown" => breakdown = true,
+            "--models" => return models(),
+            "--learner" => match args.next().as_deref() {
+                Some("lstar") => setup.learner = Algorithm::LStar,
+                Some("lsharp") => setup.learner = Algorithm::LSharp,
+                _ => return usage("--learner takes lstar or lsharp"),
+            },
+            "--reuse" => match args.next().as_deref().and_then(parse_reuse) {
+                Some(r) => setup.reuse = r,
+                None => return usage("--reuse takes hints, revalidate or adaptive"),
+            },
             "--sizes" => match args.next().map(|v| v.split(',').map(str::parse).collect::<Result<Vec<usize>, _>>()) {
                 Some(Ok(v)) if v.iter().all(|&n| n >= 2) => sizes = v,
                 _ => return usage("--sizes takes a list of ring sizes of at least 2, e.g. 3,6,9"),
@@ -107,7 +128,7 @@ fn main() -> ExitCode {
     println!("|{}", "---|".repeat(12));
     for &n in &sizes {
         for &position in &positions {
-            match measure(n, position, &dir) {
+            match measure(n, position, &dir, setup) {
                 Ok(row) => println!("{row}"),
                 Err(e) => {
                     eprintln!("dynamic: N={n} {position:?}: {e}");
@@ -220,7 +241,7 @@ fn percent(a: f64, b: f64) -> String {
     if b == 0.0 { "-".into() } else { format!("{:.2}%", 100.0 * a / b) }
 }
 
-fn measure(n: usize, position: Position, dir: &std::path::Path) -> Result<String, String> {
+fn measure(n: usize, position: Position, dir: &std::path::Path, setup: Setup) -> Result<String, String> {
     let k = position.node(n);
     let (old_src, new_src) = (instantiate(n, k, 1)?, instantiate(n, k, 2)?);
     let old_file = dir.join(format!("ring-N{n}-K{k}-old.lts"));
@@ -235,7 +256,7 @@ fn measure(n: usize, position: Position, dir: &std::path::Path) -> Result<String
         return Err(format!("expected one changed component, found levels {changed:?}"));
     };
 
-    let fresh = || DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(subst::learn::Algorithm::LStar);
+    let fresh = || DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(setup.learner).with_reuse(setup.reuse);
     let (original, t_orig, checker) = best_of(&fresh, &old_parts, &old_property, "original")?;
     let (upgrade, t_ug, _) = best_of(&|| checker.clone(), &new_parts, &new_property, "upgrade")?;
     let (scratch, t_scratch, _) = best_of(&fresh, &new_parts, &new_property, "scratch")?;
@@ -300,4 +321,151 @@ fn print_breakdown(n: usize) -> Result<(), String> {
     }
     println!("| all | | | | | {:.1} | {:.1} |", ms(rebuild_total), ms(oracle_total));
     Ok(())
+}
+
+/// The learner and the re-use mode of the ring runs.
+#[derive(Clone, Copy, Debug)]
+struct Setup {
+    learner: Algorithm,
+    reuse: Reuse,
+}
+
+fn parse_reuse(s: &str) -> Option<Reuse> {
+    match s {
+        "hints" => Some(Reuse::Hints),
+        "revalidate" => Some(Reuse::Revalidate),
+        "adaptive" => Some(Reuse::Adaptive),
+        _ => None,
+    }
+}
+
+/// The FSP models of `tests/dynamic.rs`: file, assembly, property.
+const MODELS: &[(&str, &str, &str)] = &[
+    ("paper000.lts", "SYS", "ORDER"),
+    ("paper000.lts", "BROKEN", "ORDER"),
+    ("mutex.lts", "SEMADEMO", "MUTEX"),
+    ("buffer.lts", "PRODCONS", "BOUNDED"),
+    ("pipeline.lts", "PIPELINE", "ORDERED"),
+    ("token_ring.lts", "RING", "ONE_TOKEN"),
+    ("carpark.lts", "CARPARK", "CAPACITY"),
+    ("readers_writers.lts", "READERS_WRITERS", "SAFE_RW"),
+    ("abp.lts", "ABP", "EXACTLY_ONCE"),
+    ("lock.lts", "LOCK_MODEL", "GRANTED"),
+];
+
+/// A copy of `d` with one transition added (`add`) or removed, chosen by `pick` (as in
+/// `tests/dynamic.rs`).
+fn mutate(d: &Dla, add: bool, pick: u64) -> Dla {
+    let mut b = Builder::new();
+    for e in d.alphabet() {
+        b.add_event(e);
+    }
+    for s in d.states() {
+        match s.kind {
+            subst::automata::dla::Kind::Error => b.add_error_state(),
+            subst::automata::dla::Kind::Normal { accepting } => b.add_state(&[], accepting),
+        };
+    }
+    let all: Vec<(usize, u32, StateId)> =
+        d.states().iter().enumerate().flat_map(|(i, s)| s.out.iter().map(move |t| (i, t.event, t.to))).collect();
+    let skip = if add || all.is_empty() { usize::MAX } else { (pick % all.len() as u64) as usize };
+    for (k, &(from, e, to)) in all.iter().enumerate() {
+        if k != skip {
+            let name = if e == subst::automata::TAU { TAU_NAME } else { d.event_name(e) };
+            b.add_transition(StateId(from as u32), name, to);
+        }
+    }
+    if add && !d.alphabet().is_empty() {
+        let n = d.n_states() as u64;
+        let from = StateId((pick % n) as u32);
+        let to = StateId(((pick / 7) % n) as u32);
+        if !d.is_error(from) {
+            b.add_transition(from, &d.alphabet()[(pick / 13) as usize % d.alphabet().len()], to);
+        }
+    }
+    for &i in d.initial() {
+        b.set_initial(i);
+    }
+    b.build()
+}
+
+/// The generated upgrades of the FSP models, with L# and every re-use mode.
+fn models() -> ExitCode {
+    let mut cases = Vec::new();
+    let mut seed: u64 = 0x5eed;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for &(file, assembly, property) in MODELS {
+        let path = format!("{}/specs/{file}", env!("CARGO_MANIFEST_DIR"));
+        let Ok(spec) = subst::spec::load(std::path::Path::new(&path)) else {
+            eprintln!("dynamic: cannot load {path}");
+            return ExitCode::FAILURE;
+        };
+        let (Ok(a), Ok(p)) = (spec.assembly(assembly), spec.process(property)) else {
+            eprintln!("dynamic: {file}: no {assembly} or {property}");
+            return ExitCode::FAILURE;
+        };
+        let Ok(parts) = ordered_parts(&a, &[]) else {
+            eprintln!("dynamic: {file}: cannot order the parts");
+            return ExitCode::FAILURE;
+        };
+        let property = p.relabel(&|e| if a.is_hidden(e) { vec![] } else { vec![e.to_string()] });
+        for _ in 0..16 {
+            let k = (next() % parts.len() as u64) as usize;
+            let mut new_parts = parts.clone();
+            new_parts[k] = mutate(&parts[k], next() % 2 == 0, next());
+            cases.push((parts.clone(), new_parts, property.clone()));
+        }
+    }
+    println!(
+        "| reuse | upgrades | MQ upgrade | MQ scratch | MQ upgrade/scratch | ms upgrade | ms scratch | time upgrade/scratch |"
+    );
+    println!("|{}", "---|".repeat(8));
+    for reuse in [Reuse::Hints, Reuse::Revalidate, Reuse::Adaptive] {
+        let fresh = || {
+            DynamicChecker::new(CexMode::RivestSchapire)
+                .with_algorithm(Algorithm::LSharp)
+                .with_reuse(reuse)
+                .with_probe(0)
+        };
+        let (mut mq_up, mut mq_scratch, mut t_up, mut t_scratch) = (0, 0, Duration::ZERO, Duration::ZERO);
+        for (old, new, property) in &cases {
+            let mut checker = fresh();
+            checker.run(old, Some(property));
+            // The best of three for the times; the counts do not change.
+            let mut best = Duration::MAX;
+            let mut mq = 0;
+            for _ in 0..3 {
+                let mut c = checker.clone();
+                let start = Instant::now();
+                let (_, stats) = c.run(new, Some(property));
+                best = best.min(start.elapsed());
+                mq = stats.membership;
+            }
+            mq_up += mq;
+            t_up += best;
+            let mut best = Duration::MAX;
+            for _ in 0..3 {
+                let start = Instant::now();
+                let (_, stats) = fresh().run(new, Some(property));
+                best = best.min(start.elapsed());
+                mq = stats.membership;
+            }
+            mq_scratch += mq;
+            t_scratch += best;
+        }
+        println!(
+            "| {reuse:?} | {} | {mq_up} | {mq_scratch} | {} | {:.1} | {:.1} | {} |",
+            cases.len(),
+            percent(mq_up as f64, mq_scratch as f64),
+            ms(t_up),
+            ms(t_scratch),
+            percent(ms(t_up), ms(t_scratch)),
+        );
+    }
+    ExitCode::SUCCESS
 }

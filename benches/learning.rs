@@ -6,7 +6,10 @@
 //!   prefix-closed DFAs, and the weakest assumptions of the checks in SPECS_DIR (default
 //!   `specs/`), each one learned to completion by subst's L* before it is written;
 //! - `learning run FILE...` learns each target with `subst::learn::lstar::learn` and an exact
-//!   equivalence oracle, and prints one JSON object a line with the counts.
+//!   equivalence oracle, and prints one JSON object a line with the counts (`--learner lsharp`:
+//!   L#; `--learner adaptive`: adaptive L# whose reference model is the target with one
+//!   transition redirected, the transition of the middle state on the first letter, to the next
+//!   state: the re-learning of a slightly changed system).
 //!
 //! (`cargo bench --bench learning -- gen DIR` works too: the `--bench` flag cargo adds is
 //! ignored.)
@@ -73,9 +76,10 @@ fn main() -> ExitCode {
             match raw.next().as_deref() {
                 Some("lstar") => learners.push(Algorithm::LStar),
                 Some("lsharp") => learners.push(Algorithm::LSharp),
+                Some("adaptive") => learners.push(Algorithm::Adaptive),
                 Some("all") => learners.extend([Algorithm::LStar, Algorithm::LSharp]),
                 other => {
-                    eprintln!("learning: --learner lstar|lsharp|all, not {other:?}");
+                    eprintln!("learning: --learner lstar|lsharp|adaptive|all, not {other:?}");
                     return ExitCode::FAILURE;
                 }
             }
@@ -94,7 +98,7 @@ fn main() -> ExitCode {
         Some("run") => args[1..].iter().try_for_each(|f| learners.iter().try_for_each(|&l| run(Path::new(f), l))),
         _ => {
             eprintln!(
-                "usage: learning gen DIR [SPECS_DIR] | learning run [--learner lstar|lsharp|all] FILE... \\
+                "usage: learning gen DIR [SPECS_DIR] | learning run [--learner lstar|lsharp|adaptive|all] FILE... \\
                  (FILE: a target .json, or a LearnLib v2 .dfa or .dfa.gz; see benches/LEARNING.md)"
             );
             return ExitCode::SUCCESS;
@@ -114,6 +118,8 @@ fn main() -> ExitCode {
 enum Algorithm {
     LStar,
     LSharp,
+    /// Adaptive L# with the target, one transition redirected, as its reference.
+    Adaptive,
 }
 
 impl Algorithm {
@@ -121,6 +127,7 @@ impl Algorithm {
         match self {
             Algorithm::LStar => "lstar",
             Algorithm::LSharp => "lsharp",
+            Algorithm::Adaptive => "adaptive",
         }
     }
 }
@@ -362,6 +369,10 @@ fn run(path: &Path, algorithm: Algorithm) -> Result<(), String> {
     let (hypothesis, stats): (Dla, Stats) = match algorithm {
         Algorithm::LStar => learn(target.alphabet.clone(), &mut teacher, CexMode::RivestSchapire, target.prefix_closed),
         Algorithm::LSharp => lsharp::learn(target.alphabet.clone(), &mut teacher, target.prefix_closed),
+        Algorithm::Adaptive => {
+            let reference = perturbed(&target);
+            subst::learn::adaptive::learn(target.alphabet.clone(), &mut teacher, target.prefix_closed, &reference)
+        }
     }
     .map_err(|e| format!("{}: {e}", target.name))?;
     let ms = start.elapsed().as_secs_f64() * 1000.0;
@@ -784,4 +795,31 @@ fn minimal(t: Target) -> Target {
         i += 1;
     }
     Target { accepting: vec![true; reps.len()], delta, initial: 0, ..t }
+}
+
+/// The target with the transition of its middle state on the first letter redirected to the
+/// next state (or, where it was missing, added), as a DLA: the reference of `--learner adaptive`.
+fn perturbed(t: &Target) -> Dla {
+    let n = t.accepting.len();
+    let mut b = subst::automata::dla::Builder::new();
+    for a in &t.alphabet {
+        b.add_event(a);
+    }
+    let ids: Vec<StateId> = t.accepting.iter().map(|&acc| b.add_state(&[], acc)).collect();
+    for (q, row) in t.delta.iter().enumerate() {
+        for (a, &to) in row.iter().enumerate() {
+            let to = if q == n / 2 && a == 0 {
+                (to.max(0) as usize + 1) % n
+            } else if to < 0 {
+                continue;
+            } else {
+                to as usize
+            };
+            b.add_transition(ids[q], &t.alphabet[a], ids[to]);
+        }
+    }
+    if let Some(i) = t.start() {
+        b.set_initial(ids[i]);
+    }
+    b.build()
 }

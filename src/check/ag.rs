@@ -38,9 +38,11 @@
 //! level). Re-validating an L# tree asks every word of the old tree again of the new level
 //! ([`crate::learn::LSharp::replay`]). Both are written to the cache ([`SavedLevel`]).
 //!
+//! With [`Reuse::Adaptive`], a changed L# level learns afresh with adaptive L# (Kruger, Junges
+//! and Rot, FM 2024; [`crate::learn::adaptive`]), its old assumption as the reference model.
+//!
 //! Known weaknesses: a contradicted hint re-validates the whole table or tree, and in CEGAR
-//! rounds on the IPC it is contradicted in most rounds; adaptive L# (Kruger, Junges and Rot,
-//! FM 2024), which re-asks only what its reference model needs, is not built. Assumptions range
+//! rounds on the IPC it is contradicted in most rounds. Assumptions range
 //! over events only (the state propositions of paper 003's state/event L* are not yet part of
 //! the interface). Counterexample witnesses are found by an explicit search of the constrained
 //! product.
