@@ -124,8 +124,25 @@ fn a_write_outside_the_fsp_processs_labelled_state_fails_with_the_label_in_the_t
     for engine in ["mono", "ag"] {
         let (code, out) = verify_fsp(&["lock_race.lts"], engine);
         assert_eq!(code, 1, "{engine}: {out}");
-        assert!(out.contains("trace: write{}"), "{engine}: {out}");
+        assert!(out.contains("trace: [] write{} []"), "{engine}: {out}");
     }
+}
+
+#[test]
+fn a_trace_over_fsp_propositions_shows_the_label_after_every_step() {
+    let (code, out) = verify_fsp(&["counter_early_flush.lts"], "mono");
+    assert_eq!(code, 1, "{out}");
+    let trace = out.lines().find(|l| l.contains("trace:")).unwrap_or_else(|| panic!("a trace: {out}"));
+    insta::assert_snapshot!(trace.trim());
+}
+
+#[test]
+fn the_json_trace_carries_the_label_after_every_step() {
+    let (code, out, _) = subst(&data("labels/fsp"), &["verify", "partial_late_open.lts", "--format", "json"]);
+    assert_eq!(code, 1);
+    let doc = validate("subst-verify-1.json", &out);
+    assert_eq!(doc["properties"][0]["trace"], serde_json::json!(["acquire", "write{Locked}"]));
+    assert_eq!(doc["properties"][0]["labels"], serde_json::json!([[], ["Locked"], ["Locked"]]));
 }
 
 #[test]
@@ -159,7 +176,7 @@ fn a_guard_over_propositions_of_two_fsp_processes_reads_both_at_an_event_of_one(
         assert_eq!(code, 0, "{engine}: {out}");
         let (code, out) = verify_fsp(&["partial_late_open.lts"], engine);
         assert_eq!(code, 1, "{engine}: {out}");
-        assert!(out.contains("trace: acquire write{Locked}"), "{engine}: {out}");
+        assert!(out.contains("trace: [] acquire [Locked] write{Locked} [Locked]"), "{engine}: {out}");
     }
 }
 

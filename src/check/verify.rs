@@ -31,6 +31,9 @@ pub struct PropertyResult {
     pub time: Duration,
     /// The work of the compositional engine, when it ran.
     pub ag: Option<AgStats>,
+    /// When it fails and FSP processes own propositions: the label after every step of the
+    /// trace, the initial one first ([`crate::spec::Assembly::trace_labels`]).
+    pub labels: Option<Vec<Vec<String>>>,
 }
 
 /// How `subst verify` checks.
@@ -127,7 +130,11 @@ pub fn verify(
                 (verdict, 0, Some(stats))
             }
         };
-        results.push(PropertyResult { property: label, verdict, states, time: start.elapsed(), ag });
+        let labels = match &verdict {
+            Verdict::Fails(trace) => assembly.trace_labels(trace),
+            _ => None,
+        };
+        results.push(PropertyResult { property: label, verdict, states, time: start.elapsed(), ag, labels });
         Ok(())
     };
     if !inside.is_empty() || chosen.is_empty() {

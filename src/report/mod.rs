@@ -69,6 +69,24 @@ pub fn upgrade_text(u: &Upgrade, stats: bool) -> String {
     out
 }
 
+/// A trace as text: its events, each followed by the label after it in brackets and the
+/// initial label first (paper 003, Definition 1), when `labels` has one more entry than the
+/// trace has events.
+pub fn labelled_trace(trace: &[String], labels: Option<&[Vec<String>]>) -> String {
+    match labels {
+        Some(labels) if labels.len() == trace.len() + 1 => {
+            let mut parts = vec![format!("[{}]", labels[0].join(","))];
+            for (e, l) in trace.iter().zip(&labels[1..]) {
+                parts.push(e.clone());
+                parts.push(format!("[{}]", l.join(",")));
+            }
+            parts.join(" ")
+        }
+        _ if trace.is_empty() => "<empty>".to_string(),
+        _ => trace.join(" "),
+    }
+}
+
 /// The text report of `subst verify`.
 pub fn verification_text(v: &Verification, stats: bool) -> String {
     let mut out = format!("{} ({})\n", v.assembly, v.file);
@@ -83,8 +101,7 @@ pub fn verification_text(v: &Verification, stats: bool) -> String {
             }
             Verdict::Fails(trace) => {
                 let _ = writeln!(out, "  {:width$}  VIOLATED  ({states})", r.property);
-                let shown = if trace.is_empty() { "<empty>".to_string() } else { trace.join(" ") };
-                let _ = writeln!(out, "  {:width$}  trace: {shown}", "");
+                let _ = writeln!(out, "  {:width$}  trace: {}", "", labelled_trace(trace, r.labels.as_deref()));
             }
             Verdict::Unknown(reason) => {
                 let _ = writeln!(out, "  {:width$}  unknown   ({reason})", r.property);

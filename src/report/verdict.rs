@@ -35,6 +35,10 @@ pub struct PropertyVerdict {
     /// A violating trace (visible events), when it fails.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<Vec<String>>,
+    /// The label after every step of the trace, the initial label first (one more than the
+    /// trace has events), as the FSP processes that own propositions decide it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub labels: Option<Vec<Vec<String>>>,
     /// Each C component's run along the trace, replayed by the interpreter.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub runs: Vec<ComponentRunReport>,
@@ -78,6 +82,7 @@ fn from_verdict(property: &str, v: &Verdict) -> PropertyVerdict {
             Verdict::Fails(t) => Some(t.clone()),
             _ => None,
         },
+        labels: None,
         runs: Vec::new(),
     }
 }
@@ -90,6 +95,7 @@ fn from_outcome(property: &str, o: &CegarOutcome, components: &[crate::ir::Compo
             verdict: "unknown".into(),
             reason: Some(r.to_string()),
             trace: None,
+            labels: None,
             runs: Vec::new(),
         },
         CegarOutcome::Fails { trace, runs } => PropertyVerdict {
@@ -97,6 +103,7 @@ fn from_outcome(property: &str, o: &CegarOutcome, components: &[crate::ir::Compo
             verdict: "fails".into(),
             reason: None,
             trace: Some(trace.clone()),
+            labels: None,
             runs: runs
                 .iter()
                 .filter_map(|r| {
@@ -122,7 +129,11 @@ impl VerifyReport {
 
     /// The report of `subst verify` on an FSP model.
     pub fn of_model(target: &str, v: &Verification) -> VerifyReport {
-        let props = v.results.iter().map(|r| from_verdict(&r.property, &r.verdict)).collect();
+        let props = v
+            .results
+            .iter()
+            .map(|r| PropertyVerdict { labels: r.labels.clone(), ..from_verdict(&r.property, &r.verdict) })
+            .collect();
         Self::new(target, Some(v.assembly.clone()), &v.verdict(), props)
     }
 
@@ -246,6 +257,7 @@ impl UpgradeReport {
                     verdict: p.new.clone(),
                     reason: p.reason.clone(),
                     trace: p.trace.clone(),
+                    labels: None,
                     runs: Vec::new(),
                 };
                 property_result(&v, &self.new)

@@ -59,6 +59,9 @@ pub struct Part {
     pub automaton: Dla,
     /// For a C component: the component's own events, which the placeholder was built from.
     pub c_alphabet: Vec<String>,
+    /// For an FSP process that owns propositions: [`Part::automaton`] with its states labelled,
+    /// to show the labels along a trace ([`Assembly::trace_labels`]); the checks never read it.
+    pub labelled: Option<Dla>,
 }
 
 impl Part {
@@ -105,6 +108,25 @@ impl Assembly {
     /// The parts' automata, in order.
     pub fn automata(&self) -> Vec<&Dla> {
         self.parts.iter().map(|p| &p.automaton).collect()
+    }
+
+    /// The label after every step of `trace` (visible events and letters of this assembly), as
+    /// far as the FSP processes that own propositions decide it: the first is the initial
+    /// label, then one per event. A proposition is shown where it holds in every state its
+    /// owner can be in at that point of the trace (forward and backward); `None` when no FSP
+    /// process owns a proposition or the trace is not one of the owners'.
+    pub fn trace_labels(&self, trace: &[String]) -> Option<Vec<Vec<String>>> {
+        let owners: Vec<&Dla> = self.parts.iter().filter_map(|p| p.labelled.as_ref()).collect();
+        if owners.is_empty() {
+            return None;
+        }
+        let mut labels: Vec<std::collections::BTreeSet<String>> = vec![Default::default(); trace.len() + 1];
+        for d in owners {
+            for (i, l) in owner_trace_labels(d, trace, &|e| self.is_hidden(e))?.into_iter().enumerate() {
+                labels[i].extend(l);
+            }
+        }
+        Some(labels.into_iter().map(|l| l.into_iter().collect()).collect())
     }
 
     /// The composed automaton with the hiding applied.
@@ -173,9 +195,56 @@ fn finish(spec: &Spec, p: Piece) -> Result<Part, Diagnostic> {
             spec.ctx().error(p.span, msg, e.to_string())
         })?,
         _ if !p.dla.props().is_empty() => p.dla.unlabelled(),
-        _ => p.dla,
+        _ => p.dla.clone(),
     };
-    Ok(Part { name: p.name, kind: p.kind, automaton, c_alphabet: p.c_alphabet })
+    let labelled = (p.kind == PartKind::Process && !p.dla.props().is_empty()).then_some(p.dla);
+    Ok(Part { name: p.name, kind: p.kind, automaton, c_alphabet: p.c_alphabet, labelled })
+}
+
+/// The labels of labelled automaton `d` along `trace` (see [`Assembly::trace_labels`]): events
+/// outside its alphabet leave it where it is; events the assembly hides are τ for it.
+fn owner_trace_labels(d: &Dla, trace: &[String], hidden: &dyn Fn(&str) -> bool) -> Option<Vec<Vec<String>>> {
+    use crate::automata::StateId;
+    let d = d.hide(hidden);
+    let step = |from: &[StateId], e: &str| -> Vec<StateId> {
+        match d.event_index(e) {
+            None => from.to_vec(),
+            Some(ix) => {
+                let next: Vec<StateId> =
+                    from.iter().flat_map(|&s| d.state(s).out.iter().filter(|t| t.event == ix).map(|t| t.to)).collect();
+                d.tau_closure(&next)
+            }
+        }
+    };
+    let mut forward = vec![d.tau_closure(d.initial())];
+    for e in trace {
+        let next = step(forward.last().expect("one set"), e);
+        if next.is_empty() {
+            return None;
+        }
+        forward.push(next);
+    }
+    // Backward: keep the states from which the rest of the trace goes on.
+    let mut sets = forward.clone();
+    for i in (0..trace.len()).rev() {
+        let later = sets[i + 1].clone();
+        sets[i].retain(|&s| step(&d.tau_closure(&[s]), &trace[i]).iter().any(|t| later.contains(t)));
+    }
+    Some(
+        sets.iter()
+            .map(|set| {
+                let mut common: Option<Vec<&str>> = None;
+                for &s in set.iter().filter(|&&s| !d.is_error(s)) {
+                    let l = d.label_names(s);
+                    common = Some(match common {
+                        None => l,
+                        Some(c) => c.into_iter().filter(|p| l.contains(p)).collect(),
+                    });
+                }
+                common.unwrap_or_default().into_iter().map(str::to_string).collect()
+            })
+            .collect(),
+    )
 }
 
 struct Builder<'s, 'k> {
@@ -511,7 +580,7 @@ fn observe(spec: &Spec, pieces: &mut [Piece]) -> Result<(), Diagnostic> {
 /// `sets`) that agree with `L` on `own`, the label of the state it leaves; an observed event
 /// that only others perform (`performed`) becomes a self-loop with those letters. A letter
 /// that disagrees with `L` is in the alphabet and refused there, so the event happens only
-/// with the owner's label. The result has no state labels.
+/// with the owner's label. The states keep their labels until the part is finished.
 fn owner_letters(dla: &Dla, own: &[String], sets: &[Vec<String>], observed: &[String], performed: &[&str]) -> Dla {
     let agrees =
         |label: &[&str], x: &[String]| own.iter().all(|p| label.contains(&p.as_str()) == x.iter().any(|q| q == p));
@@ -533,7 +602,7 @@ fn owner_letters(dla: &Dla, own: &[String], sets: &[Vec<String>], observed: &[St
         if dla.is_error(s) {
             b.add_error_state();
         } else {
-            b.add_state(&[], dla.is_accepting(s));
+            b.add_state(&dla.label_names(s), dla.is_accepting(s));
         }
     }
     for &s in dla.initial() {
