@@ -155,6 +155,7 @@ fn check_pair(pair: &Pair, removed: Option<&str>, contained: bool) -> Vec<String
             ..CegarOptions::default()
         },
         max_missing: 5,
+        product: true,
     };
     let result = substitution::check(&old, &new, b.as_ref(), &options).expect("checks");
     let mut problems = Vec::new();
@@ -419,7 +420,7 @@ fn a_sarif_report_with_a_property_violation_validates() {
 fn contain_one(old: &Path, new: &Path, spec: &Path) -> subst::check::contain::Containment {
     let spec = subst::spec::load(spec).expect("the spec loads");
     let (old, new) = (load(old, &spec), load(new, &spec));
-    let options = ContainOptions { limits: CegarOptions::default(), max_missing: 1 };
+    let options = ContainOptions { limits: CegarOptions::default(), max_missing: 1, product: true };
     let result = substitution::check(&old, &new, None, &options).expect("checks");
     let Change::Changed(c) = result.components.into_iter().next().expect("one component").change else {
         panic!("the component changed")

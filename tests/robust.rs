@@ -196,7 +196,8 @@ fn an_undecided_containment_names_the_memory_bound_of_explicit_exploration() {
         max_refinements: 3,
         ..subst::check::cegar::CegarOptions::default()
     };
-    let result = subst::check::contain::check(&old, &new, None, &ContainOptions { limits, max_missing: 1 });
+    let result =
+        subst::check::contain::check(&old, &new, None, &ContainOptions { limits, max_missing: 1, product: true });
     let ContainOutcome::Unknown(Reason::MemoryLimit { bytes, then, .. }) = &result.outcome else {
         panic!("{:?}", result.outcome);
     };

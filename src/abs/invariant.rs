@@ -905,6 +905,11 @@ pub fn candidate_facts(
     candidates(comp, enc, vocab, cuts, samples)
 }
 
+/// The affine equalities that every state of `rows` satisfies, as [`prove`] guesses them.
+pub fn sample_equalities(comp: &Component, vocab: &[Sym], rows: &[interp::State]) -> Vec<Bool> {
+    equalities(comp, vocab, rows)
+}
+
 /// Houdini's pruning as [`prove`] runs it: drops candidates until the conjunction at every cut
 /// point is inductive. The result still has to be re-checked by a solver of its own.
 pub fn houdini_prune(blocks: &Blocks, vocab: &[Sym], cands: &mut [Vec<Bool>], smt: &mut Smt) -> Result<(), SmtError> {

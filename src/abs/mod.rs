@@ -287,6 +287,8 @@ pub struct AbsStats {
     pub computed_edges: u64,
     /// Must-transitions dropped because the solver answered unknown.
     pub must_unknown: u64,
+    /// Refinements answered by inductive invariants at a cut point ([`refine::refine`]).
+    pub generalised: u64,
 }
 
 type CacheKey = (usize, Vec<(PredId, bool)>, Vec<PredId>, Mode, bool);
@@ -307,6 +309,12 @@ pub struct Abstractor<'a> {
     props: Vec<Bool>,
     /// The letters its states offer by their label ([`labels`]).
     letters: Vec<labels::Letter>,
+    /// Houdini's invariants at the cut points of the block encoding, computed at the first
+    /// refinement ([`refine::refine`]).
+    invariants: Option<refine::CutInvariants>,
+    /// Whether [`refine::refine`] may refine by an invariant at a cut point (else weakest
+    /// preconditions only).
+    pub generalise: bool,
 }
 
 /// A limit on abstract states per graph.
@@ -343,6 +351,8 @@ impl<'a> Abstractor<'a> {
             stats: AbsStats::default(),
             props,
             letters,
+            invariants: None,
+            generalise: true,
         }
     }
 

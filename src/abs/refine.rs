@@ -6,18 +6,78 @@
 //! replays. When the formula is unsatisfiable, a binary search finds the shortest infeasible
 //! prefix.
 //!
-//! [`refine`] then computes weakest preconditions backwards along that prefix (`pre(e, φ) =
-//! guard ∧ φ[post]`), and adds the atoms of each precondition, at the location it belongs to,
-//! to the precision. Inputs read on the way stay free constants (implicitly existential); atoms
-//! that mention them say nothing about the state there and are left out. The walk stops at the
+//! [`refine`] first looks for predicates that generalise across loop iterations: **path
+//! invariants** in the sense of Beyer, Henzinger, Majumdar and Rybalchenko (*Path invariants*,
+//! PLDI 2007), taken from the inductive invariants of the whole component rather than of the
+//! path's own program. Once per abstractor, Houdini's invariants at the cut points of the
+//! component's block encoding are computed ([`super::invariant`]: affine equalities of
+//! interpreter samples and the atoms of the conditions, pruned until inductive). For the latest
+//! visit of a cut point on the infeasible prefix whose invariant alone rules out the rest of
+//! the prefix (`I(s_k) ∧ path[k..]` unsatisfiable), the invariant's conjuncts are minimised
+//! (deletion: one query per conjunct) and added there; then they are **transported** back
+//! through the loop-free code before that cut point (the atoms of `φ[post]` over every edge
+//! into a location, up to the previous cut points), so that the edge-by-edge abstraction keeps
+//! what the block encoding's consecution query knows: from a state where the invariant holds,
+//! every abstract successor inside the loop body carries its image, and the invariant holds
+//! again at the head. The rest of the prefix gets weakest preconditions as below. A loop that
+//! needs `s == 2*i` then costs one refinement, where weakest preconditions add `s == 2`, `s ==
+//! 4`, ... one per iteration; a data value read before the loop is no longer learned value by
+//! value when an equality relates it to the output.
+//!
+//! When no invariant rules the path out (none at its cut points, or not strong enough), it
+//! computes weakest preconditions backwards along that prefix (`pre(e, φ) = guard ∧
+//! φ[post]`), and adds the atoms of each precondition, at the location it belongs to, to the
+//! precision. Inputs read on the way stay free constants (implicitly existential); atoms that
+//! mention them say nothing about the state there and are left out. The walk stops at the
 //! first precondition that is unsatisfiable on its own: the rest of the path cannot be run from
 //! any state, so the predicates from there on suffice to rule it out.
+//!
+//! Soundness does not rest on the invariants: they are predicates, which decide how many
+//! abstract states there are, never whether a concrete step is represented. A wrong guess costs
+//! precision, nothing else, so they are not re-checked here.
+//!
+//! Known weaknesses:
+//! - The invariants are Houdini's first round only (conjunctions of equalities and condition
+//!   atoms); a loop that needs a disjunctive or polynomial invariant still refines by weakest
+//!   preconditions, one iteration at a time.
+//! - Transport stops at the previous cut points: in nested loops the inner head receives the
+//!   outer invariant's image but not the inner invariant that its consecution may need.
+//! - Computing the invariants costs one Houdini run per abstractor (at its first refinement),
+//!   also for components whose refinements would not have needed it.
 
 use z3::ast::{Ast, Bool, Dynamic};
 
 use super::{Abstractor, over_vocab};
-use crate::ir::{Event, Lvalue, Stmt, VarTy};
+use crate::ir::{Event, LocId, Lvalue, Stmt, VarTy};
 use crate::smt::{Encoder, Smt, SmtError, Sym, Take, model_value};
+
+/// The most (location, predicate) pairs one transport of an invariant visits.
+const MAX_TRANSPORTED: usize = 512;
+
+/// Houdini's invariants at the cut points of a component's block encoding
+/// ([`super::invariant`]), as [`refine`] uses them: conjuncts per cut point, over the
+/// abstractor's vocabulary. Empty when Houdini gave up.
+pub struct CutInvariants {
+    cuts: Vec<LocId>,
+    facts: Vec<Vec<Bool>>,
+}
+
+impl CutInvariants {
+    /// Houdini's invariants of `enc`'s component over `vocab`, found with `smt`.
+    fn of(enc: &Encoder, vocab: &[Sym], smt: &mut Smt) -> CutInvariants {
+        use super::invariant;
+        let comp = enc.component();
+        let blocks = invariant::blocks(enc, vocab, &|_, _| true, false);
+        let samples = invariant::sample_states(comp, &blocks.cuts);
+        let mut facts = invariant::candidate_facts(comp, enc, vocab, &blocks.cuts, &samples);
+        if let Err(e) = invariant::houdini_prune(&blocks, vocab, &mut facts, smt) {
+            tracing::debug!(%e, "refinement invariants: Houdini gave up");
+            facts.iter_mut().for_each(Vec::clear);
+        }
+        tracing::debug!(cuts = ?blocks.cuts, facts = ?facts, "refinement invariants");
+        CutInvariants { cuts: blocks.cuts, facts }
+    }
+}
 
 /// One step of a concrete run found by symbolic simulation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -165,11 +225,166 @@ pub fn simulate(enc: &Encoder, smt: &mut Smt, path: &[(usize, Take)]) -> Result<
 /// condition, so that the predicates speak about the property, as SLAM's Newton does); only
 /// when that yields nothing new, from the end of the infeasible prefix.
 pub fn refine(abs: &mut Abstractor, smt: &mut Smt, path: &[(usize, Take)], prefix: usize) -> Result<usize, SmtError> {
+    // An answer the solver could not give only means no generalisation: weakest preconditions
+    // below decide as before.
+    let generalised = if abs.generalise { generalise(abs, smt, path, prefix) } else { Ok(0) };
+    match generalised {
+        Ok(n) if n > 0 => {
+            abs.stats.generalised += 1;
+            return Ok(n);
+        }
+        Ok(_) => {}
+        Err(e) => tracing::debug!(%e, "refinement by invariants gave up"),
+    }
     let added = wp_walk(abs, smt, path)?;
     if added > 0 || prefix >= path.len() {
         return Ok(added);
     }
     wp_walk(abs, smt, &path[..prefix])
+}
+
+/// Refinement by the invariant at a cut point of the infeasible prefix of `path` (see the
+/// module doc); the number of (location, predicate) pairs added, 0 when no invariant rules the
+/// prefix out or it adds nothing new.
+fn generalise(abs: &mut Abstractor, smt: &mut Smt, path: &[(usize, Take)], prefix: usize) -> Result<usize, SmtError> {
+    if abs.invariants.is_none() {
+        let found = CutInvariants::of(&abs.enc, &abs.vocab, smt);
+        abs.invariants = Some(found);
+    }
+    let comp = abs.component();
+    let Some(inv) = abs.invariants.as_ref() else { return Ok(0) };
+    if inv.facts.iter().all(Vec::is_empty) {
+        return Ok(0);
+    }
+    let end = prefix.min(path.len());
+    // The latest visit of a cut point first: the shortest rest of the path to explain.
+    for k in (0..end).rev() {
+        let loc = comp.edges[path[k].0].from;
+        let Some(c) = inv.cuts.iter().position(|&l| l == loc) else { continue };
+        if inv.facts[c].is_empty() {
+            continue;
+        }
+        let start = abs.enc.state(&format!("g{k}."));
+        let rest = path_facts(&abs.enc, &start, &path[k..end], &format!("g{k}s"));
+        let at = |f: &Bool| crate::smt::substitute(f, &abs.vocab, &start);
+        let rules_out = |keep: &[Bool], smt: &mut Smt| -> Result<bool, SmtError> {
+            let mut all = rest.clone();
+            all.extend(keep.iter().map(at));
+            Ok(!smt.sat(&all)?)
+        };
+        // The rest of the path cannot run from any state: no invariant is needed, and weakest
+        // preconditions from the error explain it (as from every earlier visit).
+        if rules_out(&[], smt)? {
+            return Ok(0);
+        }
+        let mut keep = inv.facts[c].clone();
+        if !rules_out(&keep, smt)? {
+            continue;
+        }
+        // Deletion: a conjunct stays only when the rest without it no longer rules the path out.
+        let mut i = 0;
+        while i < keep.len() {
+            let mut trial = keep.clone();
+            trial.remove(i);
+            if rules_out(&trial, smt)? {
+                keep = trial;
+            } else {
+                i += 1;
+            }
+        }
+        let cuts = inv.cuts.clone();
+        tracing::debug!(at = %loc, invariant = ?keep, "refinement by an invariant");
+        let mut added = 0;
+        for p in &keep {
+            if abs.precision.add(loc, p.clone()) {
+                added += 1;
+            }
+        }
+        added += transport(abs, &cuts, loc, &keep);
+        added += wp_walk(abs, smt, &path[k..end])?;
+        return Ok(added);
+    }
+    Ok(0)
+}
+
+/// The facts of running `path` from the state `start`: per step its guard (and a label
+/// gadget's condition), and a fresh constant for each variable it changes (named `tag` and the
+/// step's number), as [`simulate`] writes them.
+fn path_facts(enc: &Encoder, start: &[Sym], path: &[(usize, Take)], tag: &str) -> Vec<Bool> {
+    let comp = enc.component();
+    let labelled = super::labels::instrumented(comp);
+    let mut st = start.to_vec();
+    let mut facts = Vec::new();
+    for (i, &(e, take)) in path.iter().enumerate() {
+        let edge = &comp.edges[e];
+        let step = enc.step(edge, take, &st);
+        facts.push(step.guard.clone());
+        if let Some(c) = labelled.then(|| super::labels::gadget_condition(comp, e)).flatten() {
+            facts.push(enc.cond(c, &st));
+        }
+        let fresh = enc.state(&format!("{tag}{}.", i + 1));
+        let mut next = Vec::with_capacity(st.len());
+        for ((old, new), named) in st.iter().zip(&step.post).zip(fresh) {
+            if old.dynamic() == new.dynamic() {
+                next.push(old.clone());
+            } else {
+                facts.push(named.dynamic().eq(new.dynamic()));
+                next.push(named);
+            }
+        }
+        st = next;
+    }
+    facts
+}
+
+/// Adds, at every location of the loop-free code before `at` (back to the previous cut
+/// points, which receive them too), the atoms of the images of `preds` along every edge on the
+/// way: what the edge-by-edge abstraction needs to carry `preds` from one visit of `at` to the
+/// next. Returns how many (location, predicate) pairs are new.
+fn transport(abs: &mut Abstractor, cuts: &[LocId], at: LocId, preds: &[Bool]) -> usize {
+    let comp = abs.component();
+    let vocab: Vec<Dynamic> = abs.vocab.iter().map(Sym::dynamic).collect();
+    let mut into: Vec<Vec<usize>> = vec![Vec::new(); comp.n_locs as usize];
+    for (e, edge) in comp.edges.iter().enumerate() {
+        if let Some(list) = into.get_mut(edge.to.index()) {
+            list.push(e);
+        }
+    }
+    let mut work: Vec<(LocId, Bool)> = preds.iter().map(|p| (at, p.clone())).collect();
+    let mut seen: crate::util::HashSet<(LocId, Bool)> = crate::util::HashSet::default();
+    let mut added = 0;
+    while let Some((l, p)) = work.pop() {
+        for &e in into.get(l.index()).map(Vec::as_slice).unwrap_or(&[]) {
+            let edge = &comp.edges[e];
+            for &(take, error) in super::invariant::takes(&edge.stmt) {
+                if error {
+                    continue;
+                }
+                let step = abs.enc.step(edge, take, &abs.vocab);
+                let image = crate::smt::substitute(&p, &abs.vocab, &step.post).simplify();
+                for atom in crate::smt::atoms(&image) {
+                    let atom = atom.simplify();
+                    if !over_vocab(&atom, &vocab) || crate::smt::constants(&Dynamic::from_ast(&atom)).is_empty() {
+                        continue;
+                    }
+                    if seen.len() >= MAX_TRANSPORTED || !seen.insert((edge.from, atom.clone())) {
+                        continue;
+                    }
+                    // The invariant's own head has it already.
+                    if edge.from == at {
+                        continue;
+                    }
+                    if abs.precision.add(edge.from, atom.clone()) {
+                        added += 1;
+                    }
+                    if !cuts.contains(&edge.from) {
+                        work.push((edge.from, atom));
+                    }
+                }
+            }
+        }
+    }
+    added
 }
 
 /// Weakest preconditions backwards along `path` from `true`, their atoms added at the

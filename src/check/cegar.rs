@@ -33,6 +33,9 @@ pub struct CegarOptions {
     pub deadline: Deadline,
     /// The memory bound of an explicit exploration, in bytes (containment's `M'`).
     pub explicit_memory: usize,
+    /// Whether refinement may add the invariant at a cut point of a spurious path
+    /// ([`crate::abs::refine`]); `false`: weakest preconditions only.
+    pub generalise: bool,
 }
 
 impl Default for CegarOptions {
@@ -42,6 +45,7 @@ impl Default for CegarOptions {
             query_budget: DEFAULT_QUERY_BUDGET,
             deadline: Deadline::none(),
             explicit_memory: crate::abs::explicit::DEFAULT_MEMORY,
+            generalise: true,
         }
     }
 }
@@ -221,6 +225,9 @@ pub fn run_checked(
     let start = Instant::now();
     let mut smt = Smt::with_deadline(options.query_budget, options.deadline);
     let mut stats = CegarStats::default();
+    for part in c.iter_mut() {
+        part.abs.generalise = options.generalise;
+    }
     let outcome = loop_(fsp, c, property, options, check, &mut smt, &mut stats, between);
     stats.smt = smt.stats;
     stats.predicates = c.iter().map(|p| p.abs.precision.len()).sum();

@@ -11,11 +11,17 @@
 //!    all their extensions. Included: the old component is contained in the new one.
 //! 2. **Validation 1**: the counterexample `CE` is simulated on the old code along its path in
 //!    `M`. Infeasible: `M` is refined ([`refine`]) and the loop restarts.
-//! 3. **Validation 2**: is `CE` impossible for the new code? This is itself a safety question,
-//!    answered by CEGAR on a may-abstraction of the new code: no path for `CE` in it means no
-//!    run of the new code performs `CE`, so `CE` is a *missing behaviour*; a path that
+//! 3. **Validation 2**: is `CE` impossible for the new code? The paper computes, by symbolic
+//!    simulation of `CE` on the new code, the set of states that can perform it, and asks
+//!    whether it is empty. Where the new version cannot loop between events, that simulation
+//!    is finite and done exactly ([`product::performs`]: a complete search of the new version
+//!    restricted to `CE`); empty means `CE` is a *missing behaviour*. Otherwise (or when a run
+//!    exists) it is a safety question answered by CEGAR on a may-abstraction of the new code:
+//!    no path for `CE` in it means no run of the new code performs `CE`; a path that
 //!    simulates concretely is a run of the new code, and `M'` is refined so that it gains the
-//!    run ([`refine_must`]); a spurious path refines that may-abstraction.
+//!    run ([`refine_must`]); a spurious path refines that may-abstraction. The must-model
+//!    `M'` is not what decides here, and must not be: `CE` is the counterexample of `L(M) ⊆
+//!    L(M')`, so `M'` never has it; it is what Validation 2 refines.
 //!
 //! **The product first.** Before any abstraction (and when no behaviours are removed on
 //! purpose), [`super::product`] builds the synchronous product of the two versions and runs
@@ -88,11 +94,14 @@ pub struct ContainOptions {
     pub limits: CegarOptions,
     /// Missing behaviours to collect before stopping.
     pub max_missing: usize,
+    /// Whether the product of the two versions is tried before the abstraction loop (`false`
+    /// measures the loop alone: `--no-product`).
+    pub product: bool,
 }
 
 impl Default for ContainOptions {
     fn default() -> ContainOptions {
-        ContainOptions { limits: CegarOptions::default(), max_missing: 5 }
+        ContainOptions { limits: CegarOptions::default(), max_missing: 5, product: true }
     }
 }
 
@@ -211,7 +220,12 @@ pub fn check(old: &Component, new: &Component, removed: Option<&Dla>, options: &
         stats: ContainStats::default(),
         missing: Vec::new(),
         more_until: None,
+        labelled: crate::abs::labels::labels_events(old) || crate::abs::labels::labels_events(new),
+        exact_calls: 0,
     };
+    for abs in [&mut run.m, &mut run.must, &mut run.may_new] {
+        abs.generalise = options.limits.generalise;
+    }
     let result = run.run(removed);
     let memory_bound = run.memory_bound;
     let outcome = match result.map_err(|r| {
@@ -230,7 +244,7 @@ pub fn check(old: &Component, new: &Component, removed: Option<&Dla>, options: &
     };
     let mut stats = run.stats;
     stats.smt = run.smt.stats;
-    stats.smt.calls += stats.product.map_or(0, |p| p.calls);
+    stats.smt.calls += stats.product.map_or(0, |p| p.calls) + run.exact_calls;
     stats.predicates_old = run.m.precision.len();
     stats.predicates_must = run.must.precision.len();
     stats.predicates_new = run.may_new.precision.len();
@@ -261,6 +275,11 @@ struct Loop<'a> {
     /// The refinements the loop may make before it stops looking for more missing behaviours
     /// (after the product found one); `None`: only the limit of the options.
     more_until: Option<usize>,
+    /// Whether events carry state labels (the product and its exact search compare events
+    /// only).
+    labelled: bool,
+    /// Solver checks of Validation 2's exact search ([`product::performs`]).
+    exact_calls: u64,
 }
 
 /// What Validation 2 decided.
@@ -277,8 +296,7 @@ impl<'a> Loop<'a> {
         let name = self.old.name.clone();
         // The product knows nothing of behaviours removed on purpose, nor of state labels (it
         // compares events, not the labels a behaviour carries with them).
-        let labelled = crate::abs::labels::labels_events(self.old) || crate::abs::labels::labels_events(self.new);
-        if removed.is_none() && !labelled && self.product()? {
+        if removed.is_none() && !self.labelled && self.options.product && self.product()? {
             return Ok(());
         }
         loop {
@@ -315,7 +333,7 @@ impl<'a> Loop<'a> {
                 }
             };
             // Validation 2: impossible for the new version?
-            match self.absent(&events)? {
+            match self.absent(&events, true)? {
                 Absent::No => continue,
                 Absent::Yes => {
                     let missing = self.feedback(events, old_run, arg_must)?;
@@ -352,7 +370,7 @@ impl<'a> Loop<'a> {
                 let absent = match performs {
                     Some(true) => Absent::No,
                     Some(false) => Absent::Yes,
-                    None => self.absent(&r.trace)?,
+                    None => self.absent(&r.trace, false)?,
                 };
                 match absent {
                     Absent::Yes => {
@@ -439,9 +457,27 @@ impl<'a> Loop<'a> {
         Ok(())
     }
 
-    /// Validation 2: CEGAR on the new version's may-model for the single trace `events`.
-    fn absent(&mut self, events: &[String]) -> Result<Absent, Reason> {
+    /// Validation 2: is `events` a behaviour of the new code? Paper 003 asks symbolic
+    /// simulation of the trace on the new code for the set of states that can perform it.
+    /// Where the new version cannot loop between events that is exact and finite: a complete
+    /// search of the new version restricted to the trace ([`product::performs`]); no run means
+    /// a missing behaviour at once. Otherwise, and to find the run that the must-model has to
+    /// gain when there is one, CEGAR on the new version's may-model: no path there means no
+    /// run (it over-approximates the new code), and a path that simulates concretely is a run.
+    /// The must-model cannot answer this question: `CE` is the counterexample of `L(M) ⊆
+    /// L(M')`, so it is never in `M'`; `M'` is only what Validation 2 refines. `exact`: try the
+    /// exact search first (not when the caller has just tried it).
+    fn absent(&mut self, events: &[String], exact: bool) -> Result<Absent, Reason> {
         let name = self.new.name.clone();
+        if exact && !self.labelled {
+            let limits = &self.options.limits;
+            let (performs, calls) = product::performs(self.new, events, limits.query_budget, limits.deadline);
+            self.exact_calls += calls;
+            if performs == Some(false) {
+                tracing::debug!(?events, "Validation 2: no run of the new version performs the trace (exact search)");
+                return Ok(Absent::Yes);
+            }
+        }
         loop {
             self.limits()?;
             let arg = build(&mut self.may_new, &mut self.smt, Mode::May)?;

@@ -47,8 +47,11 @@
 //! vary at a cut point (the null space of the sample matrix extended by the products of pairs:
 //! `2*s == i*i - i` for a sum loop, `r == i*b` for multiplication by repeated addition), the
 //! same solved for a variable by exact division (`s == (i*i - i) / 2`), and `x >= 0` for the
-//! variables that are never negative in the samples. All are guesses; Houdini keeps the
-//! inductive ones and a fresh solver re-checks what a proof rests on.
+//! variables that are never negative in the samples. Before those, a round with the shapes and
+//! case splits of [`crate::abs::templates`] (`p -> q` on the conditions' comparisons) gives
+//! the disjunctive invariant of a loop that runs only for some inputs (`countdown` over a
+//! signed range). All are guesses; Houdini keeps the inductive ones and a fresh solver
+//! re-checks what a proof rests on.
 //!
 //! Known weaknesses:
 //! - A new version with a loop between two events (its own silent loop) is not handled: its
@@ -59,8 +62,8 @@
 //!   a loop without events.
 //! - The degree-2 candidates cost nonlinear solver queries; they are only tried when the
 //!   linear ones do not prove the product. A relation of degree 3 or more is not guessed.
-//! - A contained pair whose proof needs an invariant outside the candidates (a disjunction, a
-//!   bound that no condition names) is left to the loop of [`super::contain`], after up to
+//! - A contained pair whose proof needs an invariant outside the candidates (a disjunction on
+//!   something other than a condition's comparison, a bound that no condition names) is left to the loop of [`super::contain`], after up to
 //!   `MAX_DEPTH` (16) iterations of the bounded search.
 //! - The product has one location per (old location, new resume point) and per (old event edge,
 //!   new location): beyond [`MAX_LOCATIONS`] it is not built.
@@ -611,8 +614,9 @@ fn refute(product: &Product, path: &[(usize, Take)], budget: u32, deadline: Dead
 
 /// Invariants at the cut points of the product, pruned by Houdini and re-checked by a fresh
 /// solver; k-induction over them when they are inductive but too weak. First with the
-/// candidates of [`invariant`] alone, then, when they do not prove it, with the polynomial ones
-/// too (their queries are dearer). Returns the proof, the number of cut points and the solver
+/// candidates of [`invariant`] alone, then, when they do not prove it, with the shapes and case
+/// splits of [`crate::abs::templates`] too, then with the polynomial ones instead (their queries
+/// are dearer). Returns the proof, the number of cut points and the solver
 /// checks made.
 fn prove(comp: &Component, budget: u32, deadline: Deadline) -> (Option<Proof>, usize, u64) {
     let enc = Encoder::new(comp);
@@ -622,22 +626,29 @@ fn prove(comp: &Component, budget: u32, deadline: Deadline) -> (Option<Proof>, u
     let samples = invariant::sample_states(comp, &blocks.cuts);
     let base = invariant::candidate_facts(comp, &enc, &vocab, &blocks.cuts, &samples);
     let mut calls = 0;
-    for polynomial in [false, true] {
+    for round in [Round::Base, Round::Cases, Round::Polynomial] {
         let mut cands = base.clone();
-        if polynomial {
-            let mut more = false;
-            for (c, rows) in cands.iter_mut().zip(&samples) {
-                for p in polynomial_candidates(comp, &vocab, rows) {
-                    if !c.contains(&p) {
-                        c.push(p);
-                        more = true;
-                    }
+        let mut more = false;
+        for (c, rows) in cands.iter_mut().zip(&samples) {
+            let extra = match round {
+                Round::Base => Vec::new(),
+                Round::Cases => case_candidates(comp, &enc, &vocab, rows),
+                Round::Polynomial => polynomial_candidates(comp, &vocab, rows),
+            };
+            for p in extra {
+                if c.len() >= MAX_CANDIDATES && round == Round::Cases {
+                    break;
+                }
+                if !c.contains(&p) {
+                    c.push(p);
+                    more = true;
                 }
             }
-            if !more {
-                break;
-            }
         }
+        if round != Round::Base && !more {
+            continue;
+        }
+        let polynomial = round == Round::Polynomial;
         let mut smt = Smt::with_deadline(budget, deadline);
         let pruned = invariant::houdini_prune(&blocks, &vocab, &mut cands, &mut smt);
         calls += smt.stats.calls;
@@ -663,6 +674,33 @@ fn prove(comp: &Component, budget: u32, deadline: Deadline) -> (Option<Proof>, u
         }
     }
     (None, n_cuts, calls)
+}
+
+/// The rounds of candidates [`prove`] tries, cheapest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Round {
+    /// [`invariant`]'s candidates.
+    Base,
+    /// With intervals, octagons, congruences and case splits ([`crate::abs::templates`]).
+    Cases,
+    /// With the degree-2 equalities of [`polynomial_candidates`].
+    Polynomial,
+}
+
+/// The most candidates per cut point in the round of case splits.
+const MAX_CANDIDATES: usize = 240;
+
+/// The shapes of [`crate::abs::templates`] that every row satisfies, and case splits `p -> q`
+/// on the comparisons of the product's conditions: the disjunctive invariants of a loop that
+/// runs only for some inputs (`countdown` over a signed range: `x > 0 -> k >= 0`, `x <= 0 -> k
+/// == x`).
+fn case_candidates(comp: &Component, enc: &Encoder, vocab: &[Sym], rows: &[interp::State]) -> Vec<Bool> {
+    use crate::abs::templates;
+    let refs: Vec<&interp::State> = rows.iter().collect();
+    let mut out = templates::shapes(comp, vocab, &refs);
+    let atoms = templates::split_atoms(comp);
+    out.extend(templates::splits(comp, enc, vocab, rows, &atoms, &|r| invariant::sample_equalities(comp, vocab, r)));
+    out
 }
 
 /// Degree-2 polynomial equalities that every row satisfies, among the scalar variables of one

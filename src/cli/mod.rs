@@ -173,6 +173,10 @@ pub struct CegarArgs {
     /// the must-abstraction is used, and a check that stays undecided names the bound.
     #[arg(long, default_value_t = 1024, value_name = "MIB")]
     pub explicit_memory: usize,
+    /// Refine by weakest preconditions only, never by an invariant at a cut point of the
+    /// spurious path (to measure what the invariants save).
+    #[arg(long)]
+    pub wp_only: bool,
     /// The run's deadline, set when the command starts (from `--timeout`).
     #[arg(skip)]
     pub deadline: crate::deadline::Deadline,
@@ -185,6 +189,7 @@ impl CegarArgs {
             query_budget: self.query_budget,
             deadline: self.deadline,
             explicit_memory: self.explicit_memory.saturating_mul(1 << 20),
+            generalise: !self.wp_only,
         }
     }
 
@@ -295,6 +300,10 @@ pub enum Command {
         /// Missing behaviours to report per component (at least 1).
         #[arg(long, default_value_t = 5, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
         max_missing: u32,
+        /// Decide containment by the abstraction loop alone, without first trying the product
+        /// of the two versions (to measure the loop).
+        #[arg(long)]
+        no_product: bool,
         /// Report format.
         #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
         format: ReportFormat,
@@ -611,6 +620,7 @@ pub fn run(args: Args) -> Exit {
             removed,
             skip_containment,
             max_missing,
+            no_product,
             format,
             ag,
             mut cegar,
@@ -619,7 +629,7 @@ pub fn run(args: Args) -> Exit {
         } => {
             cegar.start();
             let deadline = cegar.deadline;
-            let args = CheckC { spec, removed, skip_containment, max_missing, format, ag, cegar, cache, c };
+            let args = CheckC { spec, removed, skip_containment, max_missing, no_product, format, ag, cegar, cache, c };
             let result = crate::smt::with_watchdog(deadline, || match (git_base, paths.as_slice()) {
                 (Some(rev), _) => check_git(&rev, &paths, &args),
                 (None, [old, new]) if is_lts(old) && is_lts(new) => check(old, new, &args.ag, format),
@@ -864,6 +874,7 @@ struct CheckC {
     removed: Option<String>,
     skip_containment: bool,
     max_missing: u32,
+    no_product: bool,
     format: ReportFormat,
     ag: AgArgs,
     cegar: CegarArgs,
@@ -963,8 +974,11 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
     if let Some(spec) = &spec {
         check_props(spec, &new_program)?;
     }
-    let contain =
-        crate::check::contain::ContainOptions { limits: args.cegar.options(), max_missing: args.max_missing as usize };
+    let contain = crate::check::contain::ContainOptions {
+        limits: args.cegar.options(),
+        max_missing: args.max_missing as usize,
+        product: !args.no_product,
+    };
     progress::phase("containment");
     let mut result = if args.skip_containment {
         crate::check::substitution::Substitution { components: Vec::new(), compat: None }
