@@ -270,6 +270,9 @@ pub struct CompatOptions {
     pub cex: CexMode,
     /// The learner of the assumptions.
     pub learner: Algorithm,
+    /// The state budget of DynamicCheck's search of the whole product before learning
+    /// ([`super::ag::PROBE_STATES`] by default; 0: none).
+    pub probe: usize,
     /// Limits of each CEGAR loop.
     pub limits: CegarOptions,
     /// Where to find and keep what the checks learned.
@@ -386,7 +389,7 @@ pub fn verify_inspected(
     for (label, property) in property_list(spec, &version.assembly, &options.properties)? {
         let indices = version.order_for(&options.order, property.as_ref())?;
         version.set_order(&indices);
-        let mut checker = DynamicChecker::new(options.cex).with_algorithm(options.learner);
+        let mut checker = DynamicChecker::new(options.cex).with_algorithm(options.learner).with_probe(options.probe);
         let run = version.check(&components, property.as_ref(), &mut checker, options.limits);
         let key = cache_key(spec, name, &label, &components, &indices, options);
         options.cache.store("compat", &key, &CachedRun::of(&run, &checker));
@@ -431,7 +434,12 @@ pub fn check(
         let (original, mut checker) = match (decided, cached) {
             (Some(run), Some(entry)) => {
                 old_version.load_predicates(&options.cache);
-                (run, DynamicChecker::restore(cex, entry.levels).with_algorithm(options.learner))
+                (
+                    run,
+                    DynamicChecker::restore(cex, entry.levels)
+                        .with_algorithm(options.learner)
+                        .with_probe(options.probe),
+                )
             }
             // An undecided run (a limit, often the time limit) is run again, from the tables
             // that it finished.
@@ -439,9 +447,11 @@ pub fn check(
                 let mut checker = match cached {
                     Some(entry) => {
                         old_version.load_predicates(&options.cache);
-                        DynamicChecker::restore(cex, entry.levels).with_algorithm(options.learner)
+                        DynamicChecker::restore(cex, entry.levels)
+                            .with_algorithm(options.learner)
+                            .with_probe(options.probe)
                     }
-                    None => DynamicChecker::new(cex).with_algorithm(options.learner),
+                    None => DynamicChecker::new(cex).with_algorithm(options.learner).with_probe(options.probe),
                 };
                 let run = old_version.check(&old_components, property.as_ref(), &mut checker, options.limits);
                 options.cache.store("compat", &old_key, &CachedRun::of(&run, &checker));

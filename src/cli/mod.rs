@@ -92,6 +92,11 @@ pub struct AgArgs {
     /// observation table). After an upgrade both start from what they learned before.
     #[arg(long, value_enum, default_value_t = LearnerArg::Lsharp)]
     pub learner: LearnerArg,
+    /// The compositional engine first explores up to this many states of the whole product:
+    /// a violation found is the verdict, and so is "holds" when the product has no more
+    /// states. 0 leaves every verdict to the assume-guarantee rule.
+    #[arg(long, value_name = "STATES", default_value_t = crate::check::ag::PROBE_STATES)]
+    pub probe_states: usize,
 }
 
 /// The `--learner` values.
@@ -740,6 +745,7 @@ fn verify_c(
                 order: ag.order.clone(),
                 cex: ag.cex.mode(),
                 learner: ag.learner.algorithm(),
+                probe: ag.probe_states,
                 limits: cegar.options(),
                 cache: cache.cache(),
             };
@@ -820,8 +826,16 @@ fn verify(
     let spec = crate::spec::load(src)?;
     let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
     progress::phase("verification");
-    let result =
-        crate::check::verify::verify(&spec, &name, &ag.prop, engine, &ag.order, ag.cex.mode(), ag.learner.algorithm())?;
+    let result = crate::check::verify::verify(
+        &spec,
+        &name,
+        &ag.prop,
+        engine,
+        &ag.order,
+        ag.cex.mode(),
+        ag.learner.algorithm(),
+        ag.probe_states,
+    )?;
     let target = src.display().to_string();
     progress::clear();
     match format {
@@ -963,6 +977,7 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
             order: args.ag.order.clone(),
             cex: args.ag.cex.mode(),
             learner: args.ag.learner.algorithm(),
+            probe: args.ag.probe_states,
             limits: args.cegar.options(),
             cache: args.cache.cache(),
         };
@@ -1124,6 +1139,8 @@ fn show_level(args: LevelArgs, table: bool) -> Result<Exit, Diagnostic> {
             order: args.order.clone(),
             cex: crate::learn::CexMode::RivestSchapire,
             learner: crate::learn::Algorithm::LStar,
+            // What is shown is learned: no search of the product may decide first.
+            probe: 0,
             limits: Default::default(),
             cache: crate::cache::Cache::disabled(),
         };
