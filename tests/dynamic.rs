@@ -152,7 +152,7 @@ fn not_queried_again(learner: Algorithm) {
     let mut new_parts = m.parts.clone();
     new_parts[last] = mutate(&m.parts[last], false, 0);
     assert_ne!(new_parts[last], m.parts[last]);
-    let mut checker = checker(learner);
+    let mut checker = learning_only(learner, Reuse::Hints);
     let (original, first) = checker.run(&m.parts, Some(&m.property));
     assert_eq!(original, Outcome::Holds);
     assert!(first.membership > 0);
@@ -215,4 +215,25 @@ fn a_contradicted_hint_re_validates_and_gives_the_verdict_of_mono() {
         }
     }
     assert!(contradicted > 0, "some hint was contradicted");
+}
+
+#[test]
+fn a_product_within_the_search_budget_holds_without_learning() {
+    for learner in LEARNERS {
+        let m = model("pipeline.lts", "PIPELINE", "ORDERED");
+        let (outcome, stats) = checker(learner).run(&m.parts, Some(&m.property));
+        assert_eq!(outcome, Outcome::Holds, "{learner}");
+        assert!(stats.decided_by_probe && stats.probed > 0, "{learner}: {stats:?}");
+        assert_eq!(stats.membership, 0, "{learner}: {stats:?}");
+    }
+}
+
+#[test]
+fn a_product_beyond_the_search_budget_is_left_to_the_rule() {
+    for learner in LEARNERS {
+        let m = model("pipeline.lts", "PIPELINE", "ORDERED");
+        let (outcome, stats) = checker(learner).with_probe(1).run(&m.parts, Some(&m.property));
+        assert_eq!(outcome, Outcome::Holds, "{learner}");
+        assert!(!stats.decided_by_probe && stats.membership > 0, "{learner}: {stats:?}");
+    }
 }

@@ -93,6 +93,8 @@ fn every_model_checks_with_its_stated_verdict() {
                     &[],
                     CexMode::RivestSchapire,
                     learner,
+                    // No search of the product first: every verdict of `ag` is the rule's.
+                    0,
                 )
                 .unwrap_or_else(|d| panic!("{where_}: {}", d.render(false)))
                 .verdict()

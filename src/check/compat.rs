@@ -272,6 +272,9 @@ pub struct CompatOptions {
     pub learner: Algorithm,
     /// How a changed level re-uses what the old version's check learned.
     pub reuse: Reuse,
+    /// The state budget of DynamicCheck's search of the whole product before learning
+    /// ([`super::ag::PROBE_STATES`] by default; 0: none).
+    pub probe: usize,
     /// Limits of each CEGAR loop.
     pub limits: CegarOptions,
     /// Where to find and keep what the checks learned.
@@ -388,7 +391,7 @@ pub fn verify_inspected(
     for (label, property) in property_list(spec, &version.assembly, &options.properties)? {
         let indices = version.order_for(&options.order, property.as_ref())?;
         version.set_order(&indices);
-        let mut checker = DynamicChecker::new(options.cex).with_algorithm(options.learner);
+        let mut checker = DynamicChecker::new(options.cex).with_algorithm(options.learner).with_probe(options.probe);
         let run = version.check(&components, property.as_ref(), &mut checker, options.limits);
         let key = cache_key(spec, name, &label, &components, &indices, options);
         options.cache.store("compat", &key, &CachedRun::of(&run, &checker));
@@ -437,7 +440,8 @@ pub fn check(
                     run,
                     DynamicChecker::restore(cex, entry.levels)
                         .with_algorithm(options.learner)
-                        .with_reuse(options.reuse),
+                        .with_reuse(options.reuse)
+                        .with_probe(options.probe),
                 )
             }
             // An undecided run (a limit, often the time limit) is run again, from the tables
@@ -449,8 +453,12 @@ pub fn check(
                         DynamicChecker::restore(cex, entry.levels)
                             .with_algorithm(options.learner)
                             .with_reuse(options.reuse)
+                            .with_probe(options.probe)
                     }
-                    None => DynamicChecker::new(cex).with_algorithm(options.learner).with_reuse(options.reuse),
+                    None => DynamicChecker::new(cex)
+                        .with_algorithm(options.learner)
+                        .with_reuse(options.reuse)
+                        .with_probe(options.probe),
                 };
                 let run = old_version.check(&old_components, property.as_ref(), &mut checker, options.limits);
                 options.cache.store("compat", &old_key, &CachedRun::of(&run, &checker));

@@ -81,7 +81,9 @@ pub fn choose_assembly(spec: &Spec, named: Option<&str>) -> Result<String, Diagn
 
 /// Checks the assembly `name` of `spec` against `properties` (every property of the spec that
 /// is not a part of the assembly when none is named). With the `ag` engine, the parts are
-/// taken in `order` (names of parts), then by [`part_order`].
+/// taken in `order` (names of parts), then by [`part_order`]; its search of the whole product
+/// before learning explores at most `probe` states ([`super::ag::PROBE_STATES`] by default).
+#[allow(clippy::too_many_arguments)]
 pub fn verify(
     spec: &Spec,
     name: &str,
@@ -90,6 +92,7 @@ pub fn verify(
     order: &[String],
     cex: CexMode,
     learner: Algorithm,
+    probe: usize,
 ) -> Result<Verification, Diagnostic> {
     let c_components = spec.c_components(name)?;
     if !c_components.is_empty() {
@@ -124,7 +127,7 @@ pub fn verify(
                 if let Some(p) = &property {
                     safety::error_automaton(p).map_err(|e| Diagnostic::global(format!("property `{label}`: {e}")))?;
                 }
-                let mut checker = DynamicChecker::new(cex).with_algorithm(learner);
+                let mut checker = DynamicChecker::new(cex).with_algorithm(learner).with_probe(probe);
                 let (outcome, stats) = checker.run(&parts, property.as_ref());
                 let verdict = outcome.into_verdict(&hidden);
                 (verdict, 0, Some(stats))
@@ -176,8 +179,10 @@ pub fn inspect_level(
     let indices = part_order(&assembly, order, Some(&p))?;
     let parts: Vec<Dla> = indices.iter().map(|&i| assembly.parts[i].automaton.clone()).collect();
     let names: Vec<String> = indices.iter().map(|&i| assembly.parts[i].name.clone()).collect();
-    // The views are of L*'s observation table and hypothesis: L# keeps a tree instead.
-    let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(crate::learn::Algorithm::LStar);
+    // The views are of L*'s observation table and hypothesis: L# keeps a tree instead. No
+    // search of the product first, which would leave the levels without anything learned.
+    let mut checker =
+        DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(crate::learn::Algorithm::LStar).with_probe(0);
     checker.run(&parts, Some(&p));
     inspect(property, &names, &checker);
     Ok(())

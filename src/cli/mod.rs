@@ -97,6 +97,11 @@ pub struct AgArgs {
     /// old assumption as the reference model (L# only; L* then re-validates its table).
     #[arg(long, value_enum, default_value_t = ReuseArg::Hints)]
     pub reuse: ReuseArg,
+    /// The compositional engine first explores up to this many states of the whole product:
+    /// a violation found is the verdict, and so is "holds" when the product has no more
+    /// states. 0 leaves every verdict to the assume-guarantee rule.
+    #[arg(long, value_name = "STATES", default_value_t = crate::check::ag::PROBE_STATES)]
+    pub probe_states: usize,
 }
 
 /// The `--reuse` values.
@@ -777,6 +782,7 @@ fn verify_c(
                 cex: ag.cex.mode(),
                 learner: ag.learner.algorithm(),
                 reuse: ag.reuse.reuse(),
+                probe: ag.probe_states,
                 limits: cegar.options(),
                 cache: cache.cache(),
             };
@@ -857,8 +863,16 @@ fn verify(
     let spec = crate::spec::load(src)?;
     let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
     progress::phase("verification");
-    let result =
-        crate::check::verify::verify(&spec, &name, &ag.prop, engine, &ag.order, ag.cex.mode(), ag.learner.algorithm())?;
+    let result = crate::check::verify::verify(
+        &spec,
+        &name,
+        &ag.prop,
+        engine,
+        &ag.order,
+        ag.cex.mode(),
+        ag.learner.algorithm(),
+        ag.probe_states,
+    )?;
     let target = src.display().to_string();
     progress::clear();
     match format {
@@ -1005,6 +1019,7 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
             cex: args.ag.cex.mode(),
             learner: args.ag.learner.algorithm(),
             reuse: args.ag.reuse.reuse(),
+            probe: args.ag.probe_states,
             limits: args.cegar.options(),
             cache: args.cache.cache(),
         };
@@ -1167,6 +1182,8 @@ fn show_level(args: LevelArgs, table: bool) -> Result<Exit, Diagnostic> {
             cex: crate::learn::CexMode::RivestSchapire,
             learner: crate::learn::Algorithm::LStar,
             reuse: Default::default(),
+            // What is shown is learned: no search of the product may decide first.
+            probe: 0,
             limits: Default::default(),
             cache: crate::cache::Cache::disabled(),
         };
