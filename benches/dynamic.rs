@@ -335,6 +335,7 @@ fn parse_reuse(s: &str) -> Option<Reuse> {
         "hints" => Some(Reuse::Hints),
         "revalidate" => Some(Reuse::Revalidate),
         "adaptive" => Some(Reuse::Adaptive),
+        "hints-then-adaptive" => Some(Reuse::HintsThenAdaptive),
         _ => None,
     }
 }
@@ -425,7 +426,7 @@ fn models() -> ExitCode {
         "| reuse | upgrades | MQ upgrade | MQ scratch | MQ upgrade/scratch | ms upgrade | ms scratch | time upgrade/scratch |"
     );
     println!("|{}", "---|".repeat(8));
-    for reuse in [Reuse::Hints, Reuse::Revalidate, Reuse::Adaptive] {
+    for reuse in [Reuse::Hints, Reuse::Revalidate, Reuse::Adaptive, Reuse::HintsThenAdaptive] {
         let fresh = || {
             DynamicChecker::new(CexMode::RivestSchapire)
                 .with_algorithm(Algorithm::LSharp)

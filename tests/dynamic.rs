@@ -10,7 +10,7 @@ use subst::check::verify::ordered_parts;
 use subst::learn::{Algorithm, CexMode};
 
 const LEARNERS: [Algorithm; 2] = [Algorithm::LStar, Algorithm::LSharp];
-const REUSES: [Reuse; 3] = [Reuse::Revalidate, Reuse::Hints, Reuse::Adaptive];
+const REUSES: [Reuse; 4] = [Reuse::Revalidate, Reuse::Hints, Reuse::Adaptive, Reuse::HintsThenAdaptive];
 
 fn checker(learner: Algorithm) -> DynamicChecker {
     DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(learner)
@@ -195,7 +195,13 @@ fn with_hints_a_changed_component_whose_old_assumption_suffices_asks_nothing_aga
 #[test]
 fn a_contradicted_hint_re_validates_and_gives_the_verdict_of_mono() {
     // Adding behaviours to a component makes some old answers wrong; the runs that meet one
-    // re-validate, and every run keeps the monolithic verdict.
+    // re-validate (or re-learn with adaptive L#), and every run keeps the monolithic verdict.
+    for reuse in [Reuse::Hints, Reuse::HintsThenAdaptive] {
+        contradicted_hints_keep_the_verdict_of_mono(reuse);
+    }
+}
+
+fn contradicted_hints_keep_the_verdict_of_mono(reuse: Reuse) {
     let mut contradicted = 0;
     for learner in LEARNERS {
         for &(file, assembly, property) in MODELS {
@@ -204,11 +210,15 @@ fn a_contradicted_hint_re_validates_and_gives_the_verdict_of_mono() {
                 for pick in 0..4u64 {
                     let mut new_parts = m.parts.clone();
                     new_parts[k] = mutate(part, true, pick * 977 + k as u64);
-                    let mut checker = learning_only(learner, Reuse::Hints);
+                    let mut checker = learning_only(learner, reuse);
                     checker.run(&m.parts, Some(&m.property));
                     let (after, stats) = checker.run(&new_parts, Some(&m.property));
                     let expected = mono(&new_parts, &m.property, &m.hidden);
-                    assert_eq!(matches!(after, Outcome::Holds), expected, "{learner} {file} part {k} pick {pick}");
+                    assert_eq!(
+                        matches!(after, Outcome::Holds),
+                        expected,
+                        "{learner} {reuse:?} {file} part {k} pick {pick}"
+                    );
                     contradicted += stats.contradicted.len();
                 }
             }

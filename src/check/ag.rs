@@ -575,6 +575,10 @@ pub enum Reuse {
     /// words) and the states to look for. The interface may have changed. An L* level
     /// re-validates its table, as with [`Reuse::Revalidate`].
     Adaptive,
+    /// As [`Reuse::Hints`] until a hint is contradicted; then an L# level re-learns with
+    /// adaptive L#, the hypothesis of its hinted tree as the reference model (instead of
+    /// re-asking its words). An L* level re-validates its table.
+    HintsThenAdaptive,
 }
 
 /// The compositional checker; it keeps what it learned so that the next [`DynamicChecker::run`]
@@ -792,7 +796,7 @@ impl DynamicChecker {
         let start = Instant::now();
         // A table or tree kept from a level with a different component or property holds hints.
         let mut unchecked = level.hints;
-        let hinting = self.reuse == Reuse::Hints;
+        let hinting = matches!(self.reuse, Reuse::Hints | Reuse::HintsThenAdaptive);
         let learner = match self.algorithm {
             Algorithm::LStar => AnyLearner::Star(match level.table.clone() {
                 Some(table) if table.alphabet == interface => {
@@ -860,6 +864,7 @@ impl DynamicChecker {
             }),
         };
         let mut learner = LevelLearner::new(learner, unchecked);
+        learner.adaptive_fallback = self.reuse == Reuse::HintsThenAdaptive;
         // An assumption that passed Oracle 1 for this component and property passes it again.
         // Line 5 re-uses the assumption itself when its table was re-used unchanged: the table
         // is closed and its candidate already passed Oracle 1 for this component and property.
@@ -1038,6 +1043,22 @@ impl AnyLearner {
         }
     }
 
+    /// An L# learner starts afresh with adaptive L#, the hypothesis of its tree as the
+    /// reference; a table is re-validated. Afterwards each answer is the oracle's.
+    fn relearn_adaptive(&mut self, oracle: &mut dyn Membership) {
+        match self {
+            AnyLearner::Star(l) => l.revalidate(oracle),
+            AnyLearner::Sharp(l) => {
+                let stats = l.stats;
+                let reference = l.hypothesis();
+                *l = LSharp::adaptive(l.alphabet().to_vec(), l.tree().prefix_closed(), &reference, oracle);
+                l.stats.membership += stats.membership;
+                l.stats.candidates += stats.candidates;
+                l.stats.counterexamples += stats.counterexamples;
+            }
+        }
+    }
+
     /// Asks every word of the table or tree again: afterwards each answer is the oracle's.
     fn revalidate(&mut self, oracle: &mut dyn Membership) {
         match self {
@@ -1059,11 +1080,13 @@ struct LevelLearner {
     learner: AnyLearner,
     unchecked: bool,
     contradicted: bool,
+    /// A contradicted hint makes the learner re-learn with adaptive L# ([`Reuse::HintsThenAdaptive`]).
+    adaptive_fallback: bool,
 }
 
 impl LevelLearner {
     fn new(learner: AnyLearner, unchecked: bool) -> LevelLearner {
-        LevelLearner { learner, unchecked, contradicted: false }
+        LevelLearner { learner, unchecked, contradicted: false, adaptive_fallback: false }
     }
 }
 
@@ -1082,7 +1105,10 @@ impl LevelLearner {
             Ok(()) => Ok(()),
             Err(e) if self.unchecked => {
                 tracing::debug!(%e, first = !self.contradicted, "a hint disagrees with its level: re-validating");
-                if self.contradicted {
+                if self.adaptive_fallback {
+                    self.learner.relearn_adaptive(oracle);
+                    self.unchecked = false;
+                } else if self.contradicted {
                     self.learner.revalidate(oracle);
                     self.unchecked = false;
                 } else {

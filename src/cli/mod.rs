@@ -113,6 +113,8 @@ pub enum ReuseArg {
     Revalidate,
     /// Adaptive L# (Kruger, Junges and Rot 2024) with the old assumption as reference.
     Adaptive,
+    /// Hints; once one is contradicted, adaptive L# with the hinted hypothesis as reference.
+    HintsThenAdaptive,
 }
 
 impl ReuseArg {
@@ -121,6 +123,7 @@ impl ReuseArg {
             ReuseArg::Hints => crate::check::ag::Reuse::Hints,
             ReuseArg::Revalidate => crate::check::ag::Reuse::Revalidate,
             ReuseArg::Adaptive => crate::check::ag::Reuse::Adaptive,
+            ReuseArg::HintsThenAdaptive => crate::check::ag::Reuse::HintsThenAdaptive,
         }
     }
 }
