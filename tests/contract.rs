@@ -80,7 +80,7 @@ fn a_guard_on_an_event_of_the_propositions_own_component_reads_the_state_it_leav
         let (code, out, err) =
             subst(&dir, &["verify", "own_bad.c", "--spec", "own.lts", "--no-cache", "--engine", engine]);
         assert_eq!(code, 1, "{engine}: {out}{err}");
-        assert!(out.contains("trace: acquire release{}"), "{engine}: {out}");
+        assert!(out.contains("trace: [] acquire [] release{} []"), "{engine}: {out}");
     }
 }
 
@@ -98,6 +98,18 @@ fn a_write_before_the_lock_is_marked_owned_fails_with_the_label_in_the_trace() {
     insta::assert_snapshot!(out);
     let (code, ag) = verify_labels("lock_race.c", "ag");
     assert_eq!((code, ag), (1, out), "both engines give the same counterexample");
+}
+
+#[test]
+fn a_c_trace_shows_the_label_after_every_step_in_json() {
+    let dir = data("labels/partial");
+    let (code, out, _) = subst(&dir, &["verify", "late_open.c", "--spec", "partial.lts", "--format", "json"]);
+    assert_eq!(code, 1);
+    let doc = validate("subst-verify-1.json", &out);
+    assert_eq!(doc["properties"][0]["trace"], serde_json::json!(["start", "acquire", "write{Locked}"]));
+    // The locker marks the lock owned after `acquire`, an internal step: the label right after
+    // `acquire` is empty, and `write` happens (and leads) where Locked holds.
+    assert_eq!(doc["properties"][0]["labels"], serde_json::json!([[], [], [], ["Locked"]]));
 }
 
 // ---- Propositions of FSP processes ---------------------------------------------------------
@@ -190,7 +202,7 @@ fn a_c_component_performs_an_event_guarded_by_its_own_and_another_components_pro
         let (code, out, err) =
             subst(&dir, &["verify", "late_open.c", "--spec", "partial.lts", "--no-cache", "--engine", engine]);
         assert_eq!(code, 1, "{engine}: {out}{err}");
-        assert!(out.contains("trace: start acquire write{Locked}"), "{engine}: {out}");
+        assert!(out.contains("trace: [] start [] acquire [] write{Locked} [Locked]"), "{engine}: {out}");
     }
 }
 

@@ -748,10 +748,13 @@ fn verify_c(
             crate::check::cegar::verify_assembly(&spec, &name, &program, &ag.prop, cegar.options())?
         };
         let target = shown(src);
+        let labels = crate::report::labels::of_assembly(&spec, &name, &result);
         progress::clear();
         match format {
-            ReportFormat::Text => print!("{}", crate::report::assembly_text(&result, ag.stats)),
-            ReportFormat::Json => println!("{}", VerifyReport::of_assembly(&target, &result).json()),
+            ReportFormat::Text => print!("{}", crate::report::assembly_text_labelled(&result, ag.stats, &labels)),
+            ReportFormat::Json => {
+                println!("{}", VerifyReport::of_assembly(&target, &result).with_labels(&labels).json())
+            }
             ReportFormat::Sarif => println!("{}", VerifyReport::of_assembly(&target, &result).sarif()),
         }
         return Ok(exit_of(&result.verdict()));

@@ -3,6 +3,7 @@
 //! schemas `docs/report.md` gives. Every command that gives a verdict takes `--format`.
 
 pub mod check;
+pub mod labels;
 pub mod verdict;
 
 use std::fmt::Write;
@@ -234,16 +235,26 @@ fn cegar_stats_lines(s: &crate::check::cegar::CegarStats) -> String {
 
 /// The text report of `subst verify` on an assembly with C components.
 pub fn assembly_text(r: &crate::check::cegar::AssemblyResult, stats: bool) -> String {
+    assembly_text_labelled(r, stats, &[])
+}
+
+/// [`assembly_text`] with the label after every step of each failing property's trace
+/// (`labels`, one entry per result of `r`; see [`labels::of_assembly`]).
+pub fn assembly_text_labelled(
+    r: &crate::check::cegar::AssemblyResult,
+    stats: bool,
+    labels: &[Option<Vec<Vec<String>>>],
+) -> String {
     use crate::check::cegar::CegarOutcome;
     let mut out = format!("{}\n", r.assembly);
-    for p in &r.results {
+    for (i, p) in r.results.iter().enumerate() {
         match &p.outcome {
             CegarOutcome::Holds => {
                 let _ = writeln!(out, "  {}: holds", p.property);
             }
             CegarOutcome::Fails { trace, runs } => {
                 let _ = writeln!(out, "  {}: fails", p.property);
-                let _ = writeln!(out, "    trace: {}", trace.join(" "));
+                let _ = writeln!(out, "    trace: {}", labelled_trace(trace, labels.get(i).and_then(|l| l.as_deref())));
                 for run in runs {
                     let Some(comp) = r.components.iter().find(|c| c.name == run.component) else { continue };
                     let _ = writeln!(out, "    component {}:", run.component);

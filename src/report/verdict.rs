@@ -143,6 +143,15 @@ impl VerifyReport {
         Self::new(target, Some(r.assembly.clone()), &r.verdict(), props)
     }
 
+    /// The report with the label after every step of each property's trace (`labels`, one
+    /// entry per property; see [`super::labels::of_assembly`]).
+    pub fn with_labels(mut self, labels: &[Option<Vec<Vec<String>>>]) -> VerifyReport {
+        for (p, l) in self.properties.iter_mut().zip(labels) {
+            p.labels = l.clone();
+        }
+        self
+    }
+
     /// The report of `subst verify` on a C program (SV-COMP's `unreach-call`).
     pub fn of_program(target: &str, comp: &crate::ir::Component, r: &ProgramResult) -> VerifyReport {
         let props = vec![from_outcome("unreach-call", &r.outcome, std::slice::from_ref(comp))];
