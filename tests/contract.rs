@@ -112,6 +112,17 @@ fn a_c_trace_shows_the_label_after_every_step_in_json() {
     assert_eq!(doc["properties"][0]["labels"], serde_json::json!([[], [], [], ["Locked"]]));
 }
 
+#[test]
+fn the_compatibility_trace_of_check_shows_the_label_after_every_step() {
+    let dir = data("labels/partial");
+    let (code, out, _) =
+        subst(&dir, &["check", "ok.c", "late_open.c", "--spec", "partial.lts", "--no-cache", "--format", "json"]);
+    assert_eq!(code, 1);
+    let doc = validate("subst-check-1.json", &out);
+    assert_eq!(doc["properties"][0]["trace"], serde_json::json!(["start", "acquire", "write{Locked}"]));
+    assert_eq!(doc["properties"][0]["labels"], serde_json::json!([[], [], [], ["Locked"]]));
+}
+
 // ---- Propositions of FSP processes ---------------------------------------------------------
 
 /// `subst verify` in `tests/data/labels/fsp` with `args` and an engine.

@@ -983,6 +983,10 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
         removed: args.removed.clone(),
     };
     let mut report = crate::report::check::CheckReport::new(&result, &names);
+    if let (Some(spec), Some(c)) = (&spec, &result.compat) {
+        let name = crate::check::verify::choose_assembly(spec, args.ag.assembly.as_deref())?;
+        report.set_labels(&crate::report::labels::of_compat(spec, &name, c));
+    }
     if let Some((dir, rev)) = &v.extracted {
         report.relocate(dir, rev);
     }

@@ -35,6 +35,20 @@ pub fn of_assembly(spec: &Spec, name: &str, r: &AssemblyResult) -> Vec<Option<Ve
         .collect()
 }
 
+/// Per property of compatibility `c` (in order): the label after every step of the new
+/// assembly's trace when it fails and some component owns propositions.
+pub fn of_compat(spec: &Spec, name: &str, c: &crate::check::compat::Compatibility) -> Vec<Option<Vec<Vec<String>>>> {
+    let alphabets = |x: &str| c.components.iter().find(|k| k.name == x).map(crate::check::cegar::model_alphabet);
+    let assembly = spec.assembly_with_c(name, Some(&alphabets)).ok();
+    c.results
+        .iter()
+        .map(|p| match &p.upgrade.outcome {
+            CegarOutcome::Fails { trace, runs } => trace_labels(assembly.as_ref(), &c.components, trace, runs),
+            _ => None,
+        })
+        .collect()
+}
+
 fn trace_labels(
     assembly: Option<&crate::spec::Assembly>,
     components: &[Component],
