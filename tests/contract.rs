@@ -217,6 +217,16 @@ fn a_c_component_performs_an_event_guarded_by_its_own_and_another_components_pro
     }
 }
 
+#[test]
+fn check_of_two_models_shows_the_labels_along_the_new_trace() {
+    let dir = data("labels/fsp/upgrade");
+    let (code, out, _) = subst(&dir, &["check", "old.lts", "new.lts", "--format", "json"]);
+    assert_eq!(code, 1);
+    let doc = validate("subst-upgrade-1.json", &out);
+    assert_eq!(doc["properties"][0]["trace"], serde_json::json!(["acquire", "write{Locked}", "release", "write{}"]));
+    assert_eq!(doc["properties"][0]["labels"], serde_json::json!([[], ["Locked"], ["Locked"], [], []]));
+}
+
 /// `subst check` of `tests/data/labels/contain/old` against `NEW`, with the propositions of
 /// `locker.lts`.
 fn contain_labels(new: &str) -> (i32, String) {

@@ -53,7 +53,7 @@ pub fn upgrade_text(u: &Upgrade, stats: bool) -> String {
             r.upgrade.time.as_secs_f64() * 1e3
         );
         if let Verdict::Fails(trace) = &r.upgrade.verdict {
-            let _ = writeln!(out, "    trace: {}", if trace.is_empty() { "<empty>".into() } else { trace.join(" ") });
+            let _ = writeln!(out, "    trace: {}", labelled_trace(trace, r.upgrade.labels.as_deref()));
         }
         if stats {
             let _ = writeln!(out, "    original: {}", ag_stats_line(&r.original.stats));

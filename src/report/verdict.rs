@@ -186,6 +186,9 @@ pub struct PropertyUpgradeReport {
     /// A violating trace of the new assembly.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<Vec<String>>,
+    /// The label after every step of the trace, the initial label first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub labels: Option<Vec<Vec<String>>>,
     /// Milliseconds of the check of the old assembly (T_orig) and of the new one (T_ug).
     pub t_orig_ms: f64,
     /// See `t_orig_ms`.
@@ -232,6 +235,7 @@ impl UpgradeReport {
                     new: p.verdict,
                     reason: p.reason,
                     trace: p.trace,
+                    labels: r.upgrade.labels.clone(),
                     t_orig_ms: r.original.time.as_secs_f64() * 1e3,
                     t_ug_ms: r.upgrade.time.as_secs_f64() * 1e3,
                 }
