@@ -576,6 +576,14 @@ fn show_assumption_of_a_c_assembly_has_the_observed_letters() {
 }
 
 #[test]
+fn show_lts_as_dot_labels_the_states_of_an_fsp_processs_propositions() {
+    let (code, out, err) = subst(&data("labels/fsp"), &["show", "lts", "lock_ok.lts", "LOCK", "--format", "dot"]);
+    assert_eq!(code, 0, "{err}");
+    assert_dot(&out);
+    assert!(out.contains("q1 [label=\"q1\\n{Locked}\""), "{out}");
+}
+
+#[test]
 fn show_ir_as_dot_is_a_graph_of_locations() {
     let (code, out, err) = subst(&data("props"), &["show", "ir", "server.c", "--format", "dot"]);
     assert_eq!(code, 0, "{err}");
