@@ -8,13 +8,13 @@
 //! |---|---|---|
 //! | [`front`] | preprocess (`gcc -E`; `.i` files as they are) and parse C (`lang_c`), lower components to the IR: structs flattened to scalars and arrays, pointers resolved by a type-based points-to analysis to object tags and offsets | done |
 //! | [`ir`] | the control-flow IR: types, text form, parser, checker, interpreter | done |
-//! | [`spec`] | the FSP spec language: parser, elaboration of processes and assemblies | done |
+//! | [`spec`] | the FSP spec language: parser, elaboration of processes and assemblies; state propositions of C components and of FSP processes (`prop P = PROC: {LOCAL}`), read by properties' guards in event form | done |
 //! | [`automata`] | DLAs: composition, hiding, determinisation, minimisation, safety, inclusion, DOT | done |
 //! | [`learn`] | L* with Rivest–Schapire (and two other) counterexample processing, serialisable tables, re-validation; L# (the default learner) over an observation tree (letters interned as indices, prefix-closure answers), re-asking its tree after an upgrade, trees saved to and restored from the cache; adaptive L# ([`learn::adaptive`], Kruger, Junges and Rot 2024), which re-learns a changed language from a reference model's state cover, separating words and state matching (`--reuse adaptive`) | done (alphabet refinement: not yet) |
 //! | [`smt`] | the only user of `z3`: IR expressions as bit-vector formulas, edge steps, query cache, all-SAT | done |
 //! | [`abs`] | predicate abstraction of one component: may and must graphs, symbolic simulation, refinement by the inductive invariant at a cut point of the spurious path when one rules it out (minimised, and carried through the loop body to the locations before it; [`abs::refine`]), else by weakest preconditions; an explicit-state under-approximation ([`abs::explicit`]); block encoding at cut points and inductive invariants guessed from samples and conditions (equalities, then intervals, octagons, congruences and case splits, [`abs::templates`]), pruned by Houdini and re-checked ([`abs::invariant`]); state labels from the spec's propositions, decided by predicates in every state ([`abs::labels`]) | done |
 //! | [`check`] | verdicts; monolithic and assume-guarantee verification, DynamicCheck (paper 003 Fig. 3) with old answers re-used as hints and a bounded search of the whole product before learning, whose verdict is final when it finds a violation or explores every state (`--probe-states`, [`check::ag`]); CEGAR on C ([`check::cegar`]) with a bounded bug search beside it ([`check::bmc`]); the only run of a program without input, executed ([`check::only_run`]); containment of changed C components ([`check::contain`], paper 003 Section 4) per matched component ([`check::substitution`]), first on the product of the two versions with the engine of `verify` ([`check::product`]: equalities, case splits, degree-2 equalities), Validation 2 by an exact search of the new version where it cannot loop between events | FSP models; C programs and C assemblies (monolithic, or compositional with `--engine ag`); containment and compatibility on C ([`check::compat`]) |
-//! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]); `verify`, `check` on FSP models and input errors as JSON (schemas in `docs/schemas/`) and SARIF ([`report::verdict`]) | done for what exists |
+//! | [`report`] | rendering of results; the `check` report on C as text, JSON (`docs/report.md`) and SARIF 2.1.0 ([`report::check`]); `verify`, `check` on FSP models and input errors as JSON (schemas in `docs/schemas/`) and SARIF ([`report::verdict`]); the label after every step of a trace ([`report::labels`]) | done for what exists |
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
 //! | [`cli`] | command-line arguments to library calls and exit codes; one spec search for every command; a progress line on a terminal ([`cli::progress`]); `show ir|model|assumption|table` as text and DOT ([`cli::show`]) | `show`; `verify` on FSP and C; `check` on FSP and on C (containment, compatibility, `--git-base`); `--format text|json|sarif` on every verdict |
 //! | [`deadline`] | the whole run's deadline (`--timeout`): one value every phase and every SMT query looks at | done |
@@ -105,8 +105,10 @@
 //!   ([`spec::Observations`]): an observed event `e` becomes letters `e{X}` that every part
 //!   synchronises on, so composition, safety, learning and inclusion read labels without
 //!   knowing them. A C component's label is decided by its predicates in every abstract state
-//!   (the propositions' conditions are predicates at every location, [`abs::labels`]), and a
-//!   counterexample's labels are confirmed by symbolic simulation, never guessed.
+//!   (the propositions' conditions are predicates at every location, [`abs::labels`]), an FSP
+//!   process's by the local process of its state, and a counterexample's labels are confirmed
+//!   by symbolic simulation, never guessed. Containment's behaviours begin with the initial
+//!   label (an event `@start{X}` into the entry) and carry the label each event leads to.
 
 #![warn(missing_docs)]
 // Maps and sets iterate in the same order in every run (`clippy.toml` names the types).

@@ -80,7 +80,7 @@ fn a_guard_on_an_event_of_the_propositions_own_component_reads_the_state_it_leav
         let (code, out, err) =
             subst(&dir, &["verify", "own_bad.c", "--spec", "own.lts", "--no-cache", "--engine", engine]);
         assert_eq!(code, 1, "{engine}: {out}{err}");
-        assert!(out.contains("trace: acquire release{}"), "{engine}: {out}");
+        assert!(out.contains("trace: [] acquire [] release{} []"), "{engine}: {out}");
     }
 }
 
@@ -98,6 +98,29 @@ fn a_write_before_the_lock_is_marked_owned_fails_with_the_label_in_the_trace() {
     insta::assert_snapshot!(out);
     let (code, ag) = verify_labels("lock_race.c", "ag");
     assert_eq!((code, ag), (1, out), "both engines give the same counterexample");
+}
+
+#[test]
+fn a_c_trace_shows_the_label_after_every_step_in_json() {
+    let dir = data("labels/partial");
+    let (code, out, _) = subst(&dir, &["verify", "late_open.c", "--spec", "partial.lts", "--format", "json"]);
+    assert_eq!(code, 1);
+    let doc = validate("subst-verify-1.json", &out);
+    assert_eq!(doc["properties"][0]["trace"], serde_json::json!(["start", "acquire", "write{Locked}"]));
+    // The locker marks the lock owned after `acquire`, an internal step: the label right after
+    // `acquire` is empty, and `write` happens (and leads) where Locked holds.
+    assert_eq!(doc["properties"][0]["labels"], serde_json::json!([[], [], [], ["Locked"]]));
+}
+
+#[test]
+fn the_compatibility_trace_of_check_shows_the_label_after_every_step() {
+    let dir = data("labels/partial");
+    let (code, out, _) =
+        subst(&dir, &["check", "ok.c", "late_open.c", "--spec", "partial.lts", "--no-cache", "--format", "json"]);
+    assert_eq!(code, 1);
+    let doc = validate("subst-check-1.json", &out);
+    assert_eq!(doc["properties"][0]["trace"], serde_json::json!(["start", "acquire", "write{Locked}"]));
+    assert_eq!(doc["properties"][0]["labels"], serde_json::json!([[], [], [], ["Locked"]]));
 }
 
 // ---- Propositions of FSP processes ---------------------------------------------------------
@@ -190,8 +213,18 @@ fn a_c_component_performs_an_event_guarded_by_its_own_and_another_components_pro
         let (code, out, err) =
             subst(&dir, &["verify", "late_open.c", "--spec", "partial.lts", "--no-cache", "--engine", engine]);
         assert_eq!(code, 1, "{engine}: {out}{err}");
-        assert!(out.contains("trace: start acquire write{Locked}"), "{engine}: {out}");
+        assert!(out.contains("trace: [] start [] acquire [] write{Locked} [Locked]"), "{engine}: {out}");
     }
+}
+
+#[test]
+fn check_of_two_models_shows_the_labels_along_the_new_trace() {
+    let dir = data("labels/fsp/upgrade");
+    let (code, out, _) = subst(&dir, &["check", "old.lts", "new.lts", "--format", "json"]);
+    assert_eq!(code, 1);
+    let doc = validate("subst-upgrade-1.json", &out);
+    assert_eq!(doc["properties"][0]["trace"], serde_json::json!(["acquire", "write{Locked}", "release", "write{}"]));
+    assert_eq!(doc["properties"][0]["labels"], serde_json::json!([[], ["Locked"], ["Locked"], [], []]));
 }
 
 /// `subst check` of `tests/data/labels/contain/old` against `NEW`, with the propositions of
@@ -540,6 +573,14 @@ fn show_assumption_of_a_c_assembly_has_the_observed_letters() {
     assert_eq!(code, 0, "{err}");
     assert_dot(&out);
     assert!(out.contains("write{Locked}"), "{out}");
+}
+
+#[test]
+fn show_lts_as_dot_labels_the_states_of_an_fsp_processs_propositions() {
+    let (code, out, err) = subst(&data("labels/fsp"), &["show", "lts", "lock_ok.lts", "LOCK", "--format", "dot"]);
+    assert_eq!(code, 0, "{err}");
+    assert_dot(&out);
+    assert!(out.contains("q1 [label=\"q1\\n{Locked}\""), "{out}");
 }
 
 #[test]

@@ -16,8 +16,9 @@
 //! that point of the path, so a concrete run confirms the label as well as the steps, and
 //! leaves gadget steps out of the witness, which the interpreter then replays as it is.
 //!
-//! For containment ([`instrument_props`], no letters), every event carries instead the label of
-//! the state it leads to: [`crate::abs::Arg::to_behaviours`] names it `e{A,B}`, every labelled
+//! For containment ([`instrument_props`], no letters), a first event [`START_EVENT`] leads into
+//! the entry, so that a behaviour begins with the initial label, and every event carries
+//! instead the label of the state it leads to: [`crate::abs::Arg::to_behaviours`] names it `e{A,B}`, every labelled
 //! state has a τ self-loop along its valuation's `assume(cond_v)` edge, and
 //! [`crate::abs::Arg::find_path`] takes that self-loop after each such event, so a path's
 //! simulation confirms the labels too. The explicit under-approximation
@@ -31,8 +32,7 @@
 //! labelled component agree on the labels of its events.
 //!
 //! Known weaknesses: the predicates of the propositions sit at every location, which can
-//! double the abstract states per proposition; the initial state's label is not part of a
-//! behaviour (only the labels events lead to); a component performs an event that a guard over
+//! double the abstract states per proposition; a component performs an event that a guard over
 //! its own propositions observes only when the event is plain (its edges are then split by
 //! its label, `label_own_events`, the other owners' propositions left to synchronisation); an
 //! observed event of a family (`send.v`) is refused by the assembly.

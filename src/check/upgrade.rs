@@ -23,6 +23,9 @@ pub struct Run {
     pub stats: AgStats,
     /// Its time.
     pub time: Duration,
+    /// When it fails and FSP processes own propositions: the label after every step of the
+    /// trace, the initial one first ([`crate::spec::Assembly::trace_labels`]).
+    pub labels: Option<Vec<Vec<String>>>,
 }
 
 /// The compatibility of the upgrade for one property.
@@ -58,7 +61,7 @@ fn run(checker: &mut DynamicChecker, parts: &[Dla], property: Option<&Dla>, hidd
     let start = Instant::now();
     let (outcome, stats) = checker.run(parts, property);
     let verdict = outcome.into_verdict(hidden);
-    Run { verdict, stats, time: start.elapsed() }
+    Run { verdict, stats, time: start.elapsed(), labels: None }
 }
 
 /// Checks that the assembly `name` of `new` satisfies its properties, re-using the check of
@@ -121,8 +124,13 @@ pub fn check_upgrade(
         let old_parts: Vec<Dla> = indices.iter().map(|&i| old_asm.parts[i].automaton.clone()).collect();
         let new_parts: Vec<Dla> = indices.iter().map(|&i| new_asm.parts[i].automaton.clone()).collect();
         let mut checker = DynamicChecker::new(cex).with_algorithm(learner);
-        let original = run(&mut checker, &old_parts, old_p.as_ref(), &|e| old_asm.is_hidden(e));
-        let upgrade = run(&mut checker, &new_parts, new_p.as_ref(), &|e| new_asm.is_hidden(e));
+        let mut original = run(&mut checker, &old_parts, old_p.as_ref(), &|e| old_asm.is_hidden(e));
+        let mut upgrade = run(&mut checker, &new_parts, new_p.as_ref(), &|e| new_asm.is_hidden(e));
+        for (r, asm) in [(&mut original, &old_asm), (&mut upgrade, &new_asm)] {
+            if let Verdict::Fails(trace) = &r.verdict {
+                r.labels = asm.trace_labels(trace);
+            }
+        }
         results.push(PropertyUpgrade { property: label, original, upgrade });
     }
     Ok(Upgrade { assembly: new_asm.to_string(), changed, results })

@@ -794,10 +794,13 @@ fn verify_c(
             crate::check::cegar::verify_assembly(&spec, &name, &program, &ag.prop, cegar.options())?
         };
         let target = shown(src);
+        let labels = crate::report::labels::of_assembly(&spec, &name, &result);
         progress::clear();
         match format {
-            ReportFormat::Text => print!("{}", crate::report::assembly_text(&result, ag.stats)),
-            ReportFormat::Json => println!("{}", VerifyReport::of_assembly(&target, &result).json()),
+            ReportFormat::Text => print!("{}", crate::report::assembly_text_labelled(&result, ag.stats, &labels)),
+            ReportFormat::Json => {
+                println!("{}", VerifyReport::of_assembly(&target, &result).with_labels(&labels).json())
+            }
             ReportFormat::Sarif => println!("{}", VerifyReport::of_assembly(&target, &result).sarif()),
         }
         return Ok(exit_of(&result.verdict()));
@@ -1040,6 +1043,10 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
         removed: args.removed.clone(),
     };
     let mut report = crate::report::check::CheckReport::new(&result, &names);
+    if let (Some(spec), Some(c)) = (&spec, &result.compat) {
+        let name = crate::check::verify::choose_assembly(spec, args.ag.assembly.as_deref())?;
+        report.set_labels(&crate::report::labels::of_compat(spec, &name, c));
+    }
     if let Some((dir, rev)) = &v.extracted {
         report.relocate(dir, rev);
     }

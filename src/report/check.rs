@@ -201,6 +201,10 @@ pub struct PropertyReport {
     /// A violating trace of the new assembly (visible events).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<Vec<String>>,
+    /// The label after every step of the trace, the initial label first
+    /// ([`super::labels::of_compat`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub labels: Option<Vec<Vec<String>>>,
     /// Each C component's run along it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub runs: Vec<ComponentRunReport>,
@@ -252,6 +256,14 @@ fn containment_word(v: &Verdict) -> &'static str {
 }
 
 impl CheckReport {
+    /// Sets the label after every step of each property's trace (`labels` in the order of
+    /// [`CheckReport::properties`]).
+    pub fn set_labels(&mut self, labels: &[Option<Vec<Vec<String>>>]) {
+        for (p, l) in self.properties.iter_mut().zip(labels) {
+            p.labels = l.clone();
+        }
+    }
+
     /// The report of a check.
     pub fn new(result: &Substitution, inputs: &Inputs) -> CheckReport {
         let verdict = match result.verdict() {
@@ -400,6 +412,7 @@ fn property_report(c: &Compatibility, r: &PropertyCompat) -> PropertyReport {
         order: r.order.clone(),
         verdict: upgrade.verdict.clone(),
         trace,
+        labels: None,
         runs,
         original: run_report(&r.original),
         upgrade,
@@ -884,7 +897,7 @@ impl CheckReport {
                 }
             }
             if let Some(t) = &p.trace {
-                let _ = writeln!(out, "  trace: {}", if t.is_empty() { "<empty>".into() } else { t.join(" ") });
+                let _ = writeln!(out, "  trace: {}", super::labelled_trace(t, p.labels.as_deref()));
                 for run in &p.runs {
                     let _ = writeln!(out, "  component {}:", run.component);
                     path_lines(&mut out, &run.path, "    ");

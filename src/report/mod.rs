@@ -3,6 +3,7 @@
 //! schemas `docs/report.md` gives. Every command that gives a verdict takes `--format`.
 
 pub mod check;
+pub mod labels;
 pub mod verdict;
 
 use std::fmt::Write;
@@ -52,7 +53,7 @@ pub fn upgrade_text(u: &Upgrade, stats: bool) -> String {
             r.upgrade.time.as_secs_f64() * 1e3
         );
         if let Verdict::Fails(trace) = &r.upgrade.verdict {
-            let _ = writeln!(out, "    trace: {}", if trace.is_empty() { "<empty>".into() } else { trace.join(" ") });
+            let _ = writeln!(out, "    trace: {}", labelled_trace(trace, r.upgrade.labels.as_deref()));
         }
         if stats {
             let _ = writeln!(out, "    original: {}", ag_stats_line(&r.original.stats));
@@ -234,16 +235,26 @@ fn cegar_stats_lines(s: &crate::check::cegar::CegarStats) -> String {
 
 /// The text report of `subst verify` on an assembly with C components.
 pub fn assembly_text(r: &crate::check::cegar::AssemblyResult, stats: bool) -> String {
+    assembly_text_labelled(r, stats, &[])
+}
+
+/// [`assembly_text`] with the label after every step of each failing property's trace
+/// (`labels`, one entry per result of `r`; see [`labels::of_assembly`]).
+pub fn assembly_text_labelled(
+    r: &crate::check::cegar::AssemblyResult,
+    stats: bool,
+    labels: &[Option<Vec<Vec<String>>>],
+) -> String {
     use crate::check::cegar::CegarOutcome;
     let mut out = format!("{}\n", r.assembly);
-    for p in &r.results {
+    for (i, p) in r.results.iter().enumerate() {
         match &p.outcome {
             CegarOutcome::Holds => {
                 let _ = writeln!(out, "  {}: holds", p.property);
             }
             CegarOutcome::Fails { trace, runs } => {
                 let _ = writeln!(out, "  {}: fails", p.property);
-                let _ = writeln!(out, "    trace: {}", trace.join(" "));
+                let _ = writeln!(out, "    trace: {}", labelled_trace(trace, labels.get(i).and_then(|l| l.as_deref())));
                 for run in runs {
                     let Some(comp) = r.components.iter().find(|c| c.name == run.component) else { continue };
                     let _ = writeln!(out, "    component {}:", run.component);

@@ -143,6 +143,15 @@ impl VerifyReport {
         Self::new(target, Some(r.assembly.clone()), &r.verdict(), props)
     }
 
+    /// The report with the label after every step of each property's trace (`labels`, one
+    /// entry per property; see [`super::labels::of_assembly`]).
+    pub fn with_labels(mut self, labels: &[Option<Vec<Vec<String>>>]) -> VerifyReport {
+        for (p, l) in self.properties.iter_mut().zip(labels) {
+            p.labels = l.clone();
+        }
+        self
+    }
+
     /// The report of `subst verify` on a C program (SV-COMP's `unreach-call`).
     pub fn of_program(target: &str, comp: &crate::ir::Component, r: &ProgramResult) -> VerifyReport {
         let props = vec![from_outcome("unreach-call", &r.outcome, std::slice::from_ref(comp))];
@@ -177,6 +186,9 @@ pub struct PropertyUpgradeReport {
     /// A violating trace of the new assembly.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<Vec<String>>,
+    /// The label after every step of the trace, the initial label first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub labels: Option<Vec<Vec<String>>>,
     /// Milliseconds of the check of the old assembly (T_orig) and of the new one (T_ug).
     pub t_orig_ms: f64,
     /// See `t_orig_ms`.
@@ -223,6 +235,7 @@ impl UpgradeReport {
                     new: p.verdict,
                     reason: p.reason,
                     trace: p.trace,
+                    labels: r.upgrade.labels.clone(),
                     t_orig_ms: r.original.time.as_secs_f64() * 1e3,
                     t_ug_ms: r.upgrade.time.as_secs_f64() * 1e3,
                 }

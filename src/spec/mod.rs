@@ -20,12 +20,20 @@
 //! - `+{..}`, `/{new/old, ..}` (prefix renaming, `/{x[i:R]/y[i]}` too), `\{..}`, `@{..}`;
 //! - compositions `||S(N=2) = (P || a:Q || a[1..3]:Q || {a,b}::R || forall [i:R] T[i])/{..}\{..}.`;
 //! - C bindings: `event send[0..3]`, `prop Locked = ipcq: (owner != 0)`, and names in a
-//!   composition that are not FSP processes, which are C components.
+//!   composition that are not FSP processes, which are C components;
+//! - propositions of FSP processes: `prop Locked = LOCK: {HELD}`, `prop Full = BUF: {B[N]}`,
+//!   `prop Busy = BUF: {B[1..N]}` hold in the states of the local processes named (every
+//!   instance when no index is given), the states inside their bodies included; `STOP` keeps
+//!   the label of the local process that ends in it; states of other definitions that the
+//!   owner's body refers to have none of its propositions.
 //!
-//! A `prop` is checked where it is declared (its component is a C component that a composition
-//! names) and against the C sources ([`Spec::check_props`]: the function exists, the expression
-//! names only its globals). A property's `when` guard may read propositions: the property then
-//! observes the labels at the events it guards ([`Observations`]).
+//! A `prop` is checked where it is declared (its component is a C component or an FSP process,
+//! not a property or composition, that a composition names; an FSP process's local processes
+//! and their indices exist) and against the C sources ([`Spec::check_props`]: the function
+//! exists, the expression names only its globals). A property's `when` guard may read
+//! propositions: the property then observes the labels at the events it guards
+//! ([`Observations`]). An FSP owner composed twice in one assembly, or inside a group that
+//! hides events, is a located error.
 //!
 //! Not supported: `progress`, `fluent`, `assert`, `menu`, `animation`, `minimal`,
 //! `deterministic`, sequential composition `;`, priorities `<<{..}`/`>>{..}`, `@(set, i)` and
@@ -113,12 +121,13 @@ pub struct PropDecl {
 /// - A property has `e{X}` wherever its guard holds under `X`.
 /// - A part that performs `e` and owns none of the propositions performs every `e{X}`
 ///   ([`Assembly`] relabels it).
-/// - A C component that owns propositions offers, in every state of its models, the letters
-///   whose `X` agrees with its own label there (a self-loop); its label is decided by the
-///   propositions' conditions, which are predicates at every location ([`crate::abs`]).
-///
-/// - A C component that owns every observed proposition and performs `e` itself performs
-///   `e{X}` with `X` the label of the state it leaves (its `e` edges split by label).
+/// - A component that owns propositions offers, in every state, the letters whose `X` agrees
+///   with its own label there (a self-loop). A C component's label is decided by the
+///   propositions' conditions, which are predicates at every location ([`crate::abs`]); an
+///   FSP process's by the local process its state belongs to.
+/// - An owner that performs `e` itself performs the letters `e{X}` whose `X` agrees with the
+///   label of the state it leaves (its `e` transitions split by label), the other owners'
+///   propositions in `X` left free: synchronisation with their self-loops fixes them.
 ///
 /// The parts synchronise on `e{X}`, so it happens exactly when `e` happens and every owner's
 /// label agrees with `X`. Only propositions of components in the assembly can hold.
