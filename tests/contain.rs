@@ -486,3 +486,14 @@ fn refinements_do_not_grow_with_the_input_range() {
         assert_eq!(counts[0], counts[1], "{name}: (rounds, refinements, contained) at 16 and at 256 values");
     }
 }
+
+#[test]
+fn countdown_over_a_signed_range_is_proved_on_the_product_by_a_case_split() {
+    // At the loop's exit k == 0 only when x was positive (else k == x): the invariant is a
+    // disjunction, `x > 0 -> k >= 0` and `x <= 0 -> k == x`, which the case splits give.
+    let dir = root().join("benches/contain/countdown");
+    let c = contain_one(&dir.join("old/f.c"), &dir.join("new/f.c"), &dir.join("f.lts"));
+    assert!(matches!(c.outcome, ContainOutcome::Contained), "{:?}", c.outcome);
+    assert!(c.stats.proof.is_some(), "contained, but not by the product: {:?}", c.stats);
+    assert_eq!(c.stats.refinements(), 0, "{:?}", c.stats);
+}
