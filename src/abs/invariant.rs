@@ -916,6 +916,18 @@ pub fn houdini_prune(blocks: &Blocks, vocab: &[Sym], cands: &mut [Vec<Bool>], sm
     houdini(blocks, vocab, cands, MAX_PRUNES, smt)
 }
 
+/// [`houdini_prune`] with at most `max_prunes` rounds of pruning (an error beyond), for callers
+/// whose candidates are many and optional.
+pub fn houdini_prune_bounded(
+    blocks: &Blocks,
+    vocab: &[Sym],
+    cands: &mut [Vec<Bool>],
+    max_prunes: usize,
+    smt: &mut Smt,
+) -> Result<(), SmtError> {
+    houdini(blocks, vocab, cands, max_prunes, smt)
+}
+
 /// Whether `invs` is inductive: initiation and consecution, errors aside.
 pub fn is_inductive(blocks: &Blocks, vocab: &[Sym], invs: &[Bool], smt: &mut Smt) -> Result<bool, SmtError> {
     check_inductive(blocks, vocab, invs, smt)

@@ -6,8 +6,9 @@
 //! each C component's share of it (the events in its alphabet) is found as a path of its
 //! abstract graph and simulated on the concrete component. When every component's share is a
 //! concrete run, the trace is real (components share no memory, so their runs combine). When
-//! one is not, that component's precision is refined by the infeasible prefix and the loop
-//! starts over. Refinement that adds no predicate, the iteration limit and solver `unknown`s
+//! one is not, that component's precision is refined by the infeasible prefix
+//! ([`crate::abs::refine::refine`]: the inductive invariant at a cut point of the path when it
+//! rules the path out, else weakest preconditions) and the loop starts over. Refinement that adds no predicate, the iteration limit and solver `unknown`s
 //! end the loop with Unknown, never with "holds".
 
 use std::time::{Duration, Instant};

@@ -650,7 +650,13 @@ fn prove(comp: &Component, budget: u32, deadline: Deadline) -> (Option<Proof>, u
         }
         let polynomial = round == Round::Polynomial;
         let mut smt = Smt::with_deadline(budget, deadline);
-        let pruned = invariant::houdini_prune(&blocks, &vocab, &mut cands, &mut smt);
+        // The case splits are many and seldom needed: their pruning is bounded as round 2 of
+        // `invariant::prove` is, so that a product they cannot prove (the IPC's queues) reaches
+        // the deeper bounded search soon.
+        let pruned = match round {
+            Round::Cases => invariant::houdini_prune_bounded(&blocks, &vocab, &mut cands, MAX_PRUNES_CASES, &mut smt),
+            _ => invariant::houdini_prune(&blocks, &vocab, &mut cands, &mut smt),
+        };
         calls += smt.stats.calls;
         if let Err(e) = pruned {
             tracing::debug!(%e, polynomial, "product invariants: Houdini gave up");
@@ -689,6 +695,8 @@ enum Round {
 
 /// The most candidates per cut point in the round of case splits.
 const MAX_CANDIDATES: usize = 240;
+/// The most rounds of Houdini's pruning in the round of case splits.
+const MAX_PRUNES_CASES: usize = 150;
 
 /// The shapes of [`crate::abs::templates`] that every row satisfies, and case splits `p -> q`
 /// on the comparisons of the product's conditions: the disjunctive invariants of a loop that
