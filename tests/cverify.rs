@@ -235,3 +235,10 @@ fn an_error_label_without_an_error_call_is_refused() {
     assert_eq!(out.status.code(), Some(2));
     insta::assert_snapshot!(String::from_utf8_lossy(&out.stderr));
 }
+
+/// The only run of a program without input skips the iterations of a counting loop by their
+/// closed form: a bug 1.5 billion iterations deep, beyond the steps the run may execute.
+#[test]
+fn a_counting_loop_is_accelerated_to_a_deep_bug() {
+    insta::assert_snapshot!(how_decided("examples-c/loops/long_count_bug.c"), @"fails; by invariants: false; refinements: 0");
+}

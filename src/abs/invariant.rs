@@ -25,7 +25,11 @@
 //! shapes `q` of the samples on one side of `p`), which express the disjunctive invariants the
 //! first round cannot (`loop-acceleration/diamond`, `loop-lit/gj2007b`). The second round is
 //! bounded by counts (`MAX_CANDIDATES_2`, `MAX_PRUNES_2`); only then does `subst verify`
-//! go on with CEGAR as before.
+//! go on with CEGAR as before. A third round adds degree-2 equalities (products of the varying
+//! variables as columns of the samples, [`super::templates::products`]) to what survived, with
+//! a quarter of the budget per query and [`MAX_PRUNES_3`] rounds, since their queries are
+//! nonlinear. The equalities of every round also take the program's own nonlinear terms
+//! (`n / 2`, `i % 2`) as columns ([`super::templates::program_terms`]).
 //!
 //! **k-induction** (Sheeran, Singh, Stålmarck, FMCAD 2000; as ESBMC and CPAchecker run it
 //! beside their other analyses). When Houdini's invariants are inductive but do not exclude

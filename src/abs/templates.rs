@@ -21,6 +21,25 @@
 //!   "when `y` is even, `x` is even and at most 100; otherwise `x` is at most 99" (SV-COMP's
 //!   `loop-acceleration/diamond`), which no conjunction of the other shapes expresses.
 //!
+//! Three more sources of candidates (this module's second half):
+//!
+//! - **thresholds** ([`thresholds`]): every interval and octagon bound is also offered at the
+//!   nearest constant of the program (and its negation, `c - 1`, `c + 1`) beyond the sampled
+//!   extreme, widening with thresholds as in Blanchet et al., PLDI 2003. The samples see
+//!   `l - k <= 10`; `l - k <= 999999` (from `n < 1000000`) is the inductive one
+//!   (`loop-invgen/nest-if3`, `loop-invgen/seq`);
+//! - **program terms** ([`program_terms`]): quotients, remainders, masks, shifts and products of
+//!   two variables that the program computes become columns of the sampled equalities of
+//!   [`super::invariant`], so `k + j == n / 2` is an affine relation; the solver reads the term
+//!   exactly ([`crate::smt::division`] for `/` and `%`);
+//! - **products** ([`products`]): squares and pairwise products of the variables that vary at a
+//!   cut point, for degree-2 relations (`2*x == y*y - y + 2`, `loop-lit/afnp2014`), offered in a
+//!   third round of their own (their queries are nonlinear) and only when there are twice as
+//!   many samples as columns.
+//!
+//! The shapes speak only about variables live at the cut point ([`live`]): a dead temporary
+//! (the copy of an input, a call's argument) would only cost Houdini queries.
+//!
 //! **Why these shapes, and not a refinement of CEGAR.** They are guesses checked by the same
 //! Houdini loop and fresh solver as the equalities, so they cost no new soundness argument;
 //! Newton-style or path-invariant refinement would have to change CEGAR's refinement, which
@@ -33,6 +52,8 @@
 //! candidates cost 23 s of Houdini queries before CEGAR could start.
 //!
 //! Known weaknesses:
+//! - A threshold is a constant of the program: a bound that is a sum of two constants
+//!   (`s + extra <= 1100000`) is not offered.
 //! - The bounds are the samples' extremes, so a bound that the short random runs never reach
 //!   (a loop that runs to 1000 only when an input keeps it going) is guessed too tight and pruned.
 //! - Octagons and splits grow quadratically; they are offered only for at most [`MAX_OCTAGON_VARS`]

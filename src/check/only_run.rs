@@ -22,9 +22,26 @@
 //! 2^28 steps, and a deep bug is still found (`simple_false1`: 8.7 s of CPU on this machine,
 //! about 20 M steps a second).
 //!
+//! **Loop acceleration** (the closed form of a loop whose body is a translation, as in
+//! Boigelot, *Symbolic methods for exploring infinite state spaces*, PhD thesis, Liège 1998;
+//! here for one concrete run and one path at a time). At a loop head, once the witness holds its
+//! first [`KEPT`] steps, [`accelerate`] executes one iteration on a copy of the state and reads
+//! its path symbolically: when every assignment on it is a linear term and every branch a
+//! comparison of linear terms, and the iteration moves each variable it reads by a constant
+//! (`x += 2` until a bound; the copies of a called function's parameters ride along), the values
+//! of iteration `j` are linear in `j`. The number of further iterations that keep every branch
+//! and keep every intermediate value inside its type (so that no wrap-around happens) is then
+//! solved for exactly, and all but the last are skipped. The state reached is the one the
+//! interpreter would reach; a wrap-around ends one skip, the interpreter takes that iteration,
+//! and the next skip starts after it. `simple_false1` (2^27 iterations) takes 1.5 s instead of
+//! 43 s; `functions_false1` (`x = f(x)`) was not decided in 60 s and takes 1.9 s (debug builds,
+//! loaded machine). The step budget counts executed steps; skipped ones cost nothing.
+//!
 //! Known weaknesses:
 //! - The budget is a count of steps ([`MAX_STEPS`]); a run longer than that, or a cycle longer
 //!   than Brent's method finds within it, stays undecided by this engine.
+//! - Acceleration takes only loops whose one path moves variables by constants: no loop that
+//!   doubles a value, reads an array or performs an event is skipped.
 //! - The witness of a long run keeps its first and last [`KEPT`] steps only, and the text
 //!   report's "... N more steps ..." then counts the statements left out of those, not of
 //!   the whole run.
@@ -156,9 +173,14 @@ impl Runner {
         self
     }
 
-    /// Steps taken so far.
+    /// Steps executed so far (the budget counts these; steps skipped by loop acceleration are
+    /// part of the run but not of its cost).
     pub fn steps(&self) -> u64 {
-        self.steps
+        self.executed()
+    }
+
+    fn executed(&self) -> u64 {
+        self.steps - self.accelerated
     }
 
     fn witness(&mut self) -> Witness {
@@ -182,13 +204,15 @@ impl Runner {
             return Some(OnlyRun::Several);
         }
         let Some(mut state) = self.state.take() else { return Some(OnlyRun::Several) };
-        let stop = self.steps.saturating_add(slice);
+        // The budget counts the steps executed; skipped ones cost nothing.
+        let stop = self.executed().saturating_add(slice);
         loop {
             let at = self.at;
             if at == comp.exit {
                 return Some(OnlyRun::Safe { steps: self.steps });
             }
-            if self.steps >= stop || (self.steps.is_multiple_of(CLOCK_STEPS) && self.deadline.passed()) {
+            let executed = self.executed();
+            if executed >= stop || (executed.is_multiple_of(CLOCK_STEPS) && self.deadline.passed()) {
                 self.state = Some(state);
                 return None;
             }
