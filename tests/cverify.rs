@@ -178,3 +178,67 @@ fn an_event_a_component_can_never_perform_is_refused_by_its_model() {
         assert!(text.contains("NORESET: holds"), "--engine {engine}: {text}");
     }
 }
+
+/// How a program's verdict came about: the verdict, and whether invariants proved it before
+/// any refinement.
+fn how_decided(path: &str) -> String {
+    let path = root().join(path);
+    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    let r = verify_program(&comp, CegarOptions::default());
+    let verdict = match r.verdict() {
+        Verdict::Holds => "holds",
+        Verdict::Fails(_) => "fails",
+        Verdict::Unknown(_) => "unknown",
+    };
+    format!("{verdict}; by invariants: {}; refinements: {}", r.stats.invariants > 0, r.stats.refinements)
+}
+
+/// `/` and `%` reach the solver as a quotient and a remainder with their defining
+/// constraints (`smt::division`), which a divider circuit made too hard for its budget.
+#[test]
+fn quotient_and_remainder_by_a_constant_are_proved_by_their_definitions() {
+    insta::assert_snapshot!(how_decided("examples-c/loops/minutes_seconds.c"), @"holds; by invariants: true; refinements: 0");
+}
+
+/// A bound that the samples leave tight is widened to the program's constants
+/// (`level - round <= 999`).
+#[test]
+fn a_bound_at_a_program_constant_is_found() {
+    insta::assert_snapshot!(how_decided("examples-c/loops/bounded_drift.c"), @"holds; by invariants: true; refinements: 0");
+}
+
+/// Products of the loop's variables are columns of the sampled relations: `2*sum == i*i - i`.
+#[test]
+fn a_degree_two_invariant_is_found() {
+    insta::assert_snapshot!(how_decided("examples-c/loops/triangle_sum.c"), @"holds; by invariants: true; refinements: 0");
+}
+
+/// An old-style task that marks its error with the label `ERROR:` and calls no error function
+/// is refused with the label's location (exit 2), not answered "holds": subst does not check
+/// labels.
+#[test]
+fn an_error_label_without_an_error_call_is_refused() {
+    let dir = std::env::temp_dir().join(format!("subst-error-label-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let file = dir.join("error_label.c");
+    let program = "extern int __VERIFIER_nondet_int(void);\n\
+                   int main() {\n  int x = __VERIFIER_nondet_int();\n  if (x == 42) {\n    ERROR: return 1;\n  }\n  return 0;\n}\n";
+    std::fs::write(&file, program).expect("written");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_subst"))
+        .current_dir(&dir)
+        .args(["verify", "error_label.c", "--no-cache"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("subst runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(2));
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stderr));
+}
+
+/// The only run of a program without input skips the iterations of a counting loop by their
+/// closed form: a bug 1.5 billion iterations deep, beyond the steps the run may execute.
+#[test]
+fn a_counting_loop_is_accelerated_to_a_deep_bug() {
+    insta::assert_snapshot!(how_decided("examples-c/loops/long_count_bug.c"), @"fails; by invariants: false; refinements: 0");
+}

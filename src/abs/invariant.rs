@@ -25,7 +25,11 @@
 //! shapes `q` of the samples on one side of `p`), which express the disjunctive invariants the
 //! first round cannot (`loop-acceleration/diamond`, `loop-lit/gj2007b`). The second round is
 //! bounded by counts (`MAX_CANDIDATES_2`, `MAX_PRUNES_2`); only then does `subst verify`
-//! go on with CEGAR as before.
+//! go on with CEGAR as before. A third round adds degree-2 equalities (products of the varying
+//! variables as columns of the samples, [`super::templates::products`]) to what survived, with
+//! a quarter of the budget per query and [`MAX_PRUNES_3`] rounds, since their queries are
+//! nonlinear. The equalities of every round also take the program's own nonlinear terms
+//! (`n / 2`, `i % 2`) as columns ([`super::templates::program_terms`]).
 //!
 //! **k-induction** (Sheeran, Singh, Stålmarck, FMCAD 2000; as ESBMC and CPAchecker run it
 //! beside their other analyses). When Houdini's invariants are inductive but do not exclude
@@ -83,7 +87,7 @@ use z3::ast::{Ast, Bool, Dynamic};
 
 use crate::front::ERROR_EVENT;
 use crate::ir::interp;
-use crate::ir::{BinOp, Component, Event, ExprKind, LocId, Stmt, UnOp};
+use crate::ir::{BinOp, Component, Event, Expr, ExprKind, LocId, Stmt, UnOp};
 use crate::smt::{self, Encoder, Smt, SmtError, Sym, Take};
 
 /// How an edge is taken by the unrollings and the block encoding, and whether that way is an
@@ -425,6 +429,8 @@ const SAMPLE_STEPS: u64 = 20_000;
 const MAX_PRUNES: usize = 2_000;
 /// Rounds of pruning in the second round of candidates, whose queries are larger.
 const MAX_PRUNES_2: usize = 150;
+/// Rounds of pruning in the third round (degree-2 equalities, nonlinear queries).
+const MAX_PRUNES_3: usize = 40;
 /// Candidates per cut point in the second round, at most: those that survived the first
 /// round, then the shapes of all samples, then the case splits, in that order.
 const MAX_CANDIDATES_2: usize = 240;
@@ -464,25 +470,58 @@ pub fn prove(comp: &Component, budget: u32, deadline: &crate::deadline::Deadline
         attempt.calls = fresh.stats.calls;
         return attempt;
     }
-    for round in 1..=2 {
+    let mut earlier_calls = 0;
+    for round in 1..=3 {
         // Round 2 starts from what survived round 1, then offers round 1's candidates again: a
         // candidate that a weaker conjunction could not keep may be inductive relative to a
         // stronger one (`loop-lit/gj2007b` needs that).
         let mut cands = kept.take().unwrap_or_else(|| vec![Vec::new(); blocks.cuts.len()]);
-        for (c, more) in candidates(comp, &enc, &vocab, &blocks.cuts, &samples).into_iter().enumerate() {
+        let again = if round < 3 { candidates(comp, &enc, &vocab, &blocks.cuts, &samples) } else { Vec::new() };
+        for (c, more) in again.into_iter().enumerate() {
             for f in more {
                 if !cands[c].contains(&f) {
                     cands[c].push(f);
                 }
             }
         }
+        if round == 3 {
+            // Degree-2 relations: products of the varying variables as more columns. Their
+            // queries are nonlinear, so they come last, after what survived round 2, with a
+            // smaller budget per query.
+            let terms = super::templates::program_terms(comp);
+            let live = super::templates::live(comp);
+            let mut more_any = false;
+            for (c, rows) in samples.iter().enumerate() {
+                let products = super::templates::products(comp, rows, &live[blocks.cuts[c].index()]);
+                if products.is_empty() {
+                    continue;
+                }
+                let mut with_products = terms.clone();
+                with_products.extend(products);
+                for f in equalities(comp, &enc, &vocab, rows, &with_products) {
+                    if !cands[c].contains(&f) {
+                        cands[c].push(f);
+                        more_any = true;
+                    }
+                }
+            }
+            if !more_any {
+                break;
+            }
+            earlier_calls += smt.stats.calls;
+            smt = Smt::with_deadline(budget / 4, *deadline);
+        }
         if round == 2 {
             let atoms = super::templates::split_atoms(comp);
+            let thresholds = super::templates::few_thresholds(comp);
+            let terms = super::templates::program_terms(comp);
+            let live = super::templates::live(comp);
             for (c, rows) in samples.iter().enumerate() {
                 let refs: Vec<&interp::State> = rows.iter().collect();
-                let mut more = super::templates::shapes(comp, &vocab, &refs);
-                more.extend(super::templates::splits(comp, &enc, &vocab, rows, &atoms, &|r| {
-                    equalities(comp, &vocab, r)
+                let live = &live[blocks.cuts[c].index()];
+                let mut more = super::templates::shapes_with_thresholds(comp, &vocab, &refs, live, &thresholds);
+                more.extend(super::templates::splits(comp, &enc, &vocab, rows, live, &atoms, &|r| {
+                    equalities(comp, &enc, &vocab, r, &terms)
                 }));
                 for f in more {
                     if cands[c].len() >= MAX_CANDIDATES_2 {
@@ -495,8 +534,16 @@ pub fn prove(comp: &Component, budget: u32, deadline: &crate::deadline::Deadline
             }
         }
         tracing::debug!(round, candidates = cands.iter().map(Vec::len).sum::<usize>(), "invariant candidates");
-        tracing::trace!(?cands, "invariant candidates");
-        let max_prunes = if round == 1 { MAX_PRUNES } else { MAX_PRUNES_2 };
+        for (c, fs) in cands.iter().enumerate() {
+            for f in fs {
+                tracing::trace!(cut = c, %f, "candidate");
+            }
+        }
+        let max_prunes = match round {
+            1 => MAX_PRUNES,
+            2 => MAX_PRUNES_2,
+            _ => MAX_PRUNES_3,
+        };
         if let Err(e) = houdini(&blocks, &vocab, &mut cands, max_prunes, &mut smt) {
             attempt.why_not = Some(format!("finding invariants: {e}"));
             continue;
@@ -531,7 +578,7 @@ pub fn prove(comp: &Component, budget: u32, deadline: &crate::deadline::Deadline
             break;
         }
     }
-    attempt.calls = smt.stats.calls + fresh.stats.calls;
+    attempt.calls = earlier_calls + smt.stats.calls + fresh.stats.calls;
     attempt
 }
 
@@ -630,11 +677,12 @@ fn candidates(
             }
         }
     }
+    let terms = super::templates::program_terms(comp);
     cuts.iter()
         .zip(samples)
         .map(|(_, rows)| {
             let mut out: Vec<Bool> = Vec::new();
-            for eq in equalities(comp, vocab, rows) {
+            for eq in equalities(comp, enc, vocab, rows, &terms) {
                 if !out.contains(&eq) {
                     out.push(eq);
                 }
@@ -720,7 +768,7 @@ fn sample(comp: &Component, cuts: &[LocId]) -> Vec<Vec<interp::State>> {
 /// The affine equalities `Σ a_i x_i + b = 0` among the scalar variables of one width that all
 /// of `rows` satisfy (a basis of them, from the null space of the sample matrix over the
 /// rationals), as bit-vector formulas over `vocab`.
-fn equalities(comp: &Component, vocab: &[Sym], rows: &[interp::State]) -> Vec<Bool> {
+fn equalities(comp: &Component, enc: &Encoder, vocab: &[Sym], rows: &[interp::State], extra: &[Expr]) -> Vec<Bool> {
     let mut out = Vec::new();
     if rows.is_empty() {
         return out;
@@ -736,18 +784,31 @@ fn equalities(comp: &Component, vocab: &[Sym], rows: &[interp::State]) -> Vec<Bo
     widths.sort_unstable();
     widths.dedup();
     for w in widths {
-        let cols: Vec<usize> = comp
-            .vars
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| matches!(v.ty, crate::ir::VarTy::Scalar(t) if t.bits == w))
-            .map(|(i, _)| i)
-            .collect();
+        // The columns: the variables of this width, then the terms of this width (each one
+        // more unknown of the affine relation, read with its own meaning by the solver).
+        let mut cols: Vec<(Column, z3::ast::BV)> = Vec::new();
+        for (i, v) in comp.vars.iter().enumerate() {
+            if let (crate::ir::VarTy::Scalar(t), Sym::Bv(x)) = (v.ty, &vocab[i])
+                && t.bits == w
+            {
+                cols.push((Column::Var(i), x.clone()));
+            }
+        }
+        for (k, e) in extra.iter().enumerate() {
+            if e.ty.bits == w {
+                cols.push((Column::Term(k), enc.bv(e, vocab)));
+            }
+        }
         let matrix: Vec<Vec<i128>> = rows
             .iter()
             .map(|s| {
-                let mut r: Vec<i128> =
-                    cols.iter().map(|&i| s.get(crate::ir::VarId(i as u32), 0).unwrap_or(0)).collect();
+                let mut r: Vec<i128> = cols
+                    .iter()
+                    .map(|(c, _)| match c {
+                        Column::Var(i) => s.get(crate::ir::VarId(*i as u32), 0).unwrap_or(0),
+                        Column::Term(k) => crate::ir::eval::eval(&extra[*k], s),
+                    })
+                    .collect();
                 r.push(1);
                 r
             })
@@ -763,8 +824,7 @@ fn equalities(comp: &Component, vocab: &[Sym], rows: &[interp::State]) -> Vec<Bo
             }
             let zero = z3::ast::BV::from_u64(0, u32::from(w));
             let (mut lhs, mut rhs) = (zero.clone(), zero.clone());
-            for (k, &i) in cols.iter().enumerate() {
-                let Sym::Bv(x) = &vocab[i] else { continue };
+            for (k, (_, x)) in cols.iter().enumerate() {
                 let term = |c: i128| if c == 1 { x.clone() } else { x.bvmul(coefficient(c, w)) };
                 match v[k].cmp(&0) {
                     std::cmp::Ordering::Greater => lhs = if lhs == zero { term(v[k]) } else { lhs.bvadd(term(v[k])) },
@@ -780,6 +840,12 @@ fn equalities(comp: &Component, vocab: &[Sym], rows: &[interp::State]) -> Vec<Bo
         }
     }
     out
+}
+
+/// A column of the sample matrix: a variable, or one of the extra terms.
+enum Column {
+    Var(usize),
+    Term(usize),
 }
 
 fn coefficient(c: i128, w: u8) -> z3::ast::BV {
@@ -906,8 +972,8 @@ pub fn candidate_facts(
 }
 
 /// The affine equalities that every state of `rows` satisfies, as [`prove`] guesses them.
-pub fn sample_equalities(comp: &Component, vocab: &[Sym], rows: &[interp::State]) -> Vec<Bool> {
-    equalities(comp, vocab, rows)
+pub fn sample_equalities(comp: &Component, enc: &Encoder, vocab: &[Sym], rows: &[interp::State]) -> Vec<Bool> {
+    equalities(comp, enc, vocab, rows, &[])
 }
 
 /// Houdini's pruning as [`prove`] runs it: drops candidates until the conjunction at every cut

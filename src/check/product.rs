@@ -705,9 +705,12 @@ const MAX_PRUNES_CASES: usize = 150;
 fn case_candidates(comp: &Component, enc: &Encoder, vocab: &[Sym], rows: &[interp::State]) -> Vec<Bool> {
     use crate::abs::templates;
     let refs: Vec<&interp::State> = rows.iter().collect();
-    let mut out = templates::shapes(comp, vocab, &refs);
+    // Every variable of the product counts as live: an empty liveness slice means all.
+    let mut out = templates::shapes(comp, vocab, &refs, &[]);
     let atoms = templates::split_atoms(comp);
-    out.extend(templates::splits(comp, enc, vocab, rows, &atoms, &|r| invariant::sample_equalities(comp, vocab, r)));
+    out.extend(templates::splits(comp, enc, vocab, rows, &[], &atoms, &|r| {
+        invariant::sample_equalities(comp, enc, vocab, r)
+    }));
     out
 }
 

@@ -815,6 +815,7 @@ fn verify_c(
         .with_note(search.looked()));
     };
     let comp = program.lower(name)?;
+    refuse_error_labels(&program, &comp)?;
     progress::phase("verification");
     let result = crate::check::cegar::verify_program(&comp, cegar.options());
     let target = shown(src);
@@ -825,6 +826,32 @@ fn verify_c(
         ReportFormat::Sarif => println!("{}", VerifyReport::of_program(&target, &comp, &result).sarif()),
     }
     Ok(exit_of(&result.verdict()))
+}
+
+/// Refuses a program that marks its error with the label `ERROR:` and never calls an error
+/// function, as SV-COMP tasks before 2012 did: subst checks calls of `reach_error()` (and its
+/// siblings) and undefined behaviour, not labels, so "holds" would say nothing about the
+/// label the author meant. A program that calls an error function after the label (`ERROR:
+/// reach_error();`, today's tasks) is checked as usual.
+fn refuse_error_labels(program: &front::Program, comp: &ir::Component) -> Result<(), Diagnostic> {
+    let calls_error = comp
+        .edges
+        .iter()
+        .any(|e| matches!(&e.stmt, ir::Stmt::Event(ir::Event::Plain(n)) if n == crate::front::ERROR_EVENT));
+    if calls_error {
+        return Ok(());
+    }
+    let Some(label) = program.labels_named("ERROR").into_iter().next() else { return Ok(()) };
+    Err(Diagnostic::at(
+        label,
+        "the label `ERROR` is not a property subst checks",
+        "reaching this label is not an error to subst",
+    )
+    .with_note(
+        "subst verify checks that `reach_error()`, `__VERIFIER_error()` or `__assert_fail()` is never \
+         called and that no undefined behaviour is reachable; this program calls none of them",
+    )
+    .with_note("to check the label, call the error function there: `ERROR: reach_error();`"))
 }
 
 /// Paths as the reports name them.

@@ -259,6 +259,36 @@ impl Program {
         })
     }
 
+    /// Where the sources define a statement label called `name` (in any function), in order.
+    /// `subst verify` uses it to refuse old SV-COMP tasks that mark their error with the label
+    /// `ERROR:` alone, a property it does not check.
+    pub fn labels_named(&self, name: &str) -> Vec<crate::ir::SrcSpan> {
+        use lang_c::visit::Visit;
+        struct Labels<'n> {
+            name: &'n str,
+            found: Vec<lang_c::span::Span>,
+        }
+        impl<'ast> Visit<'ast> for Labels<'_> {
+            fn visit_label(&mut self, label: &'ast lang_c::ast::Label, span: &'ast lang_c::span::Span) {
+                if let lang_c::ast::Label::Identifier(id) = label
+                    && id.node.name == self.name
+                {
+                    self.found.push(*span);
+                }
+                lang_c::visit::visit_label(self, label, span);
+            }
+        }
+        let mut out = Vec::new();
+        for unit in &self.units {
+            let mut v = Labels { name, found: Vec::new() };
+            v.visit_translation_unit(&unit.ast);
+            for span in v.found {
+                out.push(unit.map.borrow_mut().span(span.start, span.end).0);
+            }
+        }
+        out
+    }
+
     /// Names of the functions defined in the sources, in order.
     pub fn defined_functions(&self) -> Vec<String> {
         self.definitions().filter_map(|(_, f)| function_name(f).map(str::to_string)).collect()

@@ -213,7 +213,9 @@ impl State {
         self.values.iter().flatten().copied().collect()
     }
 
-    fn set(&mut self, var: VarId, index: i128, value: i128) {
+    /// Sets element `index` of `var` to `value` (normal for its type); an index outside the
+    /// variable changes nothing.
+    pub fn set(&mut self, var: VarId, index: i128, value: i128) {
         if let Some(slot) =
             self.values.get_mut(var.index()).and_then(|v| usize::try_from(index).ok().and_then(|i| v.get_mut(i)))
         {

@@ -15,6 +15,8 @@
 //!   theory) is an [`SmtError`], which callers turn into the verdict Unknown, or into
 //!   the sound side of an approximation (an absent must-transition), never into "holds".
 
+pub mod division;
+
 use crate::util::HashMap;
 use std::fmt;
 
@@ -645,6 +647,8 @@ pub struct Smt {
     timeout: Option<std::time::Duration>,
     /// Work done so far.
     pub stats: SmtStats,
+    /// Divisions as quotients and remainders with their definitions ([`division`]).
+    lowering: division::Lowering,
 }
 
 impl Smt {
@@ -661,6 +665,7 @@ impl Smt {
             deadline: Deadline::none(),
             timeout: None,
             stats: SmtStats::default(),
+            lowering: division::Lowering::default(),
         }
     }
 
@@ -684,7 +689,9 @@ impl Smt {
             return Ok(r);
         }
         self.scope();
-        self.solver.assert(&key);
+        for f in self.lowering.lower(std::slice::from_ref(&key)) {
+            self.solver.assert(&f);
+        }
         let r = self.run_check();
         self.solver.pop(1);
         let r = r?;
@@ -749,8 +756,8 @@ impl Smt {
     /// assignment, a Boolean term giving 0 or 1 and a bit-vector term its value in its type.
     pub fn all_sat(&mut self, facts: &[Bool], terms: &[Projected]) -> Result<Vec<Vec<i128>>, SmtError> {
         self.scope();
-        for f in facts {
-            self.solver.assert(f);
+        for f in self.lowering.lower(facts) {
+            self.solver.assert(&f);
         }
         let mut rows = Vec::new();
         let result = loop {
@@ -782,7 +789,9 @@ impl Smt {
             if terms.is_empty() {
                 break Ok(rows);
             }
-            self.solver.assert(Bool::and(&same).not());
+            for f in self.lowering.lower(&[Bool::and(&same).not()]) {
+                self.solver.assert(&f);
+            }
         };
         self.solver.pop(1);
         result
@@ -793,7 +802,9 @@ impl Smt {
     /// asserted here could change them, and callers that assert must not mix the two.
     pub fn assert(&mut self, f: &Bool) {
         self.cache.clear();
-        self.solver.assert(f);
+        for f in self.lowering.lower(std::slice::from_ref(f)) {
+            self.solver.assert(&f);
+        }
     }
 
     /// Opens a scope.
@@ -827,8 +838,8 @@ impl Smt {
     /// A model of everything asserted plus `facts`, or `None` when unsatisfiable.
     pub fn model(&mut self, facts: &[Bool]) -> Result<Option<z3::Model>, SmtError> {
         self.scope();
-        for f in facts {
-            self.solver.assert(f);
+        for f in self.lowering.lower(facts) {
+            self.solver.assert(&f);
         }
         let r = self.run_check();
         let m = match r {
