@@ -221,3 +221,78 @@ proptest! {
         prop_assert_eq!(difference(&new, &h), None);
     }
 }
+
+/// A teacher that stops its learner ([`Membership::stopped`]) once it has answered `limit`
+/// membership queries, as DynamicCheck's oracle does at the run's deadline, and counts what
+/// it is asked after that.
+struct StoppingTeacher<'a> {
+    inner: DlaTeacher<'a>,
+    limit: usize,
+    asked: usize,
+    asked_after_stop: usize,
+    candidates_after_stop: usize,
+}
+
+impl Membership for StoppingTeacher<'_> {
+    fn member(&mut self, word: &[String]) -> bool {
+        if self.asked >= self.limit {
+            self.asked_after_stop += 1;
+        }
+        self.asked += 1;
+        self.inner.member(word)
+    }
+
+    fn stopped(&mut self) -> bool {
+        self.asked >= self.limit
+    }
+}
+
+impl Teacher for StoppingTeacher<'_> {
+    fn candidate(&mut self, hypothesis: &Dla) -> Option<Vec<String>> {
+        if self.asked >= self.limit {
+            self.candidates_after_stop += 1;
+        }
+        self.inner.candidate(hypothesis)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// A learner whose teacher stops it (the deadline passed) returns `Stopped` without a
+    /// hypothesis, and asks at most one step's queries after the stop (one letter after each
+    /// basis node, or one separating word against each), however much learning was left.
+    #[test]
+    fn a_stopped_learner_ends_with_stopped_and_asks_no_more(
+        prefix_closed in any::<bool>(),
+        s in shape(false),
+        r in shape(false),
+        limit in 0usize..40,
+    ) {
+        let s = if prefix_closed { Shape { accepting: vec![true; s.accepting.len()], ..s } } else { s };
+        let (target, reference) = (build(&s), build(&r));
+        // One step's queries: each letter after, and two separating words against, each of
+        // at most 11 basis nodes.
+        let step = 3 * s.k * 11 + 2;
+        for learner in ["lstar", "lsharp", "adaptive"] {
+            let mut t = StoppingTeacher {
+                inner: DlaTeacher { target: &target },
+                limit,
+                asked: 0,
+                asked_after_stop: 0,
+                candidates_after_stop: 0,
+            };
+            let learned = match learner {
+                "lstar" => lstar::learn(alphabet(&s), &mut t, CexMode::RivestSchapire, prefix_closed),
+                "lsharp" => lsharp::learn(alphabet(&s), &mut t, prefix_closed),
+                _ => adaptive::learn(alphabet(&s), &mut t, prefix_closed, &reference),
+            };
+            match learned {
+                Ok((h, _)) => prop_assert_eq!(difference(&target, &h), None, "{}", learner),
+                Err(e) => prop_assert_eq!(e, lstar::LearnError::Stopped, "{}", learner),
+            }
+            prop_assert_eq!(t.candidates_after_stop, 0, "{}", learner);
+            prop_assert!(t.asked_after_stop <= step, "{}: {} queries after the stop", learner, t.asked_after_stop);
+        }
+    }
+}

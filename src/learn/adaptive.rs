@@ -234,6 +234,9 @@ impl LSharp {
         let letters = self.alphabet().len() as u32;
         let mut i = 0;
         while i < self.basis.len() {
+            if oracle.stopped() {
+                return;
+            }
             let (b, rb) = (self.basis[i], state_of[i]);
             for a in 0..letters {
                 if !r.in_cover(rb, a) {
@@ -259,14 +262,19 @@ impl LSharp {
         }
     }
 
-    /// Per basis node, the reference states that agree with the most answers of its subtree.
-    fn matching(&self, r: &Reference) -> Vec<Vec<u32>> {
+    /// Per basis node, the reference states that agree with the most answers of its subtree;
+    /// `None` when the oracle stops the learner first (the walks are the costly part of
+    /// adaptive L#, and they ask nothing, so they look at [`Membership::stopped`] themselves).
+    fn matching(&self, r: &Reference, oracle: &mut dyn Membership) -> Option<Vec<Vec<u32>>> {
         let prefix_closed = self.tree.prefix_closed();
         self.basis
             .iter()
             .map(|&b| {
                 let mut score = vec![0usize; r.n_states()];
                 for (s, slot) in score.iter_mut().enumerate() {
+                    if oracle.stopped() {
+                        return None;
+                    }
                     let mut work = vec![(b, s as u32)];
                     while let Some((n, q)) = work.pop() {
                         if let Some(out) = self.tree.out(n) {
@@ -281,7 +289,7 @@ impl LSharp {
                     }
                 }
                 let best = score.iter().copied().max().unwrap_or(0);
-                (0..r.n_states() as u32).filter(|&s| score[s as usize] == best).collect()
+                Some((0..r.n_states() as u32).filter(|&s| score[s as usize] == best).collect())
             })
             .collect()
     }
@@ -311,7 +319,7 @@ impl LSharp {
     pub(super) fn apply_matching_rules(&mut self, oracle: &mut dyn Membership) -> bool {
         let Some(r) = self.reference.clone() else { return false };
         let asked = self.stats.membership;
-        let matches = self.matching(&r);
+        let Some(matches) = self.matching(&r, oracle) else { return false };
         // Match refinement: one separating word per basis node matched ambiguously.
         for (q, m) in matches.iter().enumerate() {
             let b = self.basis[q];
@@ -336,6 +344,9 @@ impl LSharp {
             }
         }
         for i in 0..self.frontier.len() {
+            if oracle.stopped() {
+                return false;
+            }
             let (f, ref cands) = self.frontier[i];
             let cands = cands.clone();
             let Some((parent, a)) = self.tree.parent(f) else { continue };
@@ -370,6 +381,9 @@ pub fn learn(
     let mut learner = LSharp::adaptive(alphabet, prefix_closed, reference, teacher);
     learner.close(teacher);
     loop {
+        if teacher.stopped() {
+            return Err(LearnError::Stopped);
+        }
         let h = learner.hypothesis();
         match teacher.candidate(&h) {
             None => return Ok((h, learner.stats)),

@@ -165,6 +165,9 @@ impl LSharp {
         let letters = self.alphabet.len() as u32;
         let mut q = self.extended;
         while q < self.basis.len() {
+            if oracle.stopped() {
+                return;
+            }
             let b = self.basis[q];
             for a in 0..letters {
                 let (c, _) = self.ask(b, &[a], oracle);
@@ -227,12 +230,16 @@ impl LSharp {
     }
 
     /// Applies the rules until every frontier node is identified with one basis node and the
-    /// hypothesis agrees with every answer in the tree.
+    /// hypothesis agrees with every answer in the tree, or until the oracle stops the learner
+    /// ([`Membership::stopped`]; the learner is then unfit for use).
     pub fn close(&mut self, oracle: &mut dyn Membership) {
         if self.tree.out(ROOT).is_none() {
             self.ask(ROOT, &[], oracle);
         }
         loop {
+            if oracle.stopped() {
+                return;
+            }
             self.extend(oracle);
             self.settle();
             // Promote every frontier node apart from the whole basis, in one pass: a promotion
@@ -251,6 +258,9 @@ impl LSharp {
             // Separation: each frontier node is asked witnesses until one candidate is left.
             let mut separated = false;
             for i in 0..self.frontier.len() {
+                if oracle.stopped() {
+                    return;
+                }
                 while self.frontier[i].1.len() >= 2 {
                     let (f, ref cands) = self.frontier[i];
                     let (p, q) = (self.basis[cands[0] as usize], self.basis[cands[1] as usize]);
@@ -326,6 +336,9 @@ impl LSharp {
     /// is then apart from the basis node the hypothesis identified it with.
     fn process(&mut self, hyp: &Transitions, mut sigma: Vec<u32>, mut w: Vec<u32>, oracle: &mut dyn Membership) {
         loop {
+            if oracle.stopped() {
+                return;
+            }
             // The length of the first prefix of sigma outside the basis.
             let mut n = ROOT;
             let mut m = 0;
@@ -409,6 +422,9 @@ impl LSharp {
         let candidates: usize = self.frontier.iter().map(|(_, c)| c.len()).sum();
         self.process(&hyp, w, Vec::new(), oracle);
         self.settle();
+        if oracle.stopped() {
+            return Ok(());
+        }
         if self.basis.len() == size && self.frontier.iter().map(|(_, c)| c.len()).sum::<usize>() == candidates {
             return Err(LearnError::NoProgress(cex.join(" ")));
         }
@@ -426,6 +442,9 @@ pub fn learn(
     let mut learner = LSharp::new(alphabet, prefix_closed);
     learner.close(teacher);
     loop {
+        if teacher.stopped() {
+            return Err(LearnError::Stopped);
+        }
         let h = learner.hypothesis();
         match teacher.candidate(&h) {
             None => return Ok((h, learner.stats)),
@@ -553,6 +572,9 @@ impl LSharp {
         }
         known.sort_by_key(|&(d, n)| (std::cmp::Reverse(d), n));
         for (_, n) in known {
+            if oracle.stopped() {
+                return fresh;
+            }
             let answer = old.tree.out(n).expect("known");
             if ask_again(answer) {
                 fresh.ask(ROOT, &old.tree.word(n), oracle);

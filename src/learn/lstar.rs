@@ -33,6 +33,15 @@ pub trait Membership {
         let names: Vec<String> = word.iter().map(|&a| alphabet[a as usize].clone()).collect();
         self.member(&names)
     }
+
+    /// Whether the learner must stop now: the answers can no longer be used (the run's
+    /// deadline passed). A learner that sees `true` returns from its loops as soon as it can,
+    /// leaving itself in no state fit for use; whoever drives it drops it. Learners ask this
+    /// between steps of their own work that ask nothing (matching, closing, re-validating), so
+    /// that a stop does not wait for the next query. Never stops by default.
+    fn stopped(&mut self) -> bool {
+        false
+    }
 }
 
 /// A minimally adequate teacher: membership and candidate (equivalence) queries.
@@ -92,6 +101,9 @@ pub enum LearnError {
     /// disagree with the target (a table taken from elsewhere without re-validation).
     #[error("the counterexample `{0}` did not change the table: its answers disagree with the target")]
     NoProgress(String),
+    /// The teacher stopped the learner ([`Membership::stopped`]) before it had a hypothesis.
+    #[error("the teacher stopped the learner")]
+    Stopped,
 }
 
 impl Learner {
@@ -145,6 +157,9 @@ impl Learner {
 
     fn fill(&mut self, oracle: &mut dyn Membership) {
         for w in self.table.needed() {
+            if oracle.stopped() {
+                return;
+            }
             self.ask(&w, oracle);
         }
     }
@@ -164,10 +179,14 @@ impl Learner {
             .find(|u| !rows.contains_key(&self.table.row(u).expect("filled")))
     }
 
-    /// Fills the table and adds rows until it is closed.
+    /// Fills the table and adds rows until it is closed (or the oracle stops it:
+    /// [`Membership::stopped`]).
     pub fn close(&mut self, oracle: &mut dyn Membership) {
         loop {
             self.fill(oracle);
+            if oracle.stopped() {
+                return;
+            }
             match self.unclosed() {
                 Some(u) => self.table.s.push(u),
                 None => return,
@@ -242,6 +261,9 @@ impl Learner {
             }
         }
         self.close(oracle);
+        if oracle.stopped() {
+            return Ok(());
+        }
         // With answers of the target, a counterexample always adds a row or a column.
         if (self.table.s.len(), self.table.e.len()) == size {
             return Err(LearnError::NoProgress(cex.join(" ")));
@@ -296,6 +318,9 @@ impl Learner {
         let keep: Vec<Word> = self.table.needed();
         self.table.answers.clear();
         for w in &keep {
+            if oracle.stopped() {
+                return;
+            }
             self.ask(w, oracle);
         }
         let mut kept: Vec<Word> = Vec::new();
@@ -323,6 +348,9 @@ pub fn learn(
     let mut membership = TeacherMembership(teacher);
     learner.close(&mut membership);
     loop {
+        if membership.stopped() {
+            return Err(LearnError::Stopped);
+        }
         let h = learner.hypothesis();
         match membership.0.candidate(&h) {
             None => return Ok((h, learner.stats)),
@@ -340,6 +368,10 @@ impl Membership for TeacherMembership<'_> {
 
     fn member_indexed(&mut self, alphabet: &[String], word: &[u32]) -> bool {
         self.0.member_indexed(alphabet, word)
+    }
+
+    fn stopped(&mut self) -> bool {
+        self.0.stopped()
     }
 }
 
