@@ -95,6 +95,7 @@ fn every_model_checks_with_its_stated_verdict() {
                     learner,
                     // No search of the product first: every verdict of `ag` is the rule's.
                     0,
+                    subst::deadline::Deadline::none(),
                 )
                 .unwrap_or_else(|d| panic!("{where_}: {}", d.render(false)))
                 .verdict()

@@ -181,6 +181,48 @@ fn timeout_holds_on_a_long_verify() {
     assert_stops_at_the_time_limit(dir.path(), &["verify", "deep.c", "--timeout", "2"]);
 }
 
+/// A token ring of `n` nodes (`benches/dynamic_ring.lts`), version `v`: learning assumptions
+/// for it takes tens of seconds at `n = 50` (27 s for `verify --engine ag` on a loaded 2-core
+/// machine), all of it in the learner and its membership queries, with no SMT query or
+/// abstraction that would look at the clock.
+fn ring(n: usize, v: usize) -> String {
+    format!(
+        "const N = {n}\nconst K = 2\nconst V = {v}\n\
+         NODE(T=0, I=0) = if (T) then HOLDING else WAITING,\n\
+         WAITING = (token.in -> HOLDING),\n\
+         HOLDING = (when (I != K || V == 1) critical -> HOLDING\n\
+         | when (I == K && V == 2) critical -> DONE\n\
+         | token.out -> WAITING),\n\
+         DONE = (token.out -> WAITING).\n\
+         property ONE_TOKEN = HOLDER[0],\n\
+         HOLDER[i:0..N-1] = (node[i].critical -> HOLDER[i] | pass[i] -> HOLDER[(i + 1) % N]).\n\
+         ||RING = (node[0]:NODE(1, 0) || forall [i:1..N-1] node[i]:NODE(0, i))\n\
+         /{{pass[i:0..N-1]/node[i].token.out, pass[j:0..N-1]/node[(j + 1) % N].token.in}}.\n"
+    )
+}
+
+/// A folder with the ring of 50 nodes, old (`old.lts`) and upgraded (`new.lts`).
+fn big_ring() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("old.lts"), ring(50, 1)).unwrap();
+    std::fs::write(dir.path().join("new.lts"), ring(50, 2)).unwrap();
+    dir
+}
+
+#[test]
+fn timeout_holds_while_learning_the_assumptions_of_a_model() {
+    let dir = big_ring();
+    let args = ["verify", "new.lts", "--engine", "ag", "--probe-states", "0", "--timeout", "2"];
+    assert_stops_at_the_time_limit(dir.path(), &args);
+}
+
+#[test]
+fn timeout_holds_while_adaptive_lsharp_learns_an_upgrade() {
+    let dir = big_ring();
+    let args = ["check", "old.lts", "new.lts", "--probe-states", "0", "--reuse", "adaptive", "--timeout", "2"];
+    assert_stops_at_the_time_limit(dir.path(), &args);
+}
+
 #[test]
 fn an_undecided_containment_names_the_memory_bound_of_explicit_exploration() {
     use subst::check::Reason;

@@ -6,10 +6,11 @@
 use std::time::{Duration, Instant};
 
 use super::Verdict;
-use super::ag::{AgStats, DynamicChecker};
+use super::ag::{AgStats, DynamicChecker, Reuse};
 use super::verify::part_order;
 use crate::automata::Dla;
 use crate::automata::safety;
+use crate::deadline::Deadline;
 use crate::diag::Diagnostic;
 use crate::learn::{Algorithm, CexMode};
 use crate::spec::Spec;
@@ -57,15 +58,28 @@ impl Upgrade {
     }
 }
 
-fn run(checker: &mut DynamicChecker, parts: &[Dla], property: Option<&Dla>, hidden: &dyn Fn(&str) -> bool) -> Run {
+fn run(
+    checker: &mut DynamicChecker,
+    parts: &[Dla],
+    property: Option<&Dla>,
+    hidden: &dyn Fn(&str) -> bool,
+    deadline: &Deadline,
+) -> Run {
     let start = Instant::now();
     let (outcome, stats) = checker.run(parts, property);
-    let verdict = outcome.into_verdict(hidden);
+    let verdict = match outcome.into_verdict(hidden) {
+        Verdict::Unknown(r) => Verdict::Unknown(r.with_limit(deadline)),
+        v => v,
+    };
     Run { verdict, stats, time: start.elapsed(), labels: None }
 }
 
 /// Checks that the assembly `name` of `new` satisfies its properties, re-using the check of
-/// the same assembly in `old`.
+/// the same assembly in `old`. The search of the whole product before learning explores at
+/// most `probe` states ([`super::ag::PROBE_STATES`] by default), a changed level re-uses its
+/// old table or tree as `reuse` says; both checks stop at
+/// `deadline` (their verdicts then unknown).
+#[allow(clippy::too_many_arguments)]
 pub fn check_upgrade(
     old: &Spec,
     new: &Spec,
@@ -74,6 +88,9 @@ pub fn check_upgrade(
     order: &[String],
     cex: CexMode,
     learner: Algorithm,
+    probe: usize,
+    reuse: Reuse,
+    deadline: Deadline,
 ) -> Result<Upgrade, Diagnostic> {
     for (spec, which) in [(old, "old"), (new, "new")] {
         let c = spec.c_components(name)?;
@@ -123,9 +140,10 @@ pub fn check_upgrade(
         let indices = part_order(&old_asm, order, old_p.as_ref())?;
         let old_parts: Vec<Dla> = indices.iter().map(|&i| old_asm.parts[i].automaton.clone()).collect();
         let new_parts: Vec<Dla> = indices.iter().map(|&i| new_asm.parts[i].automaton.clone()).collect();
-        let mut checker = DynamicChecker::new(cex).with_algorithm(learner);
-        let mut original = run(&mut checker, &old_parts, old_p.as_ref(), &|e| old_asm.is_hidden(e));
-        let mut upgrade = run(&mut checker, &new_parts, new_p.as_ref(), &|e| new_asm.is_hidden(e));
+        let mut checker = DynamicChecker::new(cex).with_algorithm(learner).with_probe(probe).with_reuse(reuse);
+        checker.set_deadline(deadline.instant());
+        let mut original = run(&mut checker, &old_parts, old_p.as_ref(), &|e| old_asm.is_hidden(e), &deadline);
+        let mut upgrade = run(&mut checker, &new_parts, new_p.as_ref(), &|e| new_asm.is_hidden(e), &deadline);
         for (r, asm) in [(&mut original, &old_asm), (&mut upgrade, &new_asm)] {
             if let Verdict::Fails(trace) = &r.verdict {
                 r.labels = asm.trace_labels(trace);

@@ -82,7 +82,9 @@ pub fn choose_assembly(spec: &Spec, named: Option<&str>) -> Result<String, Diagn
 /// Checks the assembly `name` of `spec` against `properties` (every property of the spec that
 /// is not a part of the assembly when none is named). With the `ag` engine, the parts are
 /// taken in `order` (names of parts), then by [`part_order`]; its search of the whole product
-/// before learning explores at most `probe` states ([`super::ag::PROBE_STATES`] by default).
+/// before learning explores at most `probe` states ([`super::ag::PROBE_STATES`] by default),
+/// and learning stops at `deadline` (the verdict is then unknown; the `mono` engine's one
+/// product does not look at it).
 #[allow(clippy::too_many_arguments)]
 pub fn verify(
     spec: &Spec,
@@ -93,6 +95,7 @@ pub fn verify(
     cex: CexMode,
     learner: Algorithm,
     probe: usize,
+    deadline: crate::deadline::Deadline,
 ) -> Result<Verification, Diagnostic> {
     let c_components = spec.c_components(name)?;
     if !c_components.is_empty() {
@@ -128,8 +131,12 @@ pub fn verify(
                     safety::error_automaton(p).map_err(|e| Diagnostic::global(format!("property `{label}`: {e}")))?;
                 }
                 let mut checker = DynamicChecker::new(cex).with_algorithm(learner).with_probe(probe);
+                checker.set_deadline(deadline.instant());
                 let (outcome, stats) = checker.run(&parts, property.as_ref());
-                let verdict = outcome.into_verdict(&hidden);
+                let verdict = match outcome.into_verdict(&hidden) {
+                    Verdict::Unknown(r) => Verdict::Unknown(r.with_limit(&deadline)),
+                    v => v,
+                };
                 (verdict, 0, Some(stats))
             }
         };

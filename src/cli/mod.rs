@@ -640,7 +640,7 @@ pub fn run(args: Args) -> Exit {
             let args = CheckC { spec, removed, skip_containment, max_missing, no_product, format, ag, cegar, cache, c };
             let result = crate::smt::with_watchdog(deadline, || match (git_base, paths.as_slice()) {
                 (Some(rev), _) => check_git(&rev, &paths, &args),
-                (None, [old, new]) if is_lts(old) && is_lts(new) => check(old, new, &args.ag, format),
+                (None, [old, new]) if is_lts(old) && is_lts(new) => check(old, new, &args.ag, format, deadline),
                 (None, [old, new]) => check_c(&Versions::given(old, new), &args),
                 (None, _) => Err(Diagnostic::global("give OLD and NEW, or the new versions with --git-base REV")),
             });
@@ -656,7 +656,7 @@ pub fn run(args: Args) -> Exit {
                 EngineArg::Ag => crate::check::verify::Engine::Ag,
             };
             let result = crate::smt::with_watchdog(cegar.deadline, || match src.as_slice() {
-                [one] if is_lts(one) => verify(one, engine, &ag, format),
+                [one] if is_lts(one) => verify(one, engine, &ag, format, cegar.deadline),
                 _ if src.iter().any(|p| is_lts(p)) => {
                     Err(Diagnostic::global("give either one FSP spec or C sources (with the spec as --spec), not both"))
                 }
@@ -892,6 +892,7 @@ fn verify(
     engine: crate::check::verify::Engine,
     ag: &AgArgs,
     format: ReportFormat,
+    deadline: crate::deadline::Deadline,
 ) -> Result<Exit, Diagnostic> {
     let spec = crate::spec::load(src)?;
     let name = crate::check::verify::choose_assembly(&spec, ag.assembly.as_deref())?;
@@ -905,6 +906,7 @@ fn verify(
         ag.cex.mode(),
         ag.learner.algorithm(),
         ag.probe_states,
+        deadline,
     )?;
     let target = src.display().to_string();
     progress::clear();
@@ -1138,7 +1140,13 @@ fn compatibility(
     Ok(Compatibility { assembly: result.assembly, components: result.components, results })
 }
 
-fn check(old: &std::path::Path, new: &std::path::Path, ag: &AgArgs, format: ReportFormat) -> Result<Exit, Diagnostic> {
+fn check(
+    old: &std::path::Path,
+    new: &std::path::Path,
+    ag: &AgArgs,
+    format: ReportFormat,
+    deadline: crate::deadline::Deadline,
+) -> Result<Exit, Diagnostic> {
     let old_spec = crate::spec::load(old)?;
     let new_spec = crate::spec::load(new)?;
     let name = crate::check::verify::choose_assembly(&new_spec, ag.assembly.as_deref())?;
@@ -1151,6 +1159,9 @@ fn check(old: &std::path::Path, new: &std::path::Path, ag: &AgArgs, format: Repo
         &ag.order,
         ag.cex.mode(),
         ag.learner.algorithm(),
+        ag.probe_states,
+        ag.reuse.reuse(),
+        deadline,
     )?;
     let report =
         || crate::report::verdict::UpgradeReport::new(&old.display().to_string(), &new.display().to_string(), &result);

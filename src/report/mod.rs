@@ -55,6 +55,11 @@ pub fn upgrade_text(u: &Upgrade, stats: bool) -> String {
         if let Verdict::Fails(trace) = &r.upgrade.verdict {
             let _ = writeln!(out, "    trace: {}", labelled_trace(trace, r.upgrade.labels.as_deref()));
         }
+        for (which, v) in [("old", &r.original.verdict), ("new", &r.upgrade.verdict)] {
+            if let Verdict::Unknown(reason) = v {
+                let _ = writeln!(out, "    {which} unknown: {reason}");
+            }
+        }
         if stats {
             let _ = writeln!(out, "    original: {}", ag_stats_line(&r.original.stats));
             let _ = writeln!(out, "    upgrade:  {}", ag_stats_line(&r.upgrade.stats));
