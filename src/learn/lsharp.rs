@@ -52,6 +52,11 @@ pub struct LSharp {
     closed: Option<Transitions>,
     /// Basis nodes (a prefix of `basis`) whose children have all been asked.
     extended: usize,
+    /// Per basis index: frontier nodes that had it among their candidates when they were
+    /// added or it was promoted (a superset: entries are dropped lazily).
+    rev: Vec<Vec<NodeId>>,
+    /// Candidates dropped so far (progress between promotions).
+    dropped: usize,
     /// Work done so far.
     pub stats: Stats,
 }
@@ -87,6 +92,8 @@ impl LSharp {
             frontier: Vec::new(),
             frontier_index: vec![NONE],
             extended: 0,
+            rev: vec![Vec::new()],
+            dropped: 0,
             closed: None,
             reference: None,
             stats: Stats::default(),
@@ -122,6 +129,7 @@ impl LSharp {
         debug_assert!(self.frontier.is_empty());
         let q = self.basis.len() as u32;
         self.basis.push(n);
+        self.rev.push(Vec::new());
         Self::set_index(&mut self.basis_index, n, q);
     }
 
@@ -170,6 +178,9 @@ impl LSharp {
                 let (c, _) = self.ask(b, &[a], oracle);
                 if self.basis_of(c).is_none() && self.frontier_of(c).is_none() {
                     let cands = self.candidates_of(c);
+                    for &q in &cands {
+                        self.rev[q as usize].push(c);
+                    }
                     Self::set_index(&mut self.frontier_index, c, self.frontier.len() as u32);
                     self.frontier.push((c, cands));
                 }
@@ -182,30 +193,77 @@ impl LSharp {
     /// Drops candidates that the tree now shows apart.
     fn refresh(&mut self, i: usize) {
         let (n, mut cands) = std::mem::take(&mut self.frontier[i]);
+        let before = cands.len();
         cands.retain(|&q| !self.tree.apart(n, self.basis[q as usize]));
+        self.dropped += before - cands.len();
         self.frontier[i] = (n, cands);
     }
 
-    /// Brings every frontier node's candidates up to date with the tree and starts a new epoch.
-    /// Every answer is recorded in the epoch after the last settlement, so refreshing the
-    /// touched nodes is enough.
+    /// Brings every frontier node's candidates up to date with the tree: only the answers
+    /// logged since the last settlement can have made nodes apart, and a new answer at the
+    /// word `u·v` makes a frontier node `f` apart from a candidate `q` only if `u` is `f` (and
+    /// `q·v` has the other answer) or `u` is `q` (and `f·v` has the other answer).
     fn settle(&mut self) {
-        self.refresh_touched();
-        self.tree.next_epoch();
-    }
-
-    /// Refreshes the frontier nodes whose apartness may have changed in this epoch: those
-    /// with a new answer below them or below one of their candidates.
-    fn refresh_touched(&mut self) {
-        for i in 0..self.frontier.len() {
-            let (f, ref cands) = self.frontier[i];
-            // With no extension of `f` in the tree, apartness is decided by the two answers alone,
-            // which do not change once known.
-            let deep = !self.tree.children(f).is_empty();
-            if self.tree.touched(f) || deep && cands.iter().any(|&q| self.tree.touched(self.basis[q as usize])) {
-                self.refresh(i);
+        let log = self.tree.take_log();
+        let pc = self.tree.prefix_closed();
+        // The letters from the current ancestor down to the logged node, reversed.
+        let mut path: Vec<u32> = Vec::new();
+        let mut v: Vec<u32> = Vec::new();
+        for x in log {
+            let Some(answer) = self.tree.out(x) else { continue };
+            path.clear();
+            let mut at = x;
+            loop {
+                if let Some(q) = self.basis_of(at) {
+                    // Rejected basis nodes are apart from exactly the accepted nodes, which
+                    // the answers alone show.
+                    if at != x && !(pc && self.tree.out(at) == Some(false)) {
+                        v.clear();
+                        v.extend(path.iter().rev());
+                        self.drop_apart_via_basis(q, &v, answer);
+                    }
+                } else if let Some(i) = self.frontier_of(at) {
+                    v.clear();
+                    v.extend(path.iter().rev());
+                    self.drop_apart_via_frontier(i, &v, answer);
+                }
+                match self.tree.parent(at) {
+                    Some((p, a)) => {
+                        path.push(a);
+                        at = p;
+                    }
+                    None => break,
+                }
             }
         }
+    }
+
+    /// Frontier node `i`'s word followed by `v` has answer `answer`: drops the candidates
+    /// whose word followed by `v` has the other.
+    fn drop_apart_via_frontier(&mut self, i: usize, v: &[u32], answer: bool) {
+        let (f, mut cands) = std::mem::take(&mut self.frontier[i]);
+        let before = cands.len();
+        cands.retain(|&q| !self.tree.differ_at(self.basis[q as usize], v, answer));
+        self.dropped += before - cands.len();
+        self.frontier[i] = (f, cands);
+    }
+
+    /// Basis node `q`'s word followed by `v` has answer `answer`: drops `q` from the
+    /// candidates of the frontier nodes whose word followed by `v` has the other.
+    fn drop_apart_via_basis(&mut self, q: u32, v: &[u32], answer: bool) {
+        let mut rev = std::mem::take(&mut self.rev[q as usize]);
+        rev.retain(|&f| {
+            let Some(i) = self.frontier_of(f) else { return false };
+            let cands = &mut self.frontier[i].1;
+            let Ok(at) = cands.binary_search(&q) else { return false };
+            if self.tree.differ_at(f, v, answer) {
+                cands.remove(at);
+                self.dropped += 1;
+                return false;
+            }
+            true
+        });
+        self.rev[q as usize] = rev;
     }
 
     /// Promotion: frontier node `i` joins the basis.
@@ -218,12 +276,15 @@ impl LSharp {
         let q = self.basis.len() as u32;
         self.basis.push(n);
         Self::set_index(&mut self.basis_index, n, q);
+        let mut rev = Vec::new();
         for j in 0..self.frontier.len() {
             let f = self.frontier[j].0;
             if !self.tree.apart(f, n) {
                 self.frontier[j].1.push(q);
+                rev.push(f);
             }
         }
+        self.rev.push(rev);
     }
 
     /// Applies the rules until every frontier node is identified with one basis node and the
@@ -371,6 +432,7 @@ impl LSharp {
         for a in &self.alphabet {
             b.add_event(a);
         }
+        let by_index = !self.alphabet.iter().any(|a| a == crate::automata::dla::TAU_NAME);
         let ids: Vec<Option<StateId>> = (0..self.basis.len() as u32)
             .map(|q| {
                 let acc = self.accepts(q);
@@ -381,7 +443,13 @@ impl LSharp {
             let Some(from) = *from else { continue };
             for (a, name) in self.alphabet.iter().enumerate() {
                 if let Some(to) = ids[hyp.next[q * hyp.letters + a] as usize] {
-                    b.add_transition(from, name, to);
+                    // The events were added in alphabet order, so a letter's index is its
+                    // event's, unless `tau` (never an event of its own) is a letter.
+                    if by_index {
+                        b.add_transition_by_index(from, a as u32, to);
+                    } else {
+                        b.add_transition(from, name, to);
+                    }
                 }
             }
         }
@@ -405,11 +473,10 @@ impl LSharp {
             return Err(LearnError::NotACounterexample(cex.join(" ")));
         }
         // Candidates only shrink between promotions: progress is fewer of them.
-        let size = self.basis.len();
-        let candidates: usize = self.frontier.iter().map(|(_, c)| c.len()).sum();
+        let (size, dropped) = (self.basis.len(), self.dropped);
         self.process(&hyp, w, Vec::new(), oracle);
         self.settle();
-        if self.basis.len() == size && self.frontier.iter().map(|(_, c)| c.len()).sum::<usize>() == candidates {
+        if self.basis.len() == size && self.dropped == dropped {
             return Err(LearnError::NoProgress(cex.join(" ")));
         }
         self.close(oracle);
@@ -508,9 +575,7 @@ impl LSharp {
             {
                 break;
             }
-            let q = l.basis.len() as u32;
-            l.basis.push(n);
-            Self::set_index(&mut l.basis_index, n, q);
+            l.push_basis(n);
         }
         Some(l)
     }

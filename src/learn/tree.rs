@@ -10,8 +10,12 @@
 //! word rejects every extension (a child of a rejected node is rejected without asking), and
 //! an accepted word accepts every prefix (an accepted answer is copied up to the root).
 //!
+//! The tree also logs every node whose answer becomes known ([`ObservationTree::take_log`]),
+//! so that the learner re-checks apartness only where answers are new.
+//!
 //! Invariants: node 0 is the root (the empty word); a node's `depth` is the length of its word;
-//! in prefix-closed mode no accepted node lies below a rejected one.
+//! in prefix-closed mode no accepted node lies below a rejected one; every node whose answer
+//! was recorded (asked or implied by [`ObservationTree::set_out`]) is in the log until taken.
 //!
 //! Known weakness: children are a linear list, so a node with many children is searched
 //! linearly (alphabets here have tens of letters, not thousands).
@@ -28,8 +32,6 @@ struct Node {
     letter: u32,
     depth: u32,
     out: Option<bool>,
-    /// The last epoch in which an answer was recorded at or below this node.
-    touched: u32,
     /// (letter, child), sorted by letter.
     children: Vec<(u32, NodeId)>,
 }
@@ -40,15 +42,15 @@ pub struct ObservationTree {
     letters: u32,
     prefix_closed: bool,
     nodes: Vec<Node>,
-    /// The current epoch ([`ObservationTree::next_epoch`]).
-    epoch: u32,
+    /// Nodes whose answer became known since the last [`ObservationTree::take_log`].
+    log: Vec<NodeId>,
 }
 
 impl ObservationTree {
     /// The tree holding only the root, with nothing known.
     pub fn new(letters: usize, prefix_closed: bool) -> ObservationTree {
-        let root = Node { parent: ROOT, letter: 0, depth: 0, out: None, touched: 0, children: Vec::new() };
-        ObservationTree { letters: letters as u32, prefix_closed, nodes: vec![root], epoch: 0 }
+        let root = Node { parent: ROOT, letter: 0, depth: 0, out: None, children: Vec::new() };
+        ObservationTree { letters: letters as u32, prefix_closed, nodes: vec![root], log: Vec::new() }
     }
 
     /// The number of letters.
@@ -104,7 +106,7 @@ impl ObservationTree {
                 let out = (self.prefix_closed && self.nodes[n as usize].out == Some(false)).then_some(false);
                 let depth = self.nodes[n as usize].depth + 1;
                 self.nodes[n as usize].children.insert(i, (letter, id));
-                self.nodes.push(Node { parent: n, letter, depth, out, touched: u32::MAX, children: Vec::new() });
+                self.nodes.push(Node { parent: n, letter, depth, out, children: Vec::new() });
                 id
             }
         }
@@ -123,24 +125,17 @@ impl ObservationTree {
     /// Records the answer for `n`. In prefix-closed mode an accepted word's prefixes are
     /// accepted too, and a rejected word's extensions already in the tree are rejected. An
     /// answer never overwrites a known one (a teacher that contradicts prefix closure leaves
-    /// the first answer in place).
+    /// the first answer in place). Every node that gets an answer is logged.
+    ///
+    /// (A child added below a rejected node in prefix-closed mode is rejected without being
+    /// logged: its answer cannot make two nodes apart that were not apart already, since a
+    /// node with an accepted extension is accepted itself.)
     pub fn set_out(&mut self, n: NodeId, out: bool) {
         if self.nodes[n as usize].out.is_some() {
             return;
         }
         self.nodes[n as usize].out = Some(out);
-        let mut at = n;
-        loop {
-            let node = &mut self.nodes[at as usize];
-            if node.touched == self.epoch && at != n {
-                break;
-            }
-            node.touched = self.epoch;
-            if at == ROOT {
-                break;
-            }
-            at = node.parent;
-        }
+        self.log.push(n);
         if !self.prefix_closed {
             return;
         }
@@ -152,28 +147,28 @@ impl ObservationTree {
                     break;
                 }
                 self.nodes[at as usize].out = Some(true);
+                self.log.push(at);
             }
         } else {
             let mut stack: Vec<NodeId> = self.nodes[n as usize].children.iter().map(|&(_, c)| c).collect();
             while let Some(c) = stack.pop() {
                 if self.nodes[c as usize].out.is_none() {
                     self.nodes[c as usize].out = Some(false);
+                    self.log.push(c);
                 }
                 stack.extend(self.nodes[c as usize].children.iter().map(|&(_, c)| c));
             }
         }
     }
 
-    /// Starts a new epoch: [`ObservationTree::touched`] then tells which subtrees got answers
-    /// since.
-    pub fn next_epoch(&mut self) {
-        self.epoch += 1;
+    /// The nodes whose answer became known since the last call, in the order they got it.
+    pub fn take_log(&mut self) -> Vec<NodeId> {
+        std::mem::take(&mut self.log)
     }
 
-    /// Whether an answer was recorded at or below `n` in the current epoch (so apartness
-    /// involving `n` may have changed).
-    pub fn touched(&self, n: NodeId) -> bool {
-        self.nodes[n as usize].touched == self.epoch
+    /// The depth of `n`, the length of its word.
+    pub fn depth(&self, n: NodeId) -> usize {
+        self.nodes[n as usize].depth as usize
     }
 
     /// The word of `n`.
@@ -192,21 +187,63 @@ impl ObservationTree {
     /// rejected node's extensions are all rejected, and a node with an accepted extension is
     /// itself accepted, so a rejected node is apart from exactly the accepted ones.
     pub fn apart(&self, p: NodeId, q: NodeId) -> bool {
-        self.witness_from(p, q, false).is_some()
+        // Depth-first; a pair is pushed only if both nodes can still show a difference below
+        // them, so that most calls allocate nothing.
+        let mut stack: Vec<(NodeId, NodeId)> = Vec::new();
+        let (mut a, mut b) = (p, q);
+        loop {
+            let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
+            match (na.out, nb.out) {
+                (Some(x), Some(y)) if x != y => return true,
+                (Some(false), _) | (_, Some(false)) if self.prefix_closed => {}
+                _ => {
+                    let (ca, cb) = (&na.children, &nb.children);
+                    let (mut i, mut j) = (0, 0);
+                    while i < ca.len() && j < cb.len() {
+                        match ca[i].0.cmp(&cb[j].0) {
+                            std::cmp::Ordering::Less => i += 1,
+                            std::cmp::Ordering::Greater => j += 1,
+                            std::cmp::Ordering::Equal => {
+                                let (x, y) = (ca[i].1, cb[j].1);
+                                let (nx, ny) = (&self.nodes[x as usize], &self.nodes[y as usize]);
+                                match (nx.out, ny.out) {
+                                    (Some(u), Some(v)) if u != v => return true,
+                                    (Some(false), _) | (_, Some(false)) if self.prefix_closed => {}
+                                    _ if nx.children.is_empty() || ny.children.is_empty() => {}
+                                    _ => stack.push((x, y)),
+                                }
+                                i += 1;
+                                j += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            match stack.pop() {
+                Some((x, y)) => (a, b) = (x, y),
+                None => return false,
+            }
+        }
+    }
+
+    /// Whether the word of `p` followed by `v` is in the tree with a known answer other than
+    /// `answer`.
+    pub fn differ_at(&self, p: NodeId, v: &[u32], answer: bool) -> bool {
+        self.walk(p, v).and_then(|n| self.out(n)).is_some_and(|b| b != answer)
     }
 
     /// A shortest word that shows `p` and `q` apart.
     pub fn witness(&self, p: NodeId, q: NodeId) -> Option<Vec<u32>> {
-        self.witness_from(p, q, true).map(|(p2, _)| {
+        self.witness_from(p, q).map(|(p2, _)| {
             let (dp, d2) = (self.nodes[p as usize].depth, self.nodes[p2 as usize].depth);
             let w = self.word(p2);
             w[dp as usize..d2 as usize].to_vec()
         })
     }
 
-    /// Breadth-first (when `shortest`, else depth-first) over the common extensions of `p` and
-    /// `q`; the first pair of nodes with different known answers.
-    fn witness_from(&self, p: NodeId, q: NodeId, shortest: bool) -> Option<(NodeId, NodeId)> {
+    /// Breadth-first over the common extensions of `p` and `q`; the first pair of nodes with
+    /// different known answers.
+    fn witness_from(&self, p: NodeId, q: NodeId) -> Option<(NodeId, NodeId)> {
         // Most pairs are decided at the top: no allocation for them.
         let (np, nq) = (&self.nodes[p as usize], &self.nodes[q as usize]);
         match (np.out, nq.out) {
@@ -216,7 +253,7 @@ impl ObservationTree {
             _ => {}
         }
         let mut work = std::collections::VecDeque::from([(p, q)]);
-        while let Some((a, b)) = if shortest { work.pop_front() } else { work.pop_back() } {
+        while let Some((a, b)) = work.pop_front() {
             let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
             match (na.out, nb.out) {
                 (Some(x), Some(y)) if x != y => return Some((a, b)),
