@@ -24,9 +24,16 @@
 //! then has exactly one candidate; all answers in the tree come from the teacher or from
 //! prefix closure.
 //!
+//! Work is kept incremental where it was measured to matter: apartness is re-checked only from
+//! the answers logged since the last settlement ([`ObservationTree::take_log`]), through a
+//! reverse index from basis nodes to the frontier nodes that have them as candidates; the
+//! hypothesis's transitions are updated when a candidate list changes.
+//!
 //! Known weaknesses: separation uses a shortest apartness witness, not an adaptive
 //! distinguishing sequence (the paper's ADS rule asks fewer queries on large alphabets); the
-//! consistency check walks the whole tree for every hypothesis.
+//! consistency check still runs the hypothesis over the whole tree for every hypothesis (one
+//! pass over the node array); a new frontier node is compared with every basis node, and a new
+//! basis node with every frontier node.
 
 use super::adaptive::Reference;
 use super::lstar::{LearnError, Membership, Stats, Teacher};
@@ -57,6 +64,10 @@ pub struct LSharp {
     rev: Vec<Vec<NodeId>>,
     /// Candidates dropped so far (progress between promotions).
     dropped: usize,
+    /// The hypothesis kept up to date: `next[q * k + a]` is the basis index of basis node
+    /// `q`'s child on `a` or of that child's first candidate ([`NONE`] if it has none), for
+    /// the extended basis nodes.
+    next: Vec<u32>,
     /// Work done so far.
     pub stats: Stats,
 }
@@ -94,6 +105,7 @@ impl LSharp {
             extended: 0,
             rev: vec![Vec::new()],
             dropped: 0,
+            next: Vec::new(),
             closed: None,
             reference: None,
             stats: Stats::default(),
@@ -172,6 +184,7 @@ impl LSharp {
     fn extend(&mut self, oracle: &mut dyn Membership) {
         let letters = self.alphabet.len() as u32;
         let mut q = self.extended;
+        self.next.resize(self.basis.len() * letters as usize, NONE);
         while q < self.basis.len() {
             let b = self.basis[q];
             for a in 0..letters {
@@ -184,10 +197,25 @@ impl LSharp {
                     Self::set_index(&mut self.frontier_index, c, self.frontier.len() as u32);
                     self.frontier.push((c, cands));
                 }
+                self.sync_next(c);
             }
             q += 1;
         }
         self.extended = q;
+    }
+
+    /// Sets the entry of [`LSharp::next`] for `c`, a child of an extended basis node.
+    fn sync_next(&mut self, c: NodeId) {
+        let Some((p, a)) = self.tree.parent(c) else { return };
+        let Some(qp) = self.basis_of(p) else { return };
+        let at = qp as usize * self.alphabet.len() + a as usize;
+        if at >= self.next.len() {
+            return;
+        }
+        self.next[at] = match self.basis_of(c) {
+            Some(r) => r,
+            None => self.frontier_of(c).and_then(|i| self.frontier[i].1.first().copied()).unwrap_or(NONE),
+        };
     }
 
     /// Drops candidates that the tree now shows apart.
@@ -197,6 +225,7 @@ impl LSharp {
         cands.retain(|&q| !self.tree.apart(n, self.basis[q as usize]));
         self.dropped += before - cands.len();
         self.frontier[i] = (n, cands);
+        self.sync_next(n);
     }
 
     /// Brings every frontier node's candidates up to date with the tree: only the answers
@@ -246,12 +275,14 @@ impl LSharp {
         cands.retain(|&q| !self.tree.differ_at(self.basis[q as usize], v, answer));
         self.dropped += before - cands.len();
         self.frontier[i] = (f, cands);
+        self.sync_next(f);
     }
 
     /// Basis node `q`'s word followed by `v` has answer `answer`: drops `q` from the
     /// candidates of the frontier nodes whose word followed by `v` has the other.
     fn drop_apart_via_basis(&mut self, q: u32, v: &[u32], answer: bool) {
         let mut rev = std::mem::take(&mut self.rev[q as usize]);
+        let mut first_dropped = Vec::new();
         rev.retain(|&f| {
             let Some(i) = self.frontier_of(f) else { return false };
             let cands = &mut self.frontier[i].1;
@@ -259,11 +290,17 @@ impl LSharp {
             if self.tree.differ_at(f, v, answer) {
                 cands.remove(at);
                 self.dropped += 1;
+                if at == 0 {
+                    first_dropped.push(f);
+                }
                 return false;
             }
             true
         });
         self.rev[q as usize] = rev;
+        for f in first_dropped {
+            self.sync_next(f);
+        }
     }
 
     /// Promotion: frontier node `i` joins the basis.
@@ -276,12 +313,16 @@ impl LSharp {
         let q = self.basis.len() as u32;
         self.basis.push(n);
         Self::set_index(&mut self.basis_index, n, q);
+        self.sync_next(n);
         let mut rev = Vec::new();
         for j in 0..self.frontier.len() {
             let f = self.frontier[j].0;
             if !self.tree.apart(f, n) {
                 self.frontier[j].1.push(q);
                 rev.push(f);
+                if self.frontier[j].1.len() == 1 {
+                    self.sync_next(f);
+                }
             }
         }
         self.rev.push(rev);
@@ -344,42 +385,36 @@ impl LSharp {
     }
 
     fn transitions(&self) -> Transitions {
-        let k = self.alphabet.len();
-        let mut next = vec![0u32; self.basis.len() * k];
-        for (q, &b) in self.basis.iter().enumerate() {
-            for a in 0..k {
-                let c = self.tree.child(b, a as u32).expect("extended");
-                next[q * k + a] = match self.basis_of(c) {
-                    Some(r) => r,
-                    None => self.frontier[self.frontier_of(c).expect("in the frontier")].1[0],
-                };
-            }
-        }
-        Transitions { next, letters: k }
+        debug_assert_eq!(self.next.len(), self.basis.len() * self.alphabet.len());
+        debug_assert!(self.next.iter().all(|&q| q != NONE));
+        Transitions { next: self.next.clone(), letters: self.alphabet.len() }
     }
 
     fn accepts(&self, q: u32) -> bool {
         self.tree.out(self.basis[q as usize]) == Some(true)
     }
 
-    /// A word of the tree whose answer the hypothesis contradicts.
+    /// A word of the tree whose answer the hypothesis contradicts: the first in the order of
+    /// a depth-first walk from the root that takes children in decreasing letter order. The
+    /// hypothesis's state of every node is computed in one pass over the nodes (a parent comes
+    /// before its children). In prefix-closed mode the walk would not go below a rejected
+    /// node, but nothing below a consistent rejected node is inconsistent (the hypothesis's
+    /// only rejecting state loops), and an inconsistent one comes before its descendants.
     fn inconsistency(&self, hyp: &Transitions) -> Option<NodeId> {
-        let mut work = vec![(ROOT, 0u32)];
-        while let Some((n, q)) = work.pop() {
-            if let Some(b) = self.tree.out(n)
+        let step = |q: u32, a: u32| if q == NONE { NONE } else { hyp.next[q as usize * hyp.letters + a as usize] };
+        let states = self.tree.states_of(0, &step);
+        let mut first: Option<NodeId> = None;
+        for (n, &q) in states.iter().enumerate() {
+            let n = n as NodeId;
+            if q != NONE
+                && let Some(b) = self.tree.out(n)
                 && b != self.accepts(q)
+                && first.is_none_or(|m| self.tree.walk_order_before(n, m))
             {
-                return Some(n);
-            }
-            if self.tree.prefix_closed() && self.tree.out(n) == Some(false) {
-                // Everything below is rejected, and so is everything below `q`.
-                continue;
-            }
-            for &(a, c) in self.tree.children(n) {
-                work.push((c, hyp.next[q as usize * hyp.letters + a as usize]));
+                first = Some(n);
             }
         }
-        None
+        first
     }
 
     /// `ProcCounterEx`: `sigma · w` and `access(δ(sigma)) · w` have different answers in the

@@ -161,6 +161,39 @@ impl ObservationTree {
         }
     }
 
+    /// The state of every node (indexed by node) when the root is in state `start` and
+    /// `next(q, a)` is the state after letter `a` in state `q`. Parents come before their
+    /// children in the node array, so this is one pass.
+    pub fn states_of(&self, start: u32, next: &dyn Fn(u32, u32) -> u32) -> Vec<u32> {
+        let mut states = Vec::with_capacity(self.nodes.len());
+        states.push(start);
+        for node in &self.nodes[1..] {
+            states.push(next(states[node.parent as usize], node.letter));
+        }
+        states
+    }
+
+    /// Whether a depth-first walk from the root that takes the children of a node in
+    /// decreasing letter order meets `a` before `b` (a node comes before its descendants).
+    pub fn walk_order_before(&self, a: NodeId, b: NodeId) -> bool {
+        let (mut x, mut y) = (a, b);
+        while self.nodes[x as usize].depth > self.nodes[y as usize].depth {
+            x = self.nodes[x as usize].parent;
+        }
+        while self.nodes[y as usize].depth > self.nodes[x as usize].depth {
+            y = self.nodes[y as usize].parent;
+        }
+        if x == y {
+            // One is an ancestor of the other (or they are equal).
+            return self.nodes[a as usize].depth < self.nodes[b as usize].depth;
+        }
+        while self.nodes[x as usize].parent != self.nodes[y as usize].parent {
+            x = self.nodes[x as usize].parent;
+            y = self.nodes[y as usize].parent;
+        }
+        self.nodes[x as usize].letter > self.nodes[y as usize].letter
+    }
+
     /// The nodes whose answer became known since the last call, in the order they got it.
     pub fn take_log(&mut self) -> Vec<NodeId> {
         std::mem::take(&mut self.log)
