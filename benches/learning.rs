@@ -308,6 +308,8 @@ struct ProductScratch {
     parent: Vec<(u32, u32)>,
     call: u32,
     queue: VecDeque<u32>,
+    /// The target's successors, `nt` for the sink (which is state `nt`); built on first use.
+    t_next: Vec<u32>,
 }
 
 /// The length-lexicographically least word on which `hypothesis` and `target` disagree: a
@@ -316,27 +318,45 @@ struct ProductScratch {
 fn shortest_difference(target: &Target, hypothesis: &Dla, scratch: &mut ProductScratch) -> Option<Vec<String>> {
     let k = target.alphabet.len();
     let (nt, nh) = (target.accepting.len(), hypothesis.n_states());
+    // Per event of the hypothesis, the target's letter (or none).
+    let mut letter_of: Vec<Option<usize>> = vec![None; hypothesis.alphabet().len()];
+    for (a, l) in target.alphabet.iter().enumerate() {
+        if let Some(e) = hypothesis.event_index(l) {
+            letter_of[e as usize] = Some(a);
+        }
+    }
     // The hypothesis's successor on each target letter (it is deterministic; a missing
     // transition rejects everything after it), `nh` for none.
-    let letter_of: HashMap<u32, usize> = target
-        .alphabet
-        .iter()
-        .enumerate()
-        .filter_map(|(a, l)| hypothesis.event_index(l).map(|e| (e, a)))
-        .collect();
     let mut h_next = vec![nh as u32; (nh + 1) * k];
     for (q, state) in hypothesis.states().iter().enumerate() {
         for t in state.out.iter().rev() {
-            if let Some(&a) = letter_of.get(&t.event) {
+            if let Some(&Some(a)) = letter_of.get(t.event as usize) {
                 h_next[q * k + a] = t.to.0;
             }
         }
     }
     let h_accepts: Vec<bool> = (0..nh).map(|q| hypothesis.is_accepting(StateId(q as u32))).chain([false]).collect();
-    let t_next: Vec<u32> = (0..=nt)
-        .flat_map(|q| (0..k).map(move |a| (q, a)))
-        .map(|(q, a)| if q == nt { nt as u32 } else { u32::try_from(target.delta[q][a]).unwrap_or(nt as u32) })
-        .collect();
+    if scratch.t_next.is_empty() {
+        scratch.t_next = (0..=nt)
+            .flat_map(|q| (0..k).map(move |a| (q, a)))
+            .map(|(q, a)| if q == nt { nt as u32 } else { u32::try_from(target.delta[q][a]).unwrap_or(nt as u32) })
+            .collect();
+    }
+    let t_next = std::mem::take(&mut scratch.t_next);
+    let start_h = hypothesis.initial().first().map_or(nh as u32, |s| s.0);
+    let found = product_search(target, scratch, &t_next, (&h_next, &h_accepts, start_h));
+    scratch.t_next = t_next;
+    found
+}
+
+/// The breadth-first search of [`shortest_difference`] over the dense tables.
+fn product_search(
+    target: &Target,
+    scratch: &mut ProductScratch,
+    t_next: &[u32],
+    (h_next, h_accepts, start_h): (&[u32], &[bool], u32),
+) -> Option<Vec<String>> {
+    let (k, nt, nh) = (target.alphabet.len(), target.accepting.len(), h_accepts.len() - 1);
     let t_accepts = |t: u32| (t as usize) < nt && target.accepting[t as usize];
     let pairs = (nt + 1) * (nh + 1);
     if scratch.seen.len() < pairs {
@@ -347,7 +367,6 @@ fn shortest_difference(target: &Target, hypothesis: &Dla, scratch: &mut ProductS
     let call = scratch.call;
     let id = |t: u32, h: u32| t as usize * (nh + 1) + h as usize;
     let start_t = target.start().map_or(nt as u32, |t| t as u32);
-    let start_h = hypothesis.initial().first().map_or(nh as u32, |s| s.0);
     let start = id(start_t, start_h);
     scratch.seen[start] = call;
     scratch.parent[start] = (u32::MAX, 0);

@@ -64,6 +64,13 @@ pub struct LSharp {
     rev: Vec<Vec<NodeId>>,
     /// Candidates dropped so far (progress between promotions).
     dropped: usize,
+    /// Frontier nodes whose candidates changed (or that were added) since they last had
+    /// exactly one: a superset of those with none (to promote) or several (to separate).
+    changed: Vec<NodeId>,
+    /// The basis indices of the rejected (`[0]`) and accepted (`[1]`) basis nodes, for the
+    /// first `by_out_upto` basis nodes.
+    by_out: [Vec<u32>; 2],
+    by_out_upto: usize,
     /// The hypothesis kept up to date: `next[q * k + a]` is the basis index of basis node
     /// `q`'s child on `a` or of that child's first candidate ([`NONE`] if it has none), for
     /// the extended basis nodes.
@@ -105,6 +112,9 @@ impl LSharp {
             extended: 0,
             rev: vec![Vec::new()],
             dropped: 0,
+            changed: Vec::new(),
+            by_out: [Vec::new(), Vec::new()],
+            by_out_upto: 0,
             next: Vec::new(),
             closed: None,
             reference: None,
@@ -176,7 +186,23 @@ impl LSharp {
         }
     }
 
-    fn candidates_of(&self, n: NodeId) -> Vec<u32> {
+    fn candidates_of(&mut self, n: NodeId) -> Vec<u32> {
+        // A node without children is apart from exactly the basis nodes with the other answer
+        // (basis nodes have known answers).
+        if let (Some(b), true) = (self.tree.out(n), self.tree.children(n).is_empty()) {
+            while self.by_out_upto < self.basis.len() {
+                let q = self.by_out_upto;
+                if let Some(bq) = self.tree.out(self.basis[q]) {
+                    self.by_out[usize::from(bq)].push(q as u32);
+                    self.by_out_upto += 1;
+                } else {
+                    break;
+                }
+            }
+            if self.by_out_upto == self.basis.len() {
+                return self.by_out[usize::from(b)].clone();
+            }
+        }
         (0..self.basis.len() as u32).filter(|&q| !self.tree.apart(n, self.basis[q as usize])).collect()
     }
 
@@ -196,6 +222,7 @@ impl LSharp {
                     }
                     Self::set_index(&mut self.frontier_index, c, self.frontier.len() as u32);
                     self.frontier.push((c, cands));
+                    self.changed.push(c);
                 }
                 self.sync_next(c);
             }
@@ -224,6 +251,9 @@ impl LSharp {
         let before = cands.len();
         cands.retain(|&q| !self.tree.apart(n, self.basis[q as usize]));
         self.dropped += before - cands.len();
+        if cands.len() != before {
+            self.changed.push(n);
+        }
         self.frontier[i] = (n, cands);
         self.sync_next(n);
     }
@@ -274,6 +304,9 @@ impl LSharp {
         let before = cands.len();
         cands.retain(|&q| !self.tree.differ_at(self.basis[q as usize], v, answer));
         self.dropped += before - cands.len();
+        if cands.len() != before {
+            self.changed.push(f);
+        }
         self.frontier[i] = (f, cands);
         self.sync_next(f);
     }
@@ -290,6 +323,7 @@ impl LSharp {
             if self.tree.differ_at(f, v, answer) {
                 cands.remove(at);
                 self.dropped += 1;
+                self.changed.push(f);
                 if at == 0 {
                     first_dropped.push(f);
                 }
@@ -319,6 +353,7 @@ impl LSharp {
             let f = self.frontier[j].0;
             if !self.tree.apart(f, n) {
                 self.frontier[j].1.push(q);
+                self.changed.push(f);
                 rev.push(f);
                 if self.frontier[j].1.len() == 1 {
                     self.sync_next(f);
@@ -340,8 +375,13 @@ impl LSharp {
             // Promote every frontier node apart from the whole basis, in one pass: a promotion
             // may give later nodes a candidate, so emptiness is looked at when a node's turn
             // comes. Going down, a swapped-in node has had its turn.
+            // Only frontier nodes whose candidates changed can have none or several.
+            let mut empty: Vec<usize> =
+                self.changed.iter().filter_map(|&f| self.frontier_of(f)).filter(|&i| self.frontier[i].1.is_empty()).collect();
+            empty.sort_unstable_by(|a, b| b.cmp(a));
+            empty.dedup();
             let mut promoted = false;
-            for i in (0..self.frontier.len()).rev() {
+            for i in empty {
                 if self.frontier[i].1.is_empty() {
                     self.promote(i);
                     promoted = true;
@@ -351,8 +391,12 @@ impl LSharp {
                 continue;
             }
             // Separation: each frontier node is asked witnesses until one candidate is left.
+            let mut several: Vec<usize> =
+                self.changed.iter().filter_map(|&f| self.frontier_of(f)).filter(|&i| self.frontier[i].1.len() >= 2).collect();
+            several.sort_unstable();
+            several.dedup();
             let mut separated = false;
-            for i in 0..self.frontier.len() {
+            for i in several {
                 while self.frontier[i].1.len() >= 2 {
                     let (f, ref cands) = self.frontier[i];
                     let (p, q) = (self.basis[cands[0] as usize], self.basis[cands[1] as usize]);
@@ -363,6 +407,11 @@ impl LSharp {
                     separated = true;
                 }
             }
+            let mut changed = std::mem::take(&mut self.changed);
+            changed.retain(|&f| self.frontier_of(f).is_some_and(|i| self.frontier[i].1.len() != 1));
+            changed.sort_unstable();
+            changed.dedup();
+            self.changed = changed;
             if separated {
                 continue;
             }

@@ -26,12 +26,18 @@ pub type NodeId = u32;
 /// The root, the empty word.
 pub const ROOT: NodeId = 0;
 
+/// A node's answer is known.
+const KNOWN: u8 = 1;
+/// A node's answer is known and is "accepted".
+const ACCEPTED: u8 = 2;
+/// A node has children.
+const INNER: u8 = 4;
+
 #[derive(Clone, Debug)]
 struct Node {
     parent: NodeId,
     letter: u32,
     depth: u32,
-    out: Option<bool>,
     /// (letter, child), sorted by letter.
     children: Vec<(u32, NodeId)>,
 }
@@ -42,6 +48,9 @@ pub struct ObservationTree {
     letters: u32,
     prefix_closed: bool,
     nodes: Vec<Node>,
+    /// Per node, [`KNOWN`], [`ACCEPTED`] and [`INNER`] bits: what apartness looks at first, in
+    /// an array small enough to stay in cache.
+    meta: Vec<u8>,
     /// Nodes whose answer became known since the last [`ObservationTree::take_log`].
     log: Vec<NodeId>,
 }
@@ -49,8 +58,8 @@ pub struct ObservationTree {
 impl ObservationTree {
     /// The tree holding only the root, with nothing known.
     pub fn new(letters: usize, prefix_closed: bool) -> ObservationTree {
-        let root = Node { parent: ROOT, letter: 0, depth: 0, out: None, children: Vec::new() };
-        ObservationTree { letters: letters as u32, prefix_closed, nodes: vec![root], log: Vec::new() }
+        let root = Node { parent: ROOT, letter: 0, depth: 0, children: Vec::new() };
+        ObservationTree { letters: letters as u32, prefix_closed, nodes: vec![root], meta: vec![0], log: Vec::new() }
     }
 
     /// The number of letters.
@@ -75,7 +84,12 @@ impl ObservationTree {
 
     /// The answer known for `n`'s word.
     pub fn out(&self, n: NodeId) -> Option<bool> {
-        self.nodes[n as usize].out
+        let m = self.meta[n as usize];
+        (m & KNOWN != 0).then_some(m & ACCEPTED != 0)
+    }
+
+    fn put_out(&mut self, n: NodeId, out: bool) {
+        self.meta[n as usize] |= KNOWN | if out { ACCEPTED } else { 0 };
     }
 
     /// The child of `n` on `letter`, if the tree has it.
@@ -103,10 +117,12 @@ impl ObservationTree {
             Ok(i) => children[i].1,
             Err(i) => {
                 let id = self.nodes.len() as NodeId;
-                let out = (self.prefix_closed && self.nodes[n as usize].out == Some(false)).then_some(false);
+                let rejected = self.prefix_closed && self.out(n) == Some(false);
                 let depth = self.nodes[n as usize].depth + 1;
                 self.nodes[n as usize].children.insert(i, (letter, id));
-                self.nodes.push(Node { parent: n, letter, depth, out, children: Vec::new() });
+                self.nodes.push(Node { parent: n, letter, depth, children: Vec::new() });
+                self.meta[n as usize] |= INNER;
+                self.meta.push(if rejected { KNOWN } else { 0 });
                 id
             }
         }
@@ -131,10 +147,10 @@ impl ObservationTree {
     /// logged: its answer cannot make two nodes apart that were not apart already, since a
     /// node with an accepted extension is accepted itself.)
     pub fn set_out(&mut self, n: NodeId, out: bool) {
-        if self.nodes[n as usize].out.is_some() {
+        if self.out(n).is_some() {
             return;
         }
-        self.nodes[n as usize].out = Some(out);
+        self.put_out(n, out);
         self.log.push(n);
         if !self.prefix_closed {
             return;
@@ -143,17 +159,17 @@ impl ObservationTree {
             let mut at = n;
             while at != ROOT {
                 at = self.nodes[at as usize].parent;
-                if self.nodes[at as usize].out.is_some() {
+                if self.out(at).is_some() {
                     break;
                 }
-                self.nodes[at as usize].out = Some(true);
+                self.put_out(at, true);
                 self.log.push(at);
             }
         } else {
             let mut stack: Vec<NodeId> = self.nodes[n as usize].children.iter().map(|&(_, c)| c).collect();
             while let Some(c) = stack.pop() {
-                if self.nodes[c as usize].out.is_none() {
-                    self.nodes[c as usize].out = Some(false);
+                if self.out(c).is_none() {
+                    self.put_out(c, false);
                     self.log.push(c);
                 }
                 stack.extend(self.nodes[c as usize].children.iter().map(|&(_, c)| c));
@@ -221,33 +237,43 @@ impl ObservationTree {
     /// itself accepted, so a rejected node is apart from exactly the accepted ones.
     pub fn apart(&self, p: NodeId, q: NodeId) -> bool {
         // Depth-first; a pair is pushed only if both nodes can still show a difference below
-        // them, so that most calls allocate nothing.
+        // them, so that most calls look at the two nodes' bits only and allocate nothing.
+        if let Some(decided) = self.apart_here(p, q) {
+            return decided;
+        }
         let mut stack: Vec<(NodeId, NodeId)> = Vec::new();
         let (mut a, mut b) = (p, q);
         loop {
-            let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
-            match (na.out, nb.out) {
-                (Some(x), Some(y)) if x != y => return true,
-                (Some(false), _) | (_, Some(false)) if self.prefix_closed => {}
-                _ => {
-                    let (ca, cb) = (&na.children, &nb.children);
-                    let (mut i, mut j) = (0, 0);
-                    while i < ca.len() && j < cb.len() {
-                        match ca[i].0.cmp(&cb[j].0) {
-                            std::cmp::Ordering::Less => i += 1,
-                            std::cmp::Ordering::Greater => j += 1,
-                            std::cmp::Ordering::Equal => {
-                                let (x, y) = (ca[i].1, cb[j].1);
-                                let (nx, ny) = (&self.nodes[x as usize], &self.nodes[y as usize]);
-                                match (nx.out, ny.out) {
-                                    (Some(u), Some(v)) if u != v => return true,
-                                    (Some(false), _) | (_, Some(false)) if self.prefix_closed => {}
-                                    _ if nx.children.is_empty() || ny.children.is_empty() => {}
-                                    _ => stack.push((x, y)),
-                                }
-                                i += 1;
-                                j += 1;
+            let (ca, cb) = (&self.nodes[a as usize].children, &self.nodes[b as usize].children);
+            // The common letters: a merge, or, when one list is much shorter (a frontier
+            // node's few asked letters against a basis node's whole alphabet), a binary search
+            // of each of its letters in the other.
+            let (short, long) = if ca.len() <= cb.len() { (ca, cb) } else { (cb, ca) };
+            if short.len() * 8 < long.len() {
+                for &(l, x) in short {
+                    if let Ok(at) = long.binary_search_by_key(&l, |&(l, _)| l) {
+                        match self.apart_here(x, long[at].1) {
+                            Some(true) => return true,
+                            Some(false) => {}
+                            None => stack.push((x, long[at].1)),
+                        }
+                    }
+                }
+            } else {
+                let (mut i, mut j) = (0, 0);
+                while i < ca.len() && j < cb.len() {
+                    match ca[i].0.cmp(&cb[j].0) {
+                        std::cmp::Ordering::Less => i += 1,
+                        std::cmp::Ordering::Greater => j += 1,
+                        std::cmp::Ordering::Equal => {
+                            let (x, y) = (ca[i].1, cb[j].1);
+                            match self.apart_here(x, y) {
+                                Some(true) => return true,
+                                Some(false) => {}
+                                None => stack.push((x, y)),
                             }
+                            i += 1;
+                            j += 1;
                         }
                     }
                 }
@@ -257,6 +283,21 @@ impl ObservationTree {
                 None => return false,
             }
         }
+    }
+
+    /// Apartness of `a` and `b` as far as their own bits decide it: `Some(true)` if their
+    /// answers differ, `Some(false)` if nothing below them can differ (one has no children,
+    /// or, in prefix-closed mode, one is rejected), `None` if their children must be looked at.
+    fn apart_here(&self, a: NodeId, b: NodeId) -> Option<bool> {
+        let (ma, mb) = (self.meta[a as usize], self.meta[b as usize]);
+        if ma & mb & KNOWN != 0 && (ma ^ mb) & ACCEPTED != 0 {
+            return Some(true);
+        }
+        let rejected = |m: u8| m & (KNOWN | ACCEPTED) == KNOWN;
+        if self.prefix_closed && (rejected(ma) || rejected(mb)) || ma & mb & INNER == 0 {
+            return Some(false);
+        }
+        None
     }
 
     /// Whether the word of `p` followed by `v` is in the tree with a known answer other than
@@ -279,7 +320,7 @@ impl ObservationTree {
     fn witness_from(&self, p: NodeId, q: NodeId) -> Option<(NodeId, NodeId)> {
         // Most pairs are decided at the top: no allocation for them.
         let (np, nq) = (&self.nodes[p as usize], &self.nodes[q as usize]);
-        match (np.out, nq.out) {
+        match (self.out(p), self.out(q)) {
             (Some(x), Some(y)) if x != y => return Some((p, q)),
             (Some(false), _) | (_, Some(false)) if self.prefix_closed => return None,
             _ if np.children.is_empty() || nq.children.is_empty() => return None,
@@ -288,7 +329,7 @@ impl ObservationTree {
         let mut work = std::collections::VecDeque::from([(p, q)]);
         while let Some((a, b)) = work.pop_front() {
             let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
-            match (na.out, nb.out) {
+            match (self.out(a), self.out(b)) {
                 (Some(x), Some(y)) if x != y => return Some((a, b)),
                 // Below a rejected node everything is rejected, and nothing below the other
                 // is accepted (it would be accepted itself): no witness further down.
