@@ -269,6 +269,8 @@ struct DfaTeacher<'a> {
     same_alphabet: *const String,
     membership: usize,
     equivalence: usize,
+    /// The equivalence oracle's buffers, kept between calls.
+    scratch: ProductScratch,
 }
 
 impl Membership for DfaTeacher<'_> {
@@ -294,43 +296,104 @@ impl Membership for DfaTeacher<'_> {
 impl Teacher for DfaTeacher<'_> {
     fn candidate(&mut self, hypothesis: &Dla) -> Option<Vec<String>> {
         self.equivalence += 1;
-        shortest_difference(self.target, hypothesis)
+        shortest_difference(self.target, hypothesis, &mut self.scratch)
     }
 }
 
-/// The length-lexicographically least word on which `hypothesis` and `target` disagree.
-fn shortest_difference(target: &Target, hypothesis: &Dla) -> Option<Vec<String>> {
+/// Buffers of [`shortest_difference`]: per pair of states, the call that last saw it and the
+/// pair and letter it was reached from.
+#[derive(Default)]
+struct ProductScratch {
+    seen: Vec<u32>,
+    parent: Vec<(u32, u32)>,
+    call: u32,
+    queue: VecDeque<u32>,
+    /// The target's successors, `nt` for the sink (which is state `nt`); built on first use.
+    t_next: Vec<u32>,
+}
+
+/// The length-lexicographically least word on which `hypothesis` and `target` disagree: a
+/// breadth-first search of the product, letters in alphabet order. States are numbered, the
+/// missing ones (the target's implicit sink, the hypothesis's missing transitions) last.
+fn shortest_difference(target: &Target, hypothesis: &Dla, scratch: &mut ProductScratch) -> Option<Vec<String>> {
+    let k = target.alphabet.len();
+    let (nt, nh) = (target.accepting.len(), hypothesis.n_states());
+    // Per event of the hypothesis, the target's letter (or none).
+    let mut letter_of: Vec<Option<usize>> = vec![None; hypothesis.alphabet().len()];
+    for (a, l) in target.alphabet.iter().enumerate() {
+        if let Some(e) = hypothesis.event_index(l) {
+            letter_of[e as usize] = Some(a);
+        }
+    }
     // The hypothesis's successor on each target letter (it is deterministic; a missing
-    // transition rejects everything after it).
-    let letters: Vec<Option<u32>> = target.alphabet.iter().map(|l| hypothesis.event_index(l)).collect();
-    let h_step = |q: Option<StateId>, a: usize| -> Option<StateId> {
-        let (q, e) = (q?, letters[a]?);
-        hypothesis.state(q).out.iter().find(|t| t.event == e).map(|t| t.to)
-    };
-    let h_accepts = |q: Option<StateId>| q.is_some_and(|q| hypothesis.is_accepting(q));
-    type Pair = (Option<usize>, Option<StateId>);
-    let start: Pair = (target.start(), hypothesis.initial().first().copied());
-    let mut parent: HashMap<Pair, Option<(Pair, usize)>> = HashMap::from([(start, None)]);
-    let mut queue = VecDeque::from([start]);
-    while let Some(pair) = queue.pop_front() {
-        if target.accepts(pair.0) != h_accepts(pair.1) {
+    // transition rejects everything after it), `nh` for none.
+    let mut h_next = vec![nh as u32; (nh + 1) * k];
+    for (q, state) in hypothesis.states().iter().enumerate() {
+        for t in state.out.iter().rev() {
+            if let Some(&Some(a)) = letter_of.get(t.event as usize) {
+                h_next[q * k + a] = t.to.0;
+            }
+        }
+    }
+    let h_accepts: Vec<bool> = (0..nh).map(|q| hypothesis.is_accepting(StateId(q as u32))).chain([false]).collect();
+    if scratch.t_next.is_empty() {
+        scratch.t_next = (0..=nt)
+            .flat_map(|q| (0..k).map(move |a| (q, a)))
+            .map(|(q, a)| if q == nt { nt as u32 } else { u32::try_from(target.delta[q][a]).unwrap_or(nt as u32) })
+            .collect();
+    }
+    let t_next = std::mem::take(&mut scratch.t_next);
+    let start_h = hypothesis.initial().first().map_or(nh as u32, |s| s.0);
+    let found = product_search(target, scratch, &t_next, (&h_next, &h_accepts, start_h));
+    scratch.t_next = t_next;
+    found
+}
+
+/// The breadth-first search of [`shortest_difference`] over the dense tables.
+fn product_search(
+    target: &Target,
+    scratch: &mut ProductScratch,
+    t_next: &[u32],
+    (h_next, h_accepts, start_h): (&[u32], &[bool], u32),
+) -> Option<Vec<String>> {
+    let (k, nt, nh) = (target.alphabet.len(), target.accepting.len(), h_accepts.len() - 1);
+    let t_accepts = |t: u32| (t as usize) < nt && target.accepting[t as usize];
+    let pairs = (nt + 1) * (nh + 1);
+    if scratch.seen.len() < pairs {
+        scratch.seen.resize(pairs, 0);
+        scratch.parent.resize(pairs, (0, 0));
+    }
+    scratch.call += 1;
+    let call = scratch.call;
+    let id = |t: u32, h: u32| t as usize * (nh + 1) + h as usize;
+    let start_t = target.start().map_or(nt as u32, |t| t as u32);
+    let start = id(start_t, start_h);
+    scratch.seen[start] = call;
+    scratch.parent[start] = (u32::MAX, 0);
+    scratch.queue.clear();
+    scratch.queue.push_back(start as u32);
+    while let Some(pair) = scratch.queue.pop_front() {
+        let (t, h) = (pair / (nh as u32 + 1), pair % (nh as u32 + 1));
+        if t_accepts(t) != h_accepts[h as usize] {
             let mut word = Vec::new();
             let mut at = pair;
-            while let Some(&Some((prev, a))) = parent.get(&at) {
-                word.push(target.alphabet[a].clone());
+            while scratch.parent[at as usize].0 != u32::MAX {
+                let (prev, a) = scratch.parent[at as usize];
+                word.push(target.alphabet[a as usize].clone());
                 at = prev;
             }
             word.reverse();
             return Some(word);
         }
-        if pair == (None, None) {
+        if t as usize == nt && h as usize == nh {
             continue;
         }
-        for a in 0..target.alphabet.len() {
-            let next = (target.step(pair.0, a), h_step(pair.1, a));
-            if let std::collections::hash_map::Entry::Vacant(slot) = parent.entry(next) {
-                slot.insert(Some((pair, a)));
-                queue.push_back(next);
+        for a in 0..k {
+            let next = id(t_next[t as usize * k + a], h_next[h as usize * k + a]);
+            if scratch.seen[next] != call {
+                scratch.seen[next] = call;
+                scratch.parent[next] = (pair, a as u32);
+                scratch.queue.push_back(next as u32);
             }
         }
     }
@@ -364,7 +427,13 @@ fn run(path: &Path, algorithm: Algorithm) -> Result<(), String> {
     if target.format != FORMAT {
         return Err(format!("{}: format `{}`, expected `{FORMAT}`", path.display(), target.format));
     }
-    let mut teacher = DfaTeacher { target: &target, same_alphabet: std::ptr::null(), membership: 0, equivalence: 0 };
+    let mut teacher = DfaTeacher {
+        target: &target,
+        same_alphabet: std::ptr::null(),
+        membership: 0,
+        equivalence: 0,
+        scratch: ProductScratch::default(),
+    };
     let start = Instant::now();
     let (hypothesis, stats): (Dla, Stats) = match algorithm {
         Algorithm::LStar => learn(target.alphabet.clone(), &mut teacher, CexMode::RivestSchapire, target.prefix_closed),
@@ -657,7 +726,7 @@ impl Teacher for ValidatingTeacher<'_, '_> {
         if self.mismatch.is_some() {
             return None;
         }
-        shortest_difference(self.built, hypothesis)
+        shortest_difference(self.built, hypothesis, &mut ProductScratch::default())
     }
 }
 

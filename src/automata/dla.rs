@@ -393,6 +393,14 @@ impl Builder {
         self.add_transition_ix(from, event, to);
     }
 
+    /// Adds a transition on the `event`-th event added ([`Builder::add_event`] or a
+    /// transition), without looking its name up; an index not yet added is ignored.
+    pub fn add_transition_by_index(&mut self, from: StateId, event: u32, to: StateId) {
+        if (event as usize) < self.events.len() {
+            self.trans.push((from, event, to));
+        }
+    }
+
     fn add_transition_ix(&mut self, from: StateId, event: &str, to: StateId) {
         let e = self.event(event);
         self.trans.push((from, e, to));

@@ -24,9 +24,16 @@
 //! then has exactly one candidate; all answers in the tree come from the teacher or from
 //! prefix closure.
 //!
+//! Work is kept incremental where it was measured to matter: apartness is re-checked only from
+//! the answers logged since the last settlement ([`ObservationTree::take_log`]), through a
+//! reverse index from basis nodes to the frontier nodes that have them as candidates; the
+//! hypothesis's transitions are updated when a candidate list changes.
+//!
 //! Known weaknesses: separation uses a shortest apartness witness, not an adaptive
 //! distinguishing sequence (the paper's ADS rule asks fewer queries on large alphabets); the
-//! consistency check walks the whole tree for every hypothesis.
+//! consistency check still runs the hypothesis over the whole tree for every hypothesis (one
+//! pass over the node array); a new frontier node is compared with every basis node, and a new
+//! basis node with every frontier node.
 
 use super::adaptive::Reference;
 use super::lstar::{LearnError, Membership, Stats, Teacher};
@@ -52,6 +59,22 @@ pub struct LSharp {
     closed: Option<Transitions>,
     /// Basis nodes (a prefix of `basis`) whose children have all been asked.
     extended: usize,
+    /// Per basis index: frontier nodes that had it among their candidates when they were
+    /// added or it was promoted (a superset: entries are dropped lazily).
+    rev: Vec<Vec<NodeId>>,
+    /// Candidates dropped so far (progress between promotions).
+    dropped: usize,
+    /// Frontier nodes whose candidates changed (or that were added) since they last had
+    /// exactly one: a superset of those with none (to promote) or several (to separate).
+    changed: Vec<NodeId>,
+    /// The basis indices of the rejected (`[0]`) and accepted (`[1]`) basis nodes, for the
+    /// first `by_out_upto` basis nodes.
+    by_out: [Vec<u32>; 2],
+    by_out_upto: usize,
+    /// The hypothesis kept up to date: `next[q * k + a]` is the basis index of basis node
+    /// `q`'s child on `a` or of that child's first candidate ([`NONE`] if it has none), for
+    /// the extended basis nodes.
+    next: Vec<u32>,
     /// Work done so far.
     pub stats: Stats,
 }
@@ -87,6 +110,12 @@ impl LSharp {
             frontier: Vec::new(),
             frontier_index: vec![NONE],
             extended: 0,
+            rev: vec![Vec::new()],
+            dropped: 0,
+            changed: Vec::new(),
+            by_out: [Vec::new(), Vec::new()],
+            by_out_upto: 0,
+            next: Vec::new(),
             closed: None,
             reference: None,
             stats: Stats::default(),
@@ -122,6 +151,7 @@ impl LSharp {
         debug_assert!(self.frontier.is_empty());
         let q = self.basis.len() as u32;
         self.basis.push(n);
+        self.rev.push(Vec::new());
         Self::set_index(&mut self.basis_index, n, q);
     }
 
@@ -156,7 +186,23 @@ impl LSharp {
         }
     }
 
-    fn candidates_of(&self, n: NodeId) -> Vec<u32> {
+    fn candidates_of(&mut self, n: NodeId) -> Vec<u32> {
+        // A node without children is apart from exactly the basis nodes with the other answer
+        // (basis nodes have known answers).
+        if let (Some(b), true) = (self.tree.out(n), self.tree.children(n).is_empty()) {
+            while self.by_out_upto < self.basis.len() {
+                let q = self.by_out_upto;
+                if let Some(bq) = self.tree.out(self.basis[q]) {
+                    self.by_out[usize::from(bq)].push(q as u32);
+                    self.by_out_upto += 1;
+                } else {
+                    break;
+                }
+            }
+            if self.by_out_upto == self.basis.len() {
+                return self.by_out[usize::from(b)].clone();
+            }
+        }
         (0..self.basis.len() as u32).filter(|&q| !self.tree.apart(n, self.basis[q as usize])).collect()
     }
 
@@ -164,6 +210,7 @@ impl LSharp {
     fn extend(&mut self, oracle: &mut dyn Membership) {
         let letters = self.alphabet.len() as u32;
         let mut q = self.extended;
+        self.next.resize(self.basis.len() * letters as usize, NONE);
         while q < self.basis.len() {
             if oracle.stopped() {
                 return;
@@ -173,41 +220,123 @@ impl LSharp {
                 let (c, _) = self.ask(b, &[a], oracle);
                 if self.basis_of(c).is_none() && self.frontier_of(c).is_none() {
                     let cands = self.candidates_of(c);
+                    for &q in &cands {
+                        self.rev[q as usize].push(c);
+                    }
                     Self::set_index(&mut self.frontier_index, c, self.frontier.len() as u32);
                     self.frontier.push((c, cands));
+                    self.changed.push(c);
                 }
+                self.sync_next(c);
             }
             q += 1;
         }
         self.extended = q;
     }
 
+    /// Sets the entry of [`LSharp::next`] for `c`, a child of an extended basis node.
+    fn sync_next(&mut self, c: NodeId) {
+        let Some((p, a)) = self.tree.parent(c) else { return };
+        let Some(qp) = self.basis_of(p) else { return };
+        let at = qp as usize * self.alphabet.len() + a as usize;
+        if at >= self.next.len() {
+            return;
+        }
+        self.next[at] = match self.basis_of(c) {
+            Some(r) => r,
+            None => self.frontier_of(c).and_then(|i| self.frontier[i].1.first().copied()).unwrap_or(NONE),
+        };
+    }
+
     /// Drops candidates that the tree now shows apart.
     fn refresh(&mut self, i: usize) {
         let (n, mut cands) = std::mem::take(&mut self.frontier[i]);
+        let before = cands.len();
         cands.retain(|&q| !self.tree.apart(n, self.basis[q as usize]));
+        self.dropped += before - cands.len();
+        if cands.len() != before {
+            self.changed.push(n);
+        }
         self.frontier[i] = (n, cands);
+        self.sync_next(n);
     }
 
-    /// Brings every frontier node's candidates up to date with the tree and starts a new epoch.
-    /// Every answer is recorded in the epoch after the last settlement, so refreshing the
-    /// touched nodes is enough.
+    /// Brings every frontier node's candidates up to date with the tree: only the answers
+    /// logged since the last settlement can have made nodes apart, and a new answer at the
+    /// word `u·v` makes a frontier node `f` apart from a candidate `q` only if `u` is `f` (and
+    /// `q·v` has the other answer) or `u` is `q` (and `f·v` has the other answer).
     fn settle(&mut self) {
-        self.refresh_touched();
-        self.tree.next_epoch();
+        let log = self.tree.take_log();
+        let pc = self.tree.prefix_closed();
+        // The letters from the current ancestor down to the logged node, reversed.
+        let mut path: Vec<u32> = Vec::new();
+        let mut v: Vec<u32> = Vec::new();
+        for x in log {
+            let Some(answer) = self.tree.out(x) else { continue };
+            path.clear();
+            let mut at = x;
+            loop {
+                if let Some(q) = self.basis_of(at) {
+                    // Rejected basis nodes are apart from exactly the accepted nodes, which
+                    // the answers alone show.
+                    if at != x && !(pc && self.tree.out(at) == Some(false)) {
+                        v.clear();
+                        v.extend(path.iter().rev());
+                        self.drop_apart_via_basis(q, &v, answer);
+                    }
+                } else if let Some(i) = self.frontier_of(at) {
+                    v.clear();
+                    v.extend(path.iter().rev());
+                    self.drop_apart_via_frontier(i, &v, answer);
+                }
+                match self.tree.parent(at) {
+                    Some((p, a)) => {
+                        path.push(a);
+                        at = p;
+                    }
+                    None => break,
+                }
+            }
+        }
     }
 
-    /// Refreshes the frontier nodes whose apartness may have changed in this epoch: those
-    /// with a new answer below them or below one of their candidates.
-    fn refresh_touched(&mut self) {
-        for i in 0..self.frontier.len() {
-            let (f, ref cands) = self.frontier[i];
-            // With no extension of `f` in the tree, apartness is decided by the two answers alone,
-            // which do not change once known.
-            let deep = !self.tree.children(f).is_empty();
-            if self.tree.touched(f) || deep && cands.iter().any(|&q| self.tree.touched(self.basis[q as usize])) {
-                self.refresh(i);
+    /// Frontier node `i`'s word followed by `v` has answer `answer`: drops the candidates
+    /// whose word followed by `v` has the other.
+    fn drop_apart_via_frontier(&mut self, i: usize, v: &[u32], answer: bool) {
+        let (f, mut cands) = std::mem::take(&mut self.frontier[i]);
+        let before = cands.len();
+        cands.retain(|&q| !self.tree.differ_at(self.basis[q as usize], v, answer));
+        self.dropped += before - cands.len();
+        if cands.len() != before {
+            self.changed.push(f);
+        }
+        self.frontier[i] = (f, cands);
+        self.sync_next(f);
+    }
+
+    /// Basis node `q`'s word followed by `v` has answer `answer`: drops `q` from the
+    /// candidates of the frontier nodes whose word followed by `v` has the other.
+    fn drop_apart_via_basis(&mut self, q: u32, v: &[u32], answer: bool) {
+        let mut rev = std::mem::take(&mut self.rev[q as usize]);
+        let mut first_dropped = Vec::new();
+        rev.retain(|&f| {
+            let Some(i) = self.frontier_of(f) else { return false };
+            let cands = &mut self.frontier[i].1;
+            let Ok(at) = cands.binary_search(&q) else { return false };
+            if self.tree.differ_at(f, v, answer) {
+                cands.remove(at);
+                self.dropped += 1;
+                self.changed.push(f);
+                if at == 0 {
+                    first_dropped.push(f);
+                }
+                return false;
             }
+            true
+        });
+        self.rev[q as usize] = rev;
+        for f in first_dropped {
+            self.sync_next(f);
         }
     }
 
@@ -221,12 +350,20 @@ impl LSharp {
         let q = self.basis.len() as u32;
         self.basis.push(n);
         Self::set_index(&mut self.basis_index, n, q);
+        self.sync_next(n);
+        let mut rev = Vec::new();
         for j in 0..self.frontier.len() {
             let f = self.frontier[j].0;
             if !self.tree.apart(f, n) {
                 self.frontier[j].1.push(q);
+                self.changed.push(f);
+                rev.push(f);
+                if self.frontier[j].1.len() == 1 {
+                    self.sync_next(f);
+                }
             }
         }
+        self.rev.push(rev);
     }
 
     /// Applies the rules until every frontier node is identified with one basis node and the
@@ -245,8 +382,13 @@ impl LSharp {
             // Promote every frontier node apart from the whole basis, in one pass: a promotion
             // may give later nodes a candidate, so emptiness is looked at when a node's turn
             // comes. Going down, a swapped-in node has had its turn.
+            // Only frontier nodes whose candidates changed can have none or several.
+            let mut empty: Vec<usize> =
+                self.changed.iter().filter_map(|&f| self.frontier_of(f)).filter(|&i| self.frontier[i].1.is_empty()).collect();
+            empty.sort_unstable_by(|a, b| b.cmp(a));
+            empty.dedup();
             let mut promoted = false;
-            for i in (0..self.frontier.len()).rev() {
+            for i in empty {
                 if self.frontier[i].1.is_empty() {
                     self.promote(i);
                     promoted = true;
@@ -256,8 +398,12 @@ impl LSharp {
                 continue;
             }
             // Separation: each frontier node is asked witnesses until one candidate is left.
+            let mut several: Vec<usize> =
+                self.changed.iter().filter_map(|&f| self.frontier_of(f)).filter(|&i| self.frontier[i].1.len() >= 2).collect();
+            several.sort_unstable();
+            several.dedup();
             let mut separated = false;
-            for i in 0..self.frontier.len() {
+            for i in several {
                 if oracle.stopped() {
                     return;
                 }
@@ -271,6 +417,11 @@ impl LSharp {
                     separated = true;
                 }
             }
+            let mut changed = std::mem::take(&mut self.changed);
+            changed.retain(|&f| self.frontier_of(f).is_some_and(|i| self.frontier[i].1.len() != 1));
+            changed.sort_unstable();
+            changed.dedup();
+            self.changed = changed;
             if separated {
                 continue;
             }
@@ -293,42 +444,36 @@ impl LSharp {
     }
 
     fn transitions(&self) -> Transitions {
-        let k = self.alphabet.len();
-        let mut next = vec![0u32; self.basis.len() * k];
-        for (q, &b) in self.basis.iter().enumerate() {
-            for a in 0..k {
-                let c = self.tree.child(b, a as u32).expect("extended");
-                next[q * k + a] = match self.basis_of(c) {
-                    Some(r) => r,
-                    None => self.frontier[self.frontier_of(c).expect("in the frontier")].1[0],
-                };
-            }
-        }
-        Transitions { next, letters: k }
+        debug_assert_eq!(self.next.len(), self.basis.len() * self.alphabet.len());
+        debug_assert!(self.next.iter().all(|&q| q != NONE));
+        Transitions { next: self.next.clone(), letters: self.alphabet.len() }
     }
 
     fn accepts(&self, q: u32) -> bool {
         self.tree.out(self.basis[q as usize]) == Some(true)
     }
 
-    /// A word of the tree whose answer the hypothesis contradicts.
+    /// A word of the tree whose answer the hypothesis contradicts: the first in the order of
+    /// a depth-first walk from the root that takes children in decreasing letter order. The
+    /// hypothesis's state of every node is computed in one pass over the nodes (a parent comes
+    /// before its children). In prefix-closed mode the walk would not go below a rejected
+    /// node, but nothing below a consistent rejected node is inconsistent (the hypothesis's
+    /// only rejecting state loops), and an inconsistent one comes before its descendants.
     fn inconsistency(&self, hyp: &Transitions) -> Option<NodeId> {
-        let mut work = vec![(ROOT, 0u32)];
-        while let Some((n, q)) = work.pop() {
-            if let Some(b) = self.tree.out(n)
+        let step = |q: u32, a: u32| if q == NONE { NONE } else { hyp.next[q as usize * hyp.letters + a as usize] };
+        let states = self.tree.states_of(0, &step);
+        let mut first: Option<NodeId> = None;
+        for (n, &q) in states.iter().enumerate() {
+            let n = n as NodeId;
+            if q != NONE
+                && let Some(b) = self.tree.out(n)
                 && b != self.accepts(q)
+                && first.is_none_or(|m| self.tree.walk_order_before(n, m))
             {
-                return Some(n);
-            }
-            if self.tree.prefix_closed() && self.tree.out(n) == Some(false) {
-                // Everything below is rejected, and so is everything below `q`.
-                continue;
-            }
-            for &(a, c) in self.tree.children(n) {
-                work.push((c, hyp.next[q as usize * hyp.letters + a as usize]));
+                first = Some(n);
             }
         }
-        None
+        first
     }
 
     /// `ProcCounterEx`: `sigma · w` and `access(δ(sigma)) · w` have different answers in the
@@ -384,6 +529,7 @@ impl LSharp {
         for a in &self.alphabet {
             b.add_event(a);
         }
+        let by_index = !self.alphabet.iter().any(|a| a == crate::automata::dla::TAU_NAME);
         let ids: Vec<Option<StateId>> = (0..self.basis.len() as u32)
             .map(|q| {
                 let acc = self.accepts(q);
@@ -394,7 +540,13 @@ impl LSharp {
             let Some(from) = *from else { continue };
             for (a, name) in self.alphabet.iter().enumerate() {
                 if let Some(to) = ids[hyp.next[q * hyp.letters + a] as usize] {
-                    b.add_transition(from, name, to);
+                    // The events were added in alphabet order, so a letter's index is its
+                    // event's, unless `tau` (never an event of its own) is a letter.
+                    if by_index {
+                        b.add_transition_by_index(from, a as u32, to);
+                    } else {
+                        b.add_transition(from, name, to);
+                    }
                 }
             }
         }
@@ -418,14 +570,13 @@ impl LSharp {
             return Err(LearnError::NotACounterexample(cex.join(" ")));
         }
         // Candidates only shrink between promotions: progress is fewer of them.
-        let size = self.basis.len();
-        let candidates: usize = self.frontier.iter().map(|(_, c)| c.len()).sum();
+        let (size, dropped) = (self.basis.len(), self.dropped);
         self.process(&hyp, w, Vec::new(), oracle);
         self.settle();
         if oracle.stopped() {
             return Ok(());
         }
-        if self.basis.len() == size && self.frontier.iter().map(|(_, c)| c.len()).sum::<usize>() == candidates {
+        if self.basis.len() == size && self.dropped == dropped {
             return Err(LearnError::NoProgress(cex.join(" ")));
         }
         self.close(oracle);
@@ -527,9 +678,7 @@ impl LSharp {
             {
                 break;
             }
-            let q = l.basis.len() as u32;
-            l.basis.push(n);
-            Self::set_index(&mut l.basis_index, n, q);
+            l.push_basis(n);
         }
         Some(l)
     }

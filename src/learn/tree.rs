@@ -10,8 +10,12 @@
 //! word rejects every extension (a child of a rejected node is rejected without asking), and
 //! an accepted word accepts every prefix (an accepted answer is copied up to the root).
 //!
+//! The tree also logs every node whose answer becomes known ([`ObservationTree::take_log`]),
+//! so that the learner re-checks apartness only where answers are new.
+//!
 //! Invariants: node 0 is the root (the empty word); a node's `depth` is the length of its word;
-//! in prefix-closed mode no accepted node lies below a rejected one.
+//! in prefix-closed mode no accepted node lies below a rejected one; every node whose answer
+//! was recorded (asked or implied by [`ObservationTree::set_out`]) is in the log until taken.
 //!
 //! Known weakness: children are a linear list, so a node with many children is searched
 //! linearly (alphabets here have tens of letters, not thousands).
@@ -22,14 +26,18 @@ pub type NodeId = u32;
 /// The root, the empty word.
 pub const ROOT: NodeId = 0;
 
+/// A node's answer is known.
+const KNOWN: u8 = 1;
+/// A node's answer is known and is "accepted".
+const ACCEPTED: u8 = 2;
+/// A node has children.
+const INNER: u8 = 4;
+
 #[derive(Clone, Debug)]
 struct Node {
     parent: NodeId,
     letter: u32,
     depth: u32,
-    out: Option<bool>,
-    /// The last epoch in which an answer was recorded at or below this node.
-    touched: u32,
     /// (letter, child), sorted by letter.
     children: Vec<(u32, NodeId)>,
 }
@@ -40,15 +48,18 @@ pub struct ObservationTree {
     letters: u32,
     prefix_closed: bool,
     nodes: Vec<Node>,
-    /// The current epoch ([`ObservationTree::next_epoch`]).
-    epoch: u32,
+    /// Per node, [`KNOWN`], [`ACCEPTED`] and [`INNER`] bits: what apartness looks at first, in
+    /// an array small enough to stay in cache.
+    meta: Vec<u8>,
+    /// Nodes whose answer became known since the last [`ObservationTree::take_log`].
+    log: Vec<NodeId>,
 }
 
 impl ObservationTree {
     /// The tree holding only the root, with nothing known.
     pub fn new(letters: usize, prefix_closed: bool) -> ObservationTree {
-        let root = Node { parent: ROOT, letter: 0, depth: 0, out: None, touched: 0, children: Vec::new() };
-        ObservationTree { letters: letters as u32, prefix_closed, nodes: vec![root], epoch: 0 }
+        let root = Node { parent: ROOT, letter: 0, depth: 0, children: Vec::new() };
+        ObservationTree { letters: letters as u32, prefix_closed, nodes: vec![root], meta: vec![0], log: Vec::new() }
     }
 
     /// The number of letters.
@@ -73,7 +84,12 @@ impl ObservationTree {
 
     /// The answer known for `n`'s word.
     pub fn out(&self, n: NodeId) -> Option<bool> {
-        self.nodes[n as usize].out
+        let m = self.meta[n as usize];
+        (m & KNOWN != 0).then_some(m & ACCEPTED != 0)
+    }
+
+    fn put_out(&mut self, n: NodeId, out: bool) {
+        self.meta[n as usize] |= KNOWN | if out { ACCEPTED } else { 0 };
     }
 
     /// The child of `n` on `letter`, if the tree has it.
@@ -101,10 +117,12 @@ impl ObservationTree {
             Ok(i) => children[i].1,
             Err(i) => {
                 let id = self.nodes.len() as NodeId;
-                let out = (self.prefix_closed && self.nodes[n as usize].out == Some(false)).then_some(false);
+                let rejected = self.prefix_closed && self.out(n) == Some(false);
                 let depth = self.nodes[n as usize].depth + 1;
                 self.nodes[n as usize].children.insert(i, (letter, id));
-                self.nodes.push(Node { parent: n, letter, depth, out, touched: u32::MAX, children: Vec::new() });
+                self.nodes.push(Node { parent: n, letter, depth, children: Vec::new() });
+                self.meta[n as usize] |= INNER;
+                self.meta.push(if rejected { KNOWN } else { 0 });
                 id
             }
         }
@@ -123,24 +141,17 @@ impl ObservationTree {
     /// Records the answer for `n`. In prefix-closed mode an accepted word's prefixes are
     /// accepted too, and a rejected word's extensions already in the tree are rejected. An
     /// answer never overwrites a known one (a teacher that contradicts prefix closure leaves
-    /// the first answer in place).
+    /// the first answer in place). Every node that gets an answer is logged.
+    ///
+    /// (A child added below a rejected node in prefix-closed mode is rejected without being
+    /// logged: its answer cannot make two nodes apart that were not apart already, since a
+    /// node with an accepted extension is accepted itself.)
     pub fn set_out(&mut self, n: NodeId, out: bool) {
-        if self.nodes[n as usize].out.is_some() {
+        if self.out(n).is_some() {
             return;
         }
-        self.nodes[n as usize].out = Some(out);
-        let mut at = n;
-        loop {
-            let node = &mut self.nodes[at as usize];
-            if node.touched == self.epoch && at != n {
-                break;
-            }
-            node.touched = self.epoch;
-            if at == ROOT {
-                break;
-            }
-            at = node.parent;
-        }
+        self.put_out(n, out);
+        self.log.push(n);
         if !self.prefix_closed {
             return;
         }
@@ -148,32 +159,65 @@ impl ObservationTree {
             let mut at = n;
             while at != ROOT {
                 at = self.nodes[at as usize].parent;
-                if self.nodes[at as usize].out.is_some() {
+                if self.out(at).is_some() {
                     break;
                 }
-                self.nodes[at as usize].out = Some(true);
+                self.put_out(at, true);
+                self.log.push(at);
             }
         } else {
             let mut stack: Vec<NodeId> = self.nodes[n as usize].children.iter().map(|&(_, c)| c).collect();
             while let Some(c) = stack.pop() {
-                if self.nodes[c as usize].out.is_none() {
-                    self.nodes[c as usize].out = Some(false);
+                if self.out(c).is_none() {
+                    self.put_out(c, false);
+                    self.log.push(c);
                 }
                 stack.extend(self.nodes[c as usize].children.iter().map(|&(_, c)| c));
             }
         }
     }
 
-    /// Starts a new epoch: [`ObservationTree::touched`] then tells which subtrees got answers
-    /// since.
-    pub fn next_epoch(&mut self) {
-        self.epoch += 1;
+    /// The state of every node (indexed by node) when the root is in state `start` and
+    /// `next(q, a)` is the state after letter `a` in state `q`. Parents come before their
+    /// children in the node array, so this is one pass.
+    pub fn states_of(&self, start: u32, next: &dyn Fn(u32, u32) -> u32) -> Vec<u32> {
+        let mut states = Vec::with_capacity(self.nodes.len());
+        states.push(start);
+        for node in &self.nodes[1..] {
+            states.push(next(states[node.parent as usize], node.letter));
+        }
+        states
     }
 
-    /// Whether an answer was recorded at or below `n` in the current epoch (so apartness
-    /// involving `n` may have changed).
-    pub fn touched(&self, n: NodeId) -> bool {
-        self.nodes[n as usize].touched == self.epoch
+    /// Whether a depth-first walk from the root that takes the children of a node in
+    /// decreasing letter order meets `a` before `b` (a node comes before its descendants).
+    pub fn walk_order_before(&self, a: NodeId, b: NodeId) -> bool {
+        let (mut x, mut y) = (a, b);
+        while self.nodes[x as usize].depth > self.nodes[y as usize].depth {
+            x = self.nodes[x as usize].parent;
+        }
+        while self.nodes[y as usize].depth > self.nodes[x as usize].depth {
+            y = self.nodes[y as usize].parent;
+        }
+        if x == y {
+            // One is an ancestor of the other (or they are equal).
+            return self.nodes[a as usize].depth < self.nodes[b as usize].depth;
+        }
+        while self.nodes[x as usize].parent != self.nodes[y as usize].parent {
+            x = self.nodes[x as usize].parent;
+            y = self.nodes[y as usize].parent;
+        }
+        self.nodes[x as usize].letter > self.nodes[y as usize].letter
+    }
+
+    /// The nodes whose answer became known since the last call, in the order they got it.
+    pub fn take_log(&mut self) -> Vec<NodeId> {
+        std::mem::take(&mut self.log)
+    }
+
+    /// The depth of `n`, the length of its word.
+    pub fn depth(&self, n: NodeId) -> usize {
+        self.nodes[n as usize].depth as usize
     }
 
     /// The word of `n`.
@@ -192,33 +236,100 @@ impl ObservationTree {
     /// rejected node's extensions are all rejected, and a node with an accepted extension is
     /// itself accepted, so a rejected node is apart from exactly the accepted ones.
     pub fn apart(&self, p: NodeId, q: NodeId) -> bool {
-        self.witness_from(p, q, false).is_some()
+        // Depth-first; a pair is pushed only if both nodes can still show a difference below
+        // them, so that most calls look at the two nodes' bits only and allocate nothing.
+        if let Some(decided) = self.apart_here(p, q) {
+            return decided;
+        }
+        let mut stack: Vec<(NodeId, NodeId)> = Vec::new();
+        let (mut a, mut b) = (p, q);
+        loop {
+            let (ca, cb) = (&self.nodes[a as usize].children, &self.nodes[b as usize].children);
+            // The common letters: a merge, or, when one list is much shorter (a frontier
+            // node's few asked letters against a basis node's whole alphabet), a binary search
+            // of each of its letters in the other.
+            let (short, long) = if ca.len() <= cb.len() { (ca, cb) } else { (cb, ca) };
+            if short.len() * 8 < long.len() {
+                for &(l, x) in short {
+                    if let Ok(at) = long.binary_search_by_key(&l, |&(l, _)| l) {
+                        match self.apart_here(x, long[at].1) {
+                            Some(true) => return true,
+                            Some(false) => {}
+                            None => stack.push((x, long[at].1)),
+                        }
+                    }
+                }
+            } else {
+                let (mut i, mut j) = (0, 0);
+                while i < ca.len() && j < cb.len() {
+                    match ca[i].0.cmp(&cb[j].0) {
+                        std::cmp::Ordering::Less => i += 1,
+                        std::cmp::Ordering::Greater => j += 1,
+                        std::cmp::Ordering::Equal => {
+                            let (x, y) = (ca[i].1, cb[j].1);
+                            match self.apart_here(x, y) {
+                                Some(true) => return true,
+                                Some(false) => {}
+                                None => stack.push((x, y)),
+                            }
+                            i += 1;
+                            j += 1;
+                        }
+                    }
+                }
+            }
+            match stack.pop() {
+                Some((x, y)) => (a, b) = (x, y),
+                None => return false,
+            }
+        }
+    }
+
+    /// Apartness of `a` and `b` as far as their own bits decide it: `Some(true)` if their
+    /// answers differ, `Some(false)` if nothing below them can differ (one has no children,
+    /// or, in prefix-closed mode, one is rejected), `None` if their children must be looked at.
+    fn apart_here(&self, a: NodeId, b: NodeId) -> Option<bool> {
+        let (ma, mb) = (self.meta[a as usize], self.meta[b as usize]);
+        if ma & mb & KNOWN != 0 && (ma ^ mb) & ACCEPTED != 0 {
+            return Some(true);
+        }
+        let rejected = |m: u8| m & (KNOWN | ACCEPTED) == KNOWN;
+        if self.prefix_closed && (rejected(ma) || rejected(mb)) || ma & mb & INNER == 0 {
+            return Some(false);
+        }
+        None
+    }
+
+    /// Whether the word of `p` followed by `v` is in the tree with a known answer other than
+    /// `answer`.
+    pub fn differ_at(&self, p: NodeId, v: &[u32], answer: bool) -> bool {
+        self.walk(p, v).and_then(|n| self.out(n)).is_some_and(|b| b != answer)
     }
 
     /// A shortest word that shows `p` and `q` apart.
     pub fn witness(&self, p: NodeId, q: NodeId) -> Option<Vec<u32>> {
-        self.witness_from(p, q, true).map(|(p2, _)| {
+        self.witness_from(p, q).map(|(p2, _)| {
             let (dp, d2) = (self.nodes[p as usize].depth, self.nodes[p2 as usize].depth);
             let w = self.word(p2);
             w[dp as usize..d2 as usize].to_vec()
         })
     }
 
-    /// Breadth-first (when `shortest`, else depth-first) over the common extensions of `p` and
-    /// `q`; the first pair of nodes with different known answers.
-    fn witness_from(&self, p: NodeId, q: NodeId, shortest: bool) -> Option<(NodeId, NodeId)> {
+    /// Breadth-first over the common extensions of `p` and `q`; the first pair of nodes with
+    /// different known answers.
+    fn witness_from(&self, p: NodeId, q: NodeId) -> Option<(NodeId, NodeId)> {
         // Most pairs are decided at the top: no allocation for them.
         let (np, nq) = (&self.nodes[p as usize], &self.nodes[q as usize]);
-        match (np.out, nq.out) {
+        match (self.out(p), self.out(q)) {
             (Some(x), Some(y)) if x != y => return Some((p, q)),
             (Some(false), _) | (_, Some(false)) if self.prefix_closed => return None,
             _ if np.children.is_empty() || nq.children.is_empty() => return None,
             _ => {}
         }
         let mut work = std::collections::VecDeque::from([(p, q)]);
-        while let Some((a, b)) = if shortest { work.pop_front() } else { work.pop_back() } {
+        while let Some((a, b)) = work.pop_front() {
             let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
-            match (na.out, nb.out) {
+            match (self.out(a), self.out(b)) {
                 (Some(x), Some(y)) if x != y => return Some((a, b)),
                 // Below a rejected node everything is rejected, and nothing below the other
                 // is accepted (it would be accepted itself): no witness further down.
