@@ -36,6 +36,7 @@ fn check(new_client: &str, new_server: &str) -> compat::Compatibility {
         reuse: Default::default(),
         // No search of the product first: these tests are about what DynamicCheck re-uses.
         probe: 0,
+        alphabet: Default::default(),
         limits: CegarOptions::default(),
         cache: subst::cache::Cache::disabled(),
     };
