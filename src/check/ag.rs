@@ -44,6 +44,49 @@
 //! With [`Reuse::Adaptive`], a changed L# level learns afresh with adaptive L# (Kruger, Junges
 //! and Rot, FM 2024; [`crate::learn::adaptive`]), its old assumption as the reference model.
 //!
+//! # Alphabet refinement
+//!
+//! With [`InterfaceAlphabet::Refine`] (Gheorghiu, Giannakopoulou and Păsăreanu, "Refining
+//! interface alphabets for compositional verification", TACAS 2007), level `i` learns its
+//! assumption over a part `Σ_A ⊆ Σ_i` of the interface. The paper shows that the rule stays
+//! sound for any assumption alphabet, and complete only with the whole interface; the
+//! argument, for the premises as this module checks them: let `t` be a trace of
+//! `M_i || M_{i+1} || .. || M_{n-1}` that violates `φ_i`. Its projection on the rest is a
+//! trace of the rest, so premise 2 (the rest satisfies `A_i`, a property over `Σ_A ⊆
+//! α(rest)`) puts `t|Σ_A` in `L(A_i)`. `A_i` and `M_i` synchronise on `Σ_A` only, and every
+//! other event of `M_i` is its own move in `A_i || M_i`, so `t` projected on `αM_i ∪ Σ_A` is a
+//! trace of `A_i || M_i`; it violates `φ_i` when every event of `φ_i` that the rest performs
+//! is in `αM_i ∪ Σ_A` (properties observe the events of the parts, [`safety::check`]). That
+//! contradicts premise 1, `⟨A_i⟩ M_i ⟨φ_i⟩`. The condition holds because `Σ_A` starts with
+//! every event of `φ_i` in `Σ_i` ([`initial_alphabet`]; the paper starts from the property's
+//! alphabet) and only grows. So each premise is checked with the projection the paper
+//! prescribes: Oracle 1 composes the candidate over `Σ_A` with `M_i`, membership asks
+//! `⟨σ⟩ M_i ⟨φ_i⟩` for `σ ∈ Σ_A*` with `M_i`'s events in `Σ_i \ Σ_A` as its own moves (the
+//! oracle closes over them as over internal events), and the next level checks the rest
+//! against `A_i` over `Σ_A`.
+//!
+//! The counterexample `ce` of the rest is analysed as in the paper:
+//! 1. `ce|Σ_A ∈ U_i` (`⟨ce|Σ_A⟩ M_i ⟨φ_i⟩`): the assumption is too strong; `ce|Σ_A` refines
+//!    the learner.
+//! 2. Otherwise, when `Σ_A ≠ Σ_i`, the same question over the whole interface:
+//!    `⟨ce|Σ_i⟩ M_i ⟨φ_i⟩`. If it fails, the violation is real, and the witness is a trace of
+//!    `M_i || .. || M_{n-1}` constrained to follow `ce`, found by a search of the real
+//!    components (so every "fails" is a trace of the whole assembly).
+//! 3. Otherwise `ce` is spurious only because the assumption ignores some interface events:
+//!    [`widen`] adds the first events where the component's violating trace and `ce` differ
+//!    over `Σ_i`, and the level learns again from nothing over the larger alphabet.
+//!
+//! Each refinement adds an event of the finite `Σ_i`, and with `Σ_A = Σ_i` the analysis is
+//! paper 000's, so refinement ends. A level starts from the alphabet it ended with in the
+//! previous run (CEGAR rounds, upgrades, the cache), so that its table or tree stays usable
+//! and nothing is refined twice. Alphabets shrink the levels below too: `φ_{i+1} = A_i` has
+//! the alphabet `Σ_A`, so the next interface is `(αM_{i+1} ∪ Σ_A) ∩ α(M_{i+2} || ..)`.
+//! Weaknesses: a refinement throws the level's answers away (as the paper does: they were
+//! about another language), so an assumption that needs most of its interface costs one
+//! fresh start per missing event, and more queries than learning over the whole interface
+//! (`benches/LEARNING.md`, alphabet refinement); the paper's other choices of events to add
+//! ("backward", all differences) are not implemented.
+//!
 //! Known weaknesses: a contradicted hint re-validates the whole table or tree, and in CEGAR
 //! rounds on the IPC it is contradicted in most rounds. Assumptions range
 //! over events only (the state propositions of paper 003's state/event L* are not yet part of
