@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use subst::check::Verdict;
+use subst::check::ag::InterfaceAlphabet;
 use subst::check::cegar::{CegarOptions, CegarOutcome};
 use subst::check::compat::{self, CompatOptions};
 use subst::front::{self, FrontOptions};
@@ -24,6 +25,11 @@ fn version(dir: &Path, client: &str, server: &str) -> front::Program {
 }
 
 fn check(new_client: &str, new_server: &str) -> compat::Compatibility {
+    check_over(new_client, new_server, InterfaceAlphabet::Full)
+}
+
+/// [`check`], the assumptions over `alphabet`.
+fn check_over(new_client: &str, new_server: &str, alphabet: InterfaceAlphabet) -> compat::Compatibility {
     let dir = tempfile::tempdir().expect("a temp dir");
     let old = version(&dir.path().join("old"), "examples-c/lock_client.c", "examples-c/lock_server.c");
     let new = version(&dir.path().join("new"), new_client, new_server);
@@ -36,6 +42,7 @@ fn check(new_client: &str, new_server: &str) -> compat::Compatibility {
         reuse: Default::default(),
         // No search of the product first: these tests are about what DynamicCheck re-uses.
         probe: 0,
+        alphabet,
         limits: CegarOptions::default(),
         cache: subst::cache::Cache::disabled(),
     };
@@ -76,6 +83,21 @@ fn a_greedy_upgrade_of_both_components_breaks_granted_with_replayed_runs() {
     let mut names: Vec<&str> = runs.iter().map(|r| r.component.as_str()).collect();
     names.sort();
     assert_eq!(names, ["client", "lock_server"]);
+}
+
+#[test]
+fn alphabet_refinement_gives_the_verdicts_of_the_whole_interface_on_the_lock_upgrades() {
+    let same = |o: &compat::CompatRun| std::mem::discriminant(&o.verdict());
+    for (client, server) in [
+        ("examples-c/lock_client.c", "examples-c/lock_server.c"),
+        ("examples-c/lock_client.c", "examples-c/assembly/greedy_server.c"),
+        ("examples-c/assembly/greedy_client.c", "examples-c/assembly/greedy_server.c"),
+    ] {
+        let full = &check_over(client, server, InterfaceAlphabet::Full).results[0];
+        let refined = &check_over(client, server, InterfaceAlphabet::Refine).results[0];
+        assert_eq!(same(&refined.original), same(&full.original), "{client} {server}: original");
+        assert_eq!(same(&refined.upgrade), same(&full.upgrade), "{client} {server}: upgrade");
+    }
 }
 
 /// `subst check` on the lock assembly upgraded to the greedy components, with `cache` options:

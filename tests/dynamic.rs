@@ -5,7 +5,7 @@
 use subst::automata::Dla;
 use subst::automata::dla::{Builder, StateId, TAU_NAME};
 use subst::automata::safety::{self, Safety};
-use subst::check::ag::{DynamicChecker, Outcome, Reuse};
+use subst::check::ag::{DynamicChecker, InterfaceAlphabet, Outcome, Reuse};
 use subst::check::verify::ordered_parts;
 use subst::learn::{Algorithm, CexMode};
 
@@ -97,12 +97,21 @@ fn mono(parts: &[Dla], property: &Dla, hidden: &[String]) -> bool {
 fn dynamic_check_agrees_with_scratch_and_mono_on_generated_upgrades() {
     for learner in LEARNERS {
         for reuse in REUSES {
-            agrees_with_scratch_and_mono(learner, reuse);
+            agrees_with_scratch_and_mono(learner, reuse, InterfaceAlphabet::Full);
         }
     }
 }
 
-fn agrees_with_scratch_and_mono(learner: Algorithm, reuse: Reuse) {
+#[test]
+fn alphabet_refinement_agrees_with_scratch_and_mono_on_generated_upgrades() {
+    for learner in LEARNERS {
+        for reuse in REUSES {
+            agrees_with_scratch_and_mono(learner, reuse, InterfaceAlphabet::Refine);
+        }
+    }
+}
+
+fn agrees_with_scratch_and_mono(learner: Algorithm, reuse: Reuse, alphabet: InterfaceAlphabet) {
     let mut seed: u64 = 0x5eed;
     let mut next = || {
         seed ^= seed << 13;
@@ -118,16 +127,16 @@ fn agrees_with_scratch_and_mono(learner: Algorithm, reuse: Reuse) {
             let k = (next() % m.parts.len() as u64) as usize;
             let mut new_parts = m.parts.clone();
             new_parts[k] = mutate(&m.parts[k], next() % 2 == 0, next());
-            let mut dynamic = learning_only(learner, reuse);
+            let mut dynamic = learning_only(learner, reuse).with_alphabet(alphabet);
             dynamic.run(&m.parts, Some(&m.property));
             let (after_upgrade, _) = dynamic.run(&new_parts, Some(&m.property));
-            let (scratch, _) = learning_only(learner, reuse).run(&new_parts, Some(&m.property));
+            let (scratch, _) = learning_only(learner, reuse).with_alphabet(alphabet).run(&new_parts, Some(&m.property));
             let expected = mono(&new_parts, &m.property, &m.hidden);
             upgrades += 1;
             let holds = |o: &Outcome| matches!(o, Outcome::Holds);
             if holds(&after_upgrade) != expected || holds(&scratch) != expected {
                 failures.push(format!(
-                    "{learner} {reuse:?}: {file} {assembly}: part {k} mutated; mono {expected}, dynamic {after_upgrade:?}, scratch {scratch:?}"
+                    "{learner} {reuse:?} {alphabet:?}: {file} {assembly}: part {k} mutated; mono {expected}, dynamic {after_upgrade:?}, scratch {scratch:?}"
                 ));
             }
         }

@@ -10,8 +10,8 @@
 //! runs every check with `subst verify`'s engine, compares the verdict and the length of the
 //! counterexample, and replays each counterexample on the explicitly composed assembly with the
 //! property's error automaton: it must be a real trace that reaches π. The compositional
-//! engine (`--engine ag`) must agree with the monolithic one, and its counterexamples must
-//! replay the same way.
+//! engine (`--engine ag`, with the whole interface and with alphabet refinement) must agree
+//! with the monolithic one, and its counterexamples must replay the same way.
 
 use std::path::PathBuf;
 
@@ -19,6 +19,7 @@ use subst::automata::compose::compose;
 use subst::automata::dla::{Dla, StateId, Trace};
 use subst::automata::safety::error_automaton;
 use subst::check::Verdict;
+use subst::check::ag::InterfaceAlphabet;
 use subst::check::verify;
 use subst::learn::{Algorithm, CexMode};
 use subst::spec;
@@ -84,7 +85,7 @@ fn every_model_checks_with_its_stated_verdict() {
         for c in checks(&text) {
             n_checks += 1;
             let where_ = format!("{} {} {}", path.display(), c.assembly, c.property);
-            let run = |engine, learner| {
+            let run = |engine, learner, alphabet| {
                 verify::verify(
                     &model,
                     &c.assembly,
@@ -92,7 +93,7 @@ fn every_model_checks_with_its_stated_verdict() {
                     engine,
                     &[],
                     CexMode::RivestSchapire,
-                    learner,
+                    (learner, alphabet),
                     // No search of the product first: every verdict of `ag` is the rule's.
                     0,
                     subst::deadline::Deadline::none(),
@@ -100,23 +101,33 @@ fn every_model_checks_with_its_stated_verdict() {
                 .unwrap_or_else(|d| panic!("{where_}: {}", d.render(false)))
                 .verdict()
             };
-            let mono = run(verify::Engine::Mono, Algorithm::LStar);
-            let ag = run(verify::Engine::Ag, Algorithm::LStar);
-            let ag_lsharp = run(verify::Engine::Ag, Algorithm::LSharp);
+            let mono = run(verify::Engine::Mono, Algorithm::LStar, InterfaceAlphabet::Full);
+            let ag = run(verify::Engine::Ag, Algorithm::LStar, InterfaceAlphabet::Full);
+            let ag_lsharp = run(verify::Engine::Ag, Algorithm::LSharp, InterfaceAlphabet::Full);
+            // Alphabet refinement with either learner gives the same verdicts.
+            let refined = [Algorithm::LStar, Algorithm::LSharp]
+                .map(|learner| (learner, run(verify::Engine::Ag, learner, InterfaceAlphabet::Refine)));
             if matches!(mono, Verdict::Holds) != matches!(ag_lsharp, Verdict::Holds) {
                 failures.push(format!("{where_}: mono says {mono:?}, ag with L# says {ag_lsharp:?}"));
             }
-            if let Verdict::Fails(trace) = &ag {
-                // The compositional engine's counterexample must be real too.
-                let assembly = model.assembly(&c.assembly).unwrap();
-                let p_err = error_automaton(&model.process(&c.property).unwrap()).unwrap();
-                let product = compose(&[&assembly.compose(), &p_err]);
-                if !reaches_error(&product, trace) {
-                    failures.push(format!("{where_}: ag counterexample {trace:?} does not reach π"));
+            for (name, verdict) in [("ag", &ag)].into_iter().chain(refined.iter().map(|(_, v)| ("ag --alphabet refine", v))) {
+                if let Verdict::Fails(trace) = verdict {
+                    // The compositional engine's counterexample must be real too.
+                    let assembly = model.assembly(&c.assembly).unwrap();
+                    let p_err = error_automaton(&model.process(&c.property).unwrap()).unwrap();
+                    let product = compose(&[&assembly.compose(), &p_err]);
+                    if !reaches_error(&product, trace) {
+                        failures.push(format!("{where_}: {name} counterexample {trace:?} does not reach π"));
+                    }
                 }
             }
             if matches!(mono, Verdict::Holds) != matches!(ag, Verdict::Holds) {
                 failures.push(format!("{where_}: mono says {mono:?}, ag says {ag:?}"));
+            }
+            for (learner, verdict) in &refined {
+                if matches!(mono, Verdict::Holds) != matches!(verdict, Verdict::Holds) {
+                    failures.push(format!("{where_}: mono says {mono:?}, ag --alphabet refine with {learner} says {verdict:?}"));
+                }
             }
             match (mono, c.holds) {
                 (Verdict::Holds, true) => {}

@@ -44,6 +44,49 @@
 //! With [`Reuse::Adaptive`], a changed L# level learns afresh with adaptive L# (Kruger, Junges
 //! and Rot, FM 2024; [`crate::learn::adaptive`]), its old assumption as the reference model.
 //!
+//! # Alphabet refinement
+//!
+//! With [`InterfaceAlphabet::Refine`] (Gheorghiu, Giannakopoulou and Păsăreanu, "Refining
+//! interface alphabets for compositional verification", TACAS 2007), level `i` learns its
+//! assumption over a part `Σ_A ⊆ Σ_i` of the interface. The paper shows that the rule stays
+//! sound for any assumption alphabet, and complete only with the whole interface; the
+//! argument, for the premises as this module checks them: let `t` be a trace of
+//! `M_i || M_{i+1} || .. || M_{n-1}` that violates `φ_i`. Its projection on the rest is a
+//! trace of the rest, so premise 2 (the rest satisfies `A_i`, a property over `Σ_A ⊆
+//! α(rest)`) puts `t|Σ_A` in `L(A_i)`. `A_i` and `M_i` synchronise on `Σ_A` only, and every
+//! other event of `M_i` is its own move in `A_i || M_i`, so `t` projected on `αM_i ∪ Σ_A` is a
+//! trace of `A_i || M_i`; it violates `φ_i` when every event of `φ_i` that the rest performs
+//! is in `αM_i ∪ Σ_A` (properties observe the events of the parts, [`safety::check`]). That
+//! contradicts premise 1, `⟨A_i⟩ M_i ⟨φ_i⟩`. The condition holds because `Σ_A` starts with
+//! every event of `φ_i` in `Σ_i` ([`initial_alphabet`]; the paper starts from the property's
+//! alphabet) and only grows. So each premise is checked with the projection the paper
+//! prescribes: Oracle 1 composes the candidate over `Σ_A` with `M_i`, membership asks
+//! `⟨σ⟩ M_i ⟨φ_i⟩` for `σ ∈ Σ_A*` with `M_i`'s events in `Σ_i \ Σ_A` as its own moves (the
+//! oracle closes over them as over internal events), and the next level checks the rest
+//! against `A_i` over `Σ_A`.
+//!
+//! The counterexample `ce` of the rest is analysed as in the paper:
+//! 1. `ce|Σ_A ∈ U_i` (`⟨ce|Σ_A⟩ M_i ⟨φ_i⟩`): the assumption is too strong; `ce|Σ_A` refines
+//!    the learner.
+//! 2. Otherwise, when `Σ_A ≠ Σ_i`, the same question over the whole interface:
+//!    `⟨ce|Σ_i⟩ M_i ⟨φ_i⟩`. If it fails, the violation is real, and the witness is a trace of
+//!    `M_i || .. || M_{n-1}` constrained to follow `ce`, found by a search of the real
+//!    components (so every "fails" is a trace of the whole assembly).
+//! 3. Otherwise `ce` is spurious only because the assumption ignores some interface events:
+//!    [`widen`] adds the first events where the component's violating trace and `ce` differ
+//!    over `Σ_i`, and the level learns again from nothing over the larger alphabet.
+//!
+//! Each refinement adds an event of the finite `Σ_i`, and with `Σ_A = Σ_i` the analysis is
+//! paper 000's, so refinement ends. A level starts from the alphabet it ended with in the
+//! previous run (CEGAR rounds, upgrades, the cache), so that its table or tree stays usable
+//! and nothing is refined twice. Alphabets shrink the levels below too: `φ_{i+1} = A_i` has
+//! the alphabet `Σ_A`, so the next interface is `(αM_{i+1} ∪ Σ_A) ∩ α(M_{i+2} || ..)`.
+//! Weaknesses: a refinement throws the level's answers away (as the paper does: they were
+//! about another language), so an assumption that needs most of its interface costs one
+//! fresh start per missing event, and more queries than learning over the whole interface
+//! (`benches/LEARNING.md`, alphabet refinement); the paper's other choices of events to add
+//! ("backward", all differences) are not implemented.
+//!
 //! Known weaknesses: a contradicted hint re-validates the whole table or tree, and in CEGAR
 //! rounds on the IPC it is contradicted in most rounds. Assumptions range
 //! over events only (the state propositions of paper 003's state/event L* are not yet part of
@@ -118,13 +161,21 @@ pub struct AgStats {
     /// The search explored the whole product without finding a violation, so the property
     /// holds without learning.
     pub decided_by_probe: bool,
+    /// Per level, the size of the assumption's alphabet and of the level's whole interface,
+    /// at the level's last check ([`InterfaceAlphabet`]; equal under `Full`).
+    pub alphabet_per_level: Vec<(usize, usize)>,
+    /// Per level, how many times a spurious counterexample widened the alphabet.
+    pub alphabet_refinements: Vec<usize>,
 }
 
-impl AgStats {
-    fn add_learner(&mut self, s: &Stats) {
-        self.membership += s.membership;
-        self.candidates += s.candidates;
+/// Adds what one learner of level `i` did to `stats`.
+fn count_learner(stats: &mut AgStats, i: usize, s: &Stats) {
+    stats.membership += s.membership;
+    stats.candidates += s.candidates;
+    if stats.membership_per_level.len() <= i {
+        stats.membership_per_level.resize(i + 1, 0);
     }
+    stats.membership_per_level[i] += s.membership;
 }
 
 /// What a level remembers from the previous run.
@@ -592,6 +643,77 @@ pub enum Reuse {
     HintsThenAdaptive,
 }
 
+/// Which events a level's assumption ranges over.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InterfaceAlphabet {
+    /// The whole interface `Σ_i` of the level (paper 000): the rule is complete.
+    #[default]
+    Full,
+    /// Alphabet refinement (Gheorghiu, Giannakopoulou and Păsăreanu, TACAS 2007): the
+    /// assumption starts over the events of the level's property that are in the interface
+    /// ([`initial_alphabet`]) and gains events when a counterexample is spurious only because
+    /// of the events it leaves out ([`widen`]). See the module documentation.
+    Refine,
+}
+
+/// How one attempt at a level ends ([`DynamicChecker::learn_level`]).
+enum LevelEnd {
+    /// The level's outcome, its learner, its last assumption and the deeper result for it.
+    Done { outcome: Outcome, learner: LevelLearner, assumption: Dla, result: Outcome },
+    /// The counterexample was spurious because of the alphabet: add these events.
+    Widen(Vec<String>),
+}
+
+/// The alphabet a level's assumption starts from under [`InterfaceAlphabet::Refine`]: the
+/// events of `property` that are in `interface` (the TACAS 2007 paper starts from the
+/// property's alphabet), and the events of `previous` (the alphabet the level ended with in
+/// an earlier run) that still are in it. Sorted, as `interface` is.
+///
+/// Every event of the property that the rest can perform must be in the alphabet: the
+/// membership oracle and Oracle 1 read the property as an observer of the component's and
+/// the assumption's events, so a property event that neither performs would be taken as
+/// impossible, although the rest performs it.
+pub fn initial_alphabet(interface: &[String], property: Option<&Dla>, previous: &[String]) -> Vec<String> {
+    interface
+        .iter()
+        .filter(|e| property.is_some_and(|p| p.event_index(e).is_some()) || previous.contains(e))
+        .cloned()
+        .collect()
+}
+
+/// The events to add to a level's `alphabet` after `ce`, a trace of the rest that is spurious
+/// only because of the alphabet: `component` violates `property` when the events of `ce` in
+/// `alphabet` drive it and its other events are free, but not when every event of
+/// `interface` follows `ce`.
+///
+/// The TACAS 2007 paper compares `ce` with the trace `t'` of the component that violates the
+/// property, both projected on the interface. Their projections on `alphabet` agree (`t'`
+/// follows `ce|Σ_A`, or a prefix of it), so they differ first at an event outside the
+/// alphabet; that event (or both events there) is added, the paper's "forward" choice. The
+/// two projections are never equal, nor one a prefix of the other (`ce|Σ_I` would then
+/// violate the property too). Should they be, every interface event that the alphabet lacks
+/// is added, so that refinement always ends.
+pub fn widen(component: &Dla, property: Option<&Dla>, interface: &[String], alphabet: &[String], ce: &[String]) -> Vec<String> {
+    let guide = linear(&project(ce, alphabet), alphabet);
+    let own = match check(&[component, &guide], property) {
+        Safety::Violated { trace, .. } => project(&trace, interface),
+        Safety::Holds { .. } => Vec::new(),
+    };
+    let theirs = project(ce, interface);
+    let outside = |e: &&String| alphabet.binary_search(e).is_err();
+    let first = (0..=own.len().max(theirs.len())).find(|&k| own.get(k) != theirs.get(k));
+    let mut added: Vec<String> = match first {
+        Some(k) => [own.get(k), theirs.get(k)].into_iter().flatten().filter(outside).cloned().collect(),
+        None => Vec::new(),
+    };
+    if added.is_empty() {
+        added = interface.iter().filter(outside).cloned().collect();
+    }
+    added.sort();
+    added.dedup();
+    added
+}
+
 /// The compositional checker; it keeps what it learned so that the next [`DynamicChecker::run`]
 /// on an upgraded assembly re-uses it.
 #[derive(Clone, Debug)]
@@ -605,6 +727,8 @@ pub struct DynamicChecker {
     probe: usize,
     /// How a changed level re-uses its old table or tree.
     reuse: Reuse,
+    /// Whether assumptions range over the whole interface or over a refined part of it.
+    alphabet: InterfaceAlphabet,
 }
 
 impl DynamicChecker {
@@ -618,6 +742,7 @@ impl DynamicChecker {
             deadline: None,
             probe: PROBE_STATES,
             reuse: Reuse::default(),
+            alphabet: InterfaceAlphabet::default(),
         }
     }
 
@@ -647,6 +772,13 @@ impl DynamicChecker {
     /// How a changed level re-uses its old table or tree ([`Reuse::Hints`] by default).
     pub fn with_reuse(mut self, reuse: Reuse) -> DynamicChecker {
         self.reuse = reuse;
+        self
+    }
+
+    /// The assumptions range over the whole interface of their level, or over a part of it
+    /// that alphabet refinement widens ([`InterfaceAlphabet`]; `Full` by default).
+    pub fn with_alphabet(mut self, alphabet: InterfaceAlphabet) -> DynamicChecker {
+        self.alphabet = alphabet;
         self
     }
 
@@ -795,147 +927,51 @@ impl DynamicChecker {
         let mut interface: Vec<String> = own.into_iter().filter(|e| rest_alphabet.binary_search(e).is_ok()).collect();
         interface.sort();
         interface.dedup();
-
-        // Line 5: GenerateAssumption, from the previous table when there is one.
-        let level = &self.levels[i];
-        let same_component = level.component.as_ref() == Some(m);
-        let same_property = level.property.as_ref().map(|p| p.as_ref()) == Some(property);
-        // A restored table learned for this very component and property.
-        let same_as_saved =
-            level.component.is_none() && level.digest.as_ref().is_some_and(|d| *d == level_digest(m, property));
-        let mut oracle = AssumptionOracle::new(m, property, &interface).with_deadline(self.deadline);
-        let start = Instant::now();
-        // A table or tree kept from a level with a different component or property holds hints.
-        let mut unchecked = level.hints;
-        let hinting = matches!(self.reuse, Reuse::Hints | Reuse::HintsThenAdaptive);
-        let learner = match self.algorithm {
-            Algorithm::LStar => AnyLearner::Star(match level.table.clone() {
-                Some(table) if table.alphabet == interface => {
-                    let mut l = Learner::from_table(table, self.mode, true);
-                    if same_component && same_property {
-                        stats.reused.push(i);
-                    } else if same_as_saved {
-                        stats.reused.push(i);
-                        unchecked = true;
-                    } else if hinting {
-                        stats.hinted.push(i);
-                        unchecked = true;
-                    } else {
-                        l.revalidate(&mut oracle);
-                        stats.revalidated.push(i);
-                        unchecked = false;
-                    }
-                    l
-                }
-                other => {
-                    if let Some(t) = other {
-                        tracing::debug!(level = i, old = ?t.alphabet, new = ?interface, "interface changed: table dropped");
-                    }
-                    unchecked = false;
-                    Learner::new(interface.clone(), self.mode, true)
-                }
-            }),
-            Algorithm::LSharp => AnyLearner::Sharp(match &level.tree {
-                // Adaptive L#: the old assumption (or, restored from the cache, the old tree's
-                // hypothesis) is the reference model of a fresh learner.
-                Some(old)
-                    if self.reuse == Reuse::Adaptive
-                        && !(same_component && same_property
-                            || same_as_saved && old.alphabet() == interface.as_slice()) =>
-                {
-                    let reference = level.assumption.clone().unwrap_or_else(|| old.clone().hypothesis());
-                    stats.revalidated.push(i);
-                    unchecked = false;
-                    LSharp::adaptive(interface.clone(), true, &reference, &mut oracle)
-                }
-                Some(old) if old.alphabet() == interface.as_slice() => {
-                    if same_component && same_property || same_as_saved || hinting {
-                        if same_component && same_property {
-                            stats.reused.push(i);
-                        } else if same_as_saved {
-                            stats.reused.push(i);
-                            unchecked = true;
-                        } else {
-                            stats.hinted.push(i);
-                            unchecked = true;
-                        }
-                        let mut l = old.clone();
-                        l.stats = Stats::default();
-                        l
-                    } else {
-                        stats.revalidated.push(i);
-                        unchecked = false;
-                        LSharp::replay(old, &mut oracle)
-                    }
-                }
-                _ => {
-                    unchecked = false;
-                    LSharp::new(interface.clone(), true)
-                }
-            }),
-        };
-        let mut learner = LevelLearner::new(learner, unchecked);
-        learner.adaptive_fallback = self.reuse == Reuse::HintsThenAdaptive;
-        // An assumption that passed Oracle 1 for this component and property passes it again.
-        // Line 5 re-uses the assumption itself when its table was re-used unchanged: the table
-        // is closed and its candidate already passed Oracle 1 for this component and property.
-        let known = (same_component && same_property && stats.reused.last() == Some(&i))
-            .then(|| level.assumption.clone())
-            .flatten();
-        let mut assumption = match known {
-            Some(a) => a,
-            None => generate(&mut learner, &mut oracle, stats)?,
-        };
-        stats.learning += start.elapsed();
-
-        // Lines 6-8: re-use the deeper result when neither the assumption nor the rest changed.
-        let rest_unchanged = self.rest_unchanged(i + 1, rest);
-        let mut result = match (&self.levels[i].assumption, &self.levels[i].result) {
-            (Some(a), Some(r)) if *a == assumption && rest_unchanged => {
-                stats.results_reused.push(i);
-                r.clone()
+        let mut alphabet = match self.alphabet {
+            InterfaceAlphabet::Full => interface.clone(),
+            InterfaceAlphabet::Refine => {
+                // The alphabet the level ended with last time (in a CEGAR round, an upgrade or
+                // from the cache), so that what was refined once is not refined again.
+                let level = &self.levels[i];
+                let previous = match (&level.tree, &level.table) {
+                    (Some(tree), _) => tree.alphabet(),
+                    (None, Some(table)) => table.alphabet.as_slice(),
+                    (None, None) => &[],
+                };
+                initial_alphabet(&interface, property, previous)
             }
-            _ => self.dynamic_check(i + 1, components, Some(&assumption), stats)?,
         };
-        // Lines 9-15.
-        let outcome = loop {
-            match &result {
-                Outcome::Holds => break Outcome::Holds,
-                Outcome::Stopped => return Err(Stopped),
-                Outcome::Violated(ce) => {
-                    let word = project(ce, &interface);
-                    let start = Instant::now();
-                    let inside = oracle.member(&word);
-                    if oracle.expired() {
-                        return Err(Stopped);
-                    }
-                    if inside {
-                        // The assumption was too strong: weaken it with the word and go on.
-                        learner.refine(&word, &mut oracle)?;
-                        assumption = generate(&mut learner, &mut oracle, stats)?;
-                        stats.learning += start.elapsed();
-                        result = self.dynamic_check(i + 1, components, Some(&assumption), stats)?;
-                    } else {
-                        stats.learning += start.elapsed();
-                        break Outcome::Violated(self.witness(i, components, property, ce, stats));
-                    }
+        let mut refinements = 0;
+        let (outcome, learner, assumption, result) = loop {
+            let fresh = refinements > 0;
+            match self.learn_level(i, components, property, (&interface, &alphabet), fresh, stats)? {
+                LevelEnd::Done { outcome, learner, assumption, result } => break (outcome, learner, assumption, result),
+                LevelEnd::Widen(events) => {
+                    tracing::debug!(level = i, added = ?events, "alphabet refinement");
+                    alphabet.extend(events);
+                    alphabet.sort();
+                    alphabet.dedup();
+                    refinements += 1;
                 }
             }
         };
+        if stats.alphabet_per_level.len() <= i {
+            stats.alphabet_per_level.resize(i + 1, (0, 0));
+            stats.alphabet_refinements.resize(i + 1, 0);
+        }
+        stats.alphabet_per_level[i] = (alphabet.len(), interface.len());
+        stats.alphabet_refinements[i] += refinements;
         if learner.contradicted {
             stats.contradicted.push(i);
         }
         let hints = learner.unchecked;
         let learner = learner.learner;
         let learner_stats = learner.stats();
-        stats.add_learner(&learner_stats);
-        if stats.membership_per_level.len() <= i {
-            stats.membership_per_level.resize(i + 1, 0);
-        }
-        stats.membership_per_level[i] += learner_stats.membership;
+        count_learner(stats, i, &learner_stats);
         tracing::debug!(
             level = i,
             interface = interface.len(),
+            alphabet = alphabet.len(),
             assumption_states = assumption.n_states(),
             membership = learner_stats.membership,
             candidates = learner_stats.candidates,
@@ -959,6 +995,171 @@ impl DynamicChecker {
         level.assumption = Some(assumption);
         level.result = Some(result);
         Ok(outcome)
+    }
+
+    /// Lines 5-15 of Fig. 3 at level `i`, the assumption over `alphabet` (a part of the
+    /// level's `interface` that holds every event of the property in it, see
+    /// [`initial_alphabet`]). With `fresh`, nothing of the level's earlier runs is used (the
+    /// alphabet was just refined, and every old answer was about a different language). Ends
+    /// with the level's outcome, or with the events that a counterexample, spurious only
+    /// because the assumption ignores them, says to add ([`widen`]).
+    fn learn_level(
+        &mut self,
+        i: usize,
+        components: &[Dla],
+        property: Option<&Dla>,
+        (interface, alphabet): (&[String], &[String]),
+        fresh: bool,
+        stats: &mut AgStats,
+    ) -> Result<LevelEnd, Stopped> {
+        let m = &components[i];
+        let rest = &components[i + 1..];
+        // Line 5: GenerateAssumption, from the previous table when there is one.
+        let level = &self.levels[i];
+        let same_component = level.component.as_ref() == Some(m);
+        let same_property = level.property.as_ref().map(|p| p.as_ref()) == Some(property);
+        // A restored table learned for this very component and property.
+        let same_as_saved =
+            level.component.is_none() && level.digest.as_ref().is_some_and(|d| *d == level_digest(m, property));
+        let mut oracle = AssumptionOracle::new(m, property, alphabet).with_deadline(self.deadline);
+        let start = Instant::now();
+        // A table or tree kept from a level with a different component or property holds hints.
+        let mut unchecked = level.hints;
+        let hinting = matches!(self.reuse, Reuse::Hints | Reuse::HintsThenAdaptive);
+        let learner = match self.algorithm {
+            Algorithm::LStar => AnyLearner::Star(match level.table.clone() {
+                Some(table) if !fresh && table.alphabet == alphabet => {
+                    let mut l = Learner::from_table(table, self.mode, true);
+                    if same_component && same_property {
+                        stats.reused.push(i);
+                    } else if same_as_saved {
+                        stats.reused.push(i);
+                        unchecked = true;
+                    } else if hinting {
+                        stats.hinted.push(i);
+                        unchecked = true;
+                    } else {
+                        l.revalidate(&mut oracle);
+                        stats.revalidated.push(i);
+                        unchecked = false;
+                    }
+                    l
+                }
+                other => {
+                    if let Some(t) = other {
+                        tracing::debug!(level = i, old = ?t.alphabet, new = ?alphabet, "interface changed: table dropped");
+                    }
+                    unchecked = false;
+                    Learner::new(alphabet.to_vec(), self.mode, true)
+                }
+            }),
+            Algorithm::LSharp => AnyLearner::Sharp(match &level.tree {
+                _ if fresh => {
+                    unchecked = false;
+                    LSharp::new(alphabet.to_vec(), true)
+                }
+                // Adaptive L#: the old assumption (or, restored from the cache, the old tree's
+                // hypothesis) is the reference model of a fresh learner.
+                Some(old)
+                    if self.reuse == Reuse::Adaptive
+                        && !(same_component && same_property || same_as_saved && old.alphabet() == alphabet) =>
+                {
+                    let reference = level.assumption.clone().unwrap_or_else(|| old.clone().hypothesis());
+                    stats.revalidated.push(i);
+                    unchecked = false;
+                    LSharp::adaptive(alphabet.to_vec(), true, &reference, &mut oracle)
+                }
+                Some(old) if old.alphabet() == alphabet => {
+                    if same_component && same_property || same_as_saved || hinting {
+                        if same_component && same_property {
+                            stats.reused.push(i);
+                        } else if same_as_saved {
+                            stats.reused.push(i);
+                            unchecked = true;
+                        } else {
+                            stats.hinted.push(i);
+                            unchecked = true;
+                        }
+                        let mut l = old.clone();
+                        l.stats = Stats::default();
+                        l
+                    } else {
+                        stats.revalidated.push(i);
+                        unchecked = false;
+                        LSharp::replay(old, &mut oracle)
+                    }
+                }
+                _ => {
+                    unchecked = false;
+                    LSharp::new(alphabet.to_vec(), true)
+                }
+            }),
+        };
+        let mut learner = LevelLearner::new(learner, unchecked);
+        learner.adaptive_fallback = self.reuse == Reuse::HintsThenAdaptive;
+        // An assumption that passed Oracle 1 for this component and property passes it again.
+        // Line 5 re-uses the assumption itself when its table was re-used unchanged: the table
+        // is closed and its candidate already passed Oracle 1 for this component and property.
+        let known = (!fresh && same_component && same_property && stats.reused.last() == Some(&i))
+            .then(|| level.assumption.clone())
+            .flatten();
+        let mut assumption = match known {
+            Some(a) => a,
+            None => generate(&mut learner, &mut oracle, stats)?,
+        };
+        stats.learning += start.elapsed();
+
+        // Lines 6-8: re-use the deeper result when neither the assumption nor the rest changed.
+        let rest_unchanged = self.rest_unchanged(i + 1, rest);
+        let mut result = match (&self.levels[i].assumption, &self.levels[i].result) {
+            (Some(a), Some(r)) if *a == assumption && rest_unchanged => {
+                stats.results_reused.push(i);
+                r.clone()
+            }
+            _ => self.dynamic_check(i + 1, components, Some(&assumption), stats)?,
+        };
+        // Lines 9-15.
+        let outcome = loop {
+            match &result {
+                Outcome::Holds => break Outcome::Holds,
+                Outcome::Stopped => return Err(Stopped),
+                Outcome::Violated(ce) => {
+                    let word = project(ce, alphabet);
+                    let start = Instant::now();
+                    let inside = oracle.member(&word);
+                    if oracle.expired() {
+                        return Err(Stopped);
+                    }
+                    if inside {
+                        // The assumption was too strong: weaken it with the word and go on.
+                        learner.refine(&word, &mut oracle)?;
+                        assumption = generate(&mut learner, &mut oracle, stats)?;
+                        stats.learning += start.elapsed();
+                        result = self.dynamic_check(i + 1, components, Some(&assumption), stats)?;
+                        continue;
+                    }
+                    // `M_i` violates the property on `ce|Σ_A` with the interface events outside
+                    // `Σ_A` left free; whether it does when they follow `ce` too is the
+                    // question over the whole interface.
+                    if alphabet.len() < interface.len() {
+                        let mut whole = AssumptionOracle::new(m, property, interface).with_deadline(self.deadline);
+                        let real = !whole.member(&project(ce, interface));
+                        if whole.expired() {
+                            return Err(Stopped);
+                        }
+                        if !real {
+                            let events = widen(m, property, interface, alphabet, ce);
+                            stats.learning += start.elapsed();
+                            count_learner(stats, i, &learner.learner.stats());
+                            return Ok(LevelEnd::Widen(events));
+                        }
+                    }
+                    stats.learning += start.elapsed();
+                    break Outcome::Violated(self.witness(i, components, property, ce, stats));
+                }
+            }
+        };
+        Ok(LevelEnd::Done { outcome, learner, assumption, result })
     }
 
     /// Whether the components from `from` on are the ones the previous run checked.

@@ -172,6 +172,13 @@ pub struct CegarStats {
     /// With [`ModelCheck::Dynamic`]: time spent in DynamicCheck over all rounds (what paper
     /// 003 Table 1 times), without abstraction, refinement and validation.
     pub dynamic: Duration,
+    /// With [`ModelCheck::Dynamic`]: per level of the last round, the size of the assumption's
+    /// alphabet and of the level's interface ([`super::ag::InterfaceAlphabet`]).
+    #[serde(skip)]
+    pub alphabet_per_level: Vec<(usize, usize)>,
+    /// With [`ModelCheck::Dynamic`]: alphabet refinements over all rounds and levels.
+    #[serde(skip)]
+    pub alphabet_refinements: usize,
 }
 
 /// Loop iterations the bounded search reaches before the first round of CEGAR; later it
@@ -328,6 +335,8 @@ fn loop_(
                 stats.dynamic += round.elapsed() - abstracted;
                 stats.membership += ag.membership;
                 stats.candidates += ag.candidates;
+                stats.alphabet_per_level = ag.alphabet_per_level.clone();
+                stats.alphabet_refinements += ag.alphabet_refinements.iter().sum::<usize>();
                 match outcome {
                     super::ag::Outcome::Holds => return CegarOutcome::Holds,
                     super::ag::Outcome::Violated(trace) => trace,

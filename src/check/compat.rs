@@ -16,7 +16,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::ag::{DynamicChecker, Reuse};
+use super::ag::{DynamicChecker, InterfaceAlphabet, Reuse};
 use super::cegar::{CPart, CegarOptions, CegarOutcome, CegarStats, ModelCheck, Slot, model_alphabet, replay_runs};
 use super::substitution::same_code;
 use crate::abs::{Abstractor, EventView};
@@ -275,6 +275,8 @@ pub struct CompatOptions {
     /// The state budget of DynamicCheck's search of the whole product before learning
     /// ([`super::ag::PROBE_STATES`] by default; 0: none).
     pub probe: usize,
+    /// Whether assumptions range over each level's whole interface or a refined part of it.
+    pub alphabet: InterfaceAlphabet,
     /// Limits of each CEGAR loop.
     pub limits: CegarOptions,
     /// Where to find and keep what the checks learned.
@@ -293,7 +295,8 @@ fn cache_key(
 ) -> String {
     let spec_text = std::fs::read_to_string(spec.file()).unwrap_or_else(|_| spec.file().to_string());
     let codes: Vec<String> = components.iter().map(super::substitution::code_text).collect();
-    let settings = format!("{order:?} {:?} {:?} {}", options.cex, options.limits, options.learner);
+    let settings =
+        format!("{order:?} {:?} {:?} {} {:?}", options.cex, options.limits, options.learner, options.alphabet);
     let mut parts = vec!["compat", spec_text.as_str(), name, property, settings.as_str()];
     parts.extend(codes.iter().map(String::as_str));
     crate::cache::key(&parts)
@@ -391,7 +394,10 @@ pub fn verify_inspected(
     for (label, property) in property_list(spec, &version.assembly, &options.properties)? {
         let indices = version.order_for(&options.order, property.as_ref())?;
         version.set_order(&indices);
-        let mut checker = DynamicChecker::new(options.cex).with_algorithm(options.learner).with_probe(options.probe);
+        let mut checker = DynamicChecker::new(options.cex)
+            .with_algorithm(options.learner)
+            .with_alphabet(options.alphabet)
+            .with_probe(options.probe);
         let run = version.check(&components, property.as_ref(), &mut checker, options.limits);
         let key = cache_key(spec, name, &label, &components, &indices, options);
         options.cache.store("compat", &key, &CachedRun::of(&run, &checker));
@@ -441,6 +447,7 @@ pub fn check(
                     DynamicChecker::restore(cex, entry.levels)
                         .with_algorithm(options.learner)
                         .with_reuse(options.reuse)
+                        .with_alphabet(options.alphabet)
                         .with_probe(options.probe),
                 )
             }
@@ -453,11 +460,13 @@ pub fn check(
                         DynamicChecker::restore(cex, entry.levels)
                             .with_algorithm(options.learner)
                             .with_reuse(options.reuse)
+                            .with_alphabet(options.alphabet)
                             .with_probe(options.probe)
                     }
                     None => DynamicChecker::new(cex)
                         .with_algorithm(options.learner)
                         .with_reuse(options.reuse)
+                        .with_alphabet(options.alphabet)
                         .with_probe(options.probe),
                 };
                 let run = old_version.check(&old_components, property.as_ref(), &mut checker, options.limits);

@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use super::Verdict;
-use super::ag::{AgStats, DynamicChecker};
+use super::ag::{AgStats, DynamicChecker, InterfaceAlphabet};
 use crate::automata::Dla;
 use crate::automata::safety::{self, Safety};
 use crate::diag::Diagnostic;
@@ -83,8 +83,9 @@ pub fn choose_assembly(spec: &Spec, named: Option<&str>) -> Result<String, Diagn
 /// is not a part of the assembly when none is named). With the `ag` engine, the parts are
 /// taken in `order` (names of parts), then by [`part_order`]; its search of the whole product
 /// before learning explores at most `probe` states ([`super::ag::PROBE_STATES`] by default),
-/// and learning stops at `deadline` (the verdict is then unknown; the `mono` engine's one
-/// product does not look at it).
+/// its assumptions range over `alphabet` ([`InterfaceAlphabet`]), and learning stops at
+/// `deadline` (the verdict is then unknown; the `mono` engine's one product does not look at
+/// it).
 #[allow(clippy::too_many_arguments)]
 pub fn verify(
     spec: &Spec,
@@ -93,7 +94,7 @@ pub fn verify(
     engine: Engine,
     order: &[String],
     cex: CexMode,
-    learner: Algorithm,
+    (learner, alphabet): (Algorithm, InterfaceAlphabet),
     probe: usize,
     deadline: crate::deadline::Deadline,
 ) -> Result<Verification, Diagnostic> {
@@ -130,7 +131,8 @@ pub fn verify(
                 if let Some(p) = &property {
                     safety::error_automaton(p).map_err(|e| Diagnostic::global(format!("property `{label}`: {e}")))?;
                 }
-                let mut checker = DynamicChecker::new(cex).with_algorithm(learner).with_probe(probe);
+                let mut checker =
+                    DynamicChecker::new(cex).with_algorithm(learner).with_alphabet(alphabet).with_probe(probe);
                 checker.set_deadline(deadline.instant());
                 let (outcome, stats) = checker.run(&parts, property.as_ref());
                 let verdict = match outcome.into_verdict(&hidden) {

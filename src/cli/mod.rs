@@ -102,6 +102,29 @@ pub struct AgArgs {
     /// states. 0 leaves every verdict to the assume-guarantee rule.
     #[arg(long, value_name = "STATES", default_value_t = crate::check::ag::PROBE_STATES)]
     pub probe_states: usize,
+    /// The events each assumption of the compositional engine ranges over: the whole interface
+    /// between its component and the rest, or (refine) first the events of its property,
+    /// widened when a counterexample is spurious for want of an event (alphabet refinement).
+    #[arg(long, value_enum, default_value_t = AlphabetArg::Full)]
+    pub alphabet: AlphabetArg,
+}
+
+/// The `--alphabet` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlphabetArg {
+    /// The whole interface of each level.
+    Full,
+    /// Alphabet refinement (Gheorghiu, Giannakopoulou and Păsăreanu 2007).
+    Refine,
+}
+
+impl AlphabetArg {
+    fn alphabet(self) -> crate::check::ag::InterfaceAlphabet {
+        match self {
+            AlphabetArg::Full => crate::check::ag::InterfaceAlphabet::Full,
+            AlphabetArg::Refine => crate::check::ag::InterfaceAlphabet::Refine,
+        }
+    }
 }
 
 /// The `--reuse` values.
@@ -786,6 +809,7 @@ fn verify_c(
                 learner: ag.learner.algorithm(),
                 reuse: ag.reuse.reuse(),
                 probe: ag.probe_states,
+                alphabet: ag.alphabet.alphabet(),
                 limits: cegar.options(),
                 cache: cache.cache(),
             };
@@ -904,7 +928,7 @@ fn verify(
         engine,
         &ag.order,
         ag.cex.mode(),
-        ag.learner.algorithm(),
+        (ag.learner.algorithm(), ag.alphabet.alphabet()),
         ag.probe_states,
         deadline,
     )?;
@@ -1055,6 +1079,7 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
             learner: args.ag.learner.algorithm(),
             reuse: args.ag.reuse.reuse(),
             probe: args.ag.probe_states,
+            alphabet: args.ag.alphabet.alphabet(),
             limits: args.cegar.options(),
             cache: args.cache.cache(),
         };
@@ -1232,6 +1257,7 @@ fn show_level(args: LevelArgs, table: bool) -> Result<Exit, Diagnostic> {
             reuse: Default::default(),
             // What is shown is learned: no search of the product may decide first.
             probe: 0,
+            alphabet: Default::default(),
             limits: Default::default(),
             cache: crate::cache::Cache::disabled(),
         };

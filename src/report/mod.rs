@@ -23,14 +23,23 @@ fn verdict_word(v: &Verdict) -> &'static str {
 
 fn ag_stats_line(s: &AgStats) -> String {
     format!(
-        "membership queries {}, candidates {}, checks {}, assumption states {:?}, learning {:.1} ms, checking {:.1} ms",
+        "membership queries {}, candidates {}, checks {}, assumption states {:?}, learning {:.1} ms, checking {:.1} ms, \
+         assumption alphabets (of interfaces) {}, alphabet refinements {:?}",
         s.membership,
         s.candidates,
         s.checks,
         s.assumption_states,
         s.learning.as_secs_f64() * 1e3,
-        s.checking.as_secs_f64() * 1e3
+        s.checking.as_secs_f64() * 1e3,
+        alphabets(&s.alphabet_per_level),
+        s.alphabet_refinements,
     )
+}
+
+/// Per level, the size of the assumption's alphabet and of its interface: `[2/5, 3/3]`.
+fn alphabets(per_level: &[(usize, usize)]) -> String {
+    let sizes: Vec<String> = per_level.iter().map(|(a, i)| format!("{a}/{i}")).collect();
+    format!("[{}]", sizes.join(", "))
 }
 
 /// The text report of `subst check` on FSP models.
@@ -227,6 +236,8 @@ fn cegar_stats_lines(s: &crate::check::cegar::CegarStats) -> String {
     if s.membership > 0 || s.candidates > 0 {
         let _ = writeln!(out, "membership queries: {}", s.membership);
         let _ = writeln!(out, "candidate assumptions: {}", s.candidates);
+        let _ = writeln!(out, "assumption alphabets (of interfaces): {}", alphabets(&s.alphabet_per_level));
+        let _ = writeln!(out, "alphabet refinements: {}", s.alphabet_refinements);
     } else {
         let _ = writeln!(out, "product states: {}", s.product_states);
     }
