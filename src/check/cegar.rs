@@ -477,9 +477,6 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     if let Some(decided) = short.and_then(&decide) {
         return decided;
     }
-    // (k-induction strengthened by them, when they are too weak alone.)
-    let attempt = crate::abs::invariant::prove(comp, options.query_budget, &options.deadline);
-    tracing::info!(proved = attempt.proved, why_not = ?attempt.why_not, invariants = ?attempt.invariants, "invariants");
     // What the only run decided while CEGAR ran: reported as it is, since it is the
     // interpreter's own execution.
     let only_decided: std::cell::RefCell<Option<ProgramResult>> = std::cell::RefCell::new(None);
@@ -495,15 +492,6 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
         *only_decided.borrow_mut() = Some(decided);
         Some(outcome)
     };
-    if attempt.proved {
-        let stats = CegarStats {
-            invariants: attempt.invariants.len(),
-            smt: crate::smt::SmtStats { calls: attempt.calls, ..Default::default() },
-            time: started.elapsed(),
-            ..CegarStats::default()
-        };
-        return ProgramResult { component: comp.name.clone(), outcome: CegarOutcome::Holds, error: None, stats };
-    }
     let mut between = || {
         if let Some(decided) = only_turn(&mut runner) {
             return Some(decided);
@@ -545,7 +533,30 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
             }
         }
     };
-    let (mut outcome, mut stats) = run_with(&[], &mut parts, None, options, &mut between);
+    // The bounded search takes its first turns between the rounds of invariants: small steps
+    // (2, 4, 8, ... iterations) before round 2, one doubling before round 3, so that a shallow
+    // bug does not wait for the expensive rounds (`loop-lit/gcnr2008`: 1.2 s, then 11.4 s once
+    // round 2 grew). The turns are counted like CEGAR's rounds: the same schedule on any machine.
+    let mut early: Option<CegarOutcome> = None;
+    // (k-induction strengthened by them, when they are too weak alone.)
+    let attempt = crate::abs::invariant::prove_between(comp, options.query_budget, &options.deadline, &mut |_| {
+        early = between();
+        early.is_some()
+    });
+    tracing::info!(proved = attempt.proved, why_not = ?attempt.why_not, invariants = ?attempt.invariants, "invariants");
+    if attempt.proved {
+        let stats = CegarStats {
+            invariants: attempt.invariants.len(),
+            smt: crate::smt::SmtStats { calls: attempt.calls, ..Default::default() },
+            time: started.elapsed(),
+            ..CegarStats::default()
+        };
+        return ProgramResult { component: comp.name.clone(), outcome: CegarOutcome::Holds, error: None, stats };
+    }
+    let (mut outcome, mut stats) = match early {
+        Some(found) => (found, CegarStats::default()),
+        None => run_with(&[], &mut parts, None, options, &mut between),
+    };
     if let Some(mut decided) = only_decided.borrow_mut().take() {
         decided.stats = stats;
         decided.stats.time = started.elapsed();
