@@ -26,10 +26,16 @@
 //! first round cannot (`loop-acceleration/diamond`, `loop-lit/gj2007b`). The second round is
 //! bounded by counts (`MAX_CANDIDATES_2`, `MAX_PRUNES_2`); only then does `subst verify`
 //! go on with CEGAR as before. A third round adds degree-2 equalities (products of the varying
-//! variables as columns of the samples, [`super::templates::products`]) to what survived, with
-//! a quarter of the budget per query and [`MAX_PRUNES_3`] rounds, since their queries are
+//! variables as columns of the samples, [`super::templates::products`]) to what survived and to
+//! round 2's candidates, offered again (a bound that is inductive only beside a product
+//! equality was pruned in round 2: `loop-lit/afnp2014`, `examples-c/loops/triangle_gap.c`),
+//! with a quarter of the budget per query and [`MAX_PRUNES_3`] rounds, since their queries are
 //! nonlinear. The equalities of every round also take the program's own nonlinear terms
 //! (`n / 2`, `i % 2`) as columns ([`super::templates::program_terms`]).
+//!
+//! [`prove_between`] gives the caller a turn before rounds 2 and 3: `subst verify` deepens its
+//! bounded search there ([`crate::check::cegar::verify_program`]), so that a shallow bug does
+//! not wait for the expensive rounds (`loop-lit/gcnr2008`: 11.4 s, then 0.3 s).
 //!
 //! **k-induction** (Sheeran, Singh, Stålmarck, FMCAD 2000; as ESBMC and CPAchecker run it
 //! beside their other analyses). When Houdini's invariants are inductive but do not exclude

@@ -174,8 +174,8 @@ pub struct CegarStats {
     pub dynamic: Duration,
 }
 
-/// Loop iterations the bounded search reaches before the first round of CEGAR; later it
-/// doubles its depth each time, by at most [`BMC_MAX_CHUNK`].
+/// Loop iterations the bounded search reaches at its first turn (before the second round of
+/// invariants); later it doubles its depth each time, by at most [`BMC_MAX_CHUNK`].
 const BMC_CHUNK: usize = 20;
 /// The budget of one query of the bounded search, in Z3 resource units (about 2 s of Z3's work
 /// where it was calibrated): it only looks for bugs, so it stops where its queries get hard and
@@ -435,9 +435,10 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     let mut parts = [CPart::new(Abstractor::new(comp, EventView::Hidden))];
     let mut bmc = super::bmc::Bmc::new(comp, options.query_budget.min(BMC_QUERY_BUDGET), options.deadline);
     let mut bmc_stats = crate::smt::SmtStats::default();
-    // The bounded search deepens before the first round and before rounds 1, 2, 4, 8, ...:
-    // a schedule fixed by round numbers, so that which engine finds a bug (and so the report)
-    // does not depend on the machine's speed.
+    // The bounded search deepens at turns 0, 1, 2, 4, 8, ... (turns 0 and 1 come before the
+    // second and third rounds of invariants, the rest before CEGAR's rounds): a schedule fixed
+    // by counts, so that which engine finds a bug (and so the report) does not depend on the
+    // machine's speed.
     let mut round = 0usize;
     // Invariants at the cut points of the block encoding, from samples and the program's
     // conditions, kept when inductive: when they exclude every error (re-checked by a solver
