@@ -214,6 +214,25 @@ fn a_degree_two_invariant_is_found() {
     insta::assert_snapshot!(how_decided("examples-c/loops/triangle_sum.c"), @"holds; by invariants: true; refinements: 0");
 }
 
+/// A bound that is inductive only beside a degree-2 equality (`2*t == c*c + c + 4` fixes `t`
+/// only modulo 2^31) is offered again in the round of the products, after round 2 pruned it.
+#[test]
+fn a_bound_pruned_without_the_products_is_offered_again_with_them() {
+    insta::assert_snapshot!(how_decided("examples-c/loops/triangle_gap.c"), @"holds; by invariants: true; refinements: 0");
+}
+
+/// The bounded search takes its first turn before the second round of invariants, so a bug
+/// two iterations deep costs a few dozen solver checks, not the rounds' hundred and more.
+#[test]
+fn a_shallow_bug_is_found_before_the_expensive_rounds_of_invariants() {
+    let path = root().join("examples-c/loops/charger_bug.c");
+    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    let r = verify_program(&comp, CegarOptions::default());
+    assert!(matches!(r.verdict(), Verdict::Fails(_)), "{:?}", r.verdict());
+    assert!(r.stats.smt.calls <= 60, "{} solver checks", r.stats.smt.calls);
+}
+
 /// An old-style task that marks its error with the label `ERROR:` and calls no error function
 /// is refused with the label's location (exit 2), not answered "holds": subst does not check
 /// labels.

@@ -26,10 +26,16 @@
 //! first round cannot (`loop-acceleration/diamond`, `loop-lit/gj2007b`). The second round is
 //! bounded by counts (`MAX_CANDIDATES_2`, `MAX_PRUNES_2`); only then does `subst verify`
 //! go on with CEGAR as before. A third round adds degree-2 equalities (products of the varying
-//! variables as columns of the samples, [`super::templates::products`]) to what survived, with
-//! a quarter of the budget per query and [`MAX_PRUNES_3`] rounds, since their queries are
+//! variables as columns of the samples, [`super::templates::products`]) to what survived and to
+//! round 2's candidates, offered again (a bound that is inductive only beside a product
+//! equality was pruned in round 2: `loop-lit/afnp2014`, `examples-c/loops/triangle_gap.c`),
+//! with a quarter of the budget per query and [`MAX_PRUNES_3`] rounds, since their queries are
 //! nonlinear. The equalities of every round also take the program's own nonlinear terms
 //! (`n / 2`, `i % 2`) as columns ([`super::templates::program_terms`]).
+//!
+//! [`prove_between`] gives the caller a turn before rounds 2 and 3: `subst verify` deepens its
+//! bounded search there ([`crate::check::cegar::verify_program`]), so that a shallow bug does
+//! not wait for the expensive rounds (`loop-lit/gcnr2008`: 11.4 s, then 0.3 s).
 //!
 //! **k-induction** (Sheeran, Singh, Stålmarck, FMCAD 2000; as ESBMC and CPAchecker run it
 //! beside their other analyses). When Houdini's invariants are inductive but do not exclude
@@ -442,6 +448,18 @@ const MAX_CANDIDATES_2: usize = 240;
 /// FME 2001); a fresh solver re-checks the result and its safety. Each query has `budget`
 /// resource units and at most the time left before `deadline`.
 pub fn prove(comp: &Component, budget: u32, deadline: &crate::deadline::Deadline) -> Attempt {
+    prove_between(comp, budget, deadline, &mut |_| false)
+}
+
+/// [`prove`], calling `between(round)` before rounds 2 and 3 of candidates: the caller's turn
+/// for other work (`subst verify` deepens its bounded search there, so that a shallow bug is not
+/// kept waiting by the expensive rounds). When it returns `true` the attempt ends unproved.
+pub fn prove_between(
+    comp: &Component,
+    budget: u32,
+    deadline: &crate::deadline::Deadline,
+    between: &mut dyn FnMut(usize) -> bool,
+) -> Attempt {
     let enc = Encoder::new(comp);
     let vocab = enc.state("");
     let blocks = blocks(&enc, &vocab, &|_, _| true, false);
@@ -471,12 +489,24 @@ pub fn prove(comp: &Component, budget: u32, deadline: &crate::deadline::Deadline
         return attempt;
     }
     let mut earlier_calls = 0;
+    // Round 2's candidates before Houdini pruned them, offered again in round 3.
+    let mut offered_2: Vec<Vec<Bool>> = Vec::new();
     for round in 1..=3 {
+        if round > 1 && between(round) {
+            attempt.why_not = Some("decided by another engine between the rounds".into());
+            break;
+        }
         // Round 2 starts from what survived round 1, then offers round 1's candidates again: a
         // candidate that a weaker conjunction could not keep may be inductive relative to a
-        // stronger one (`loop-lit/gj2007b` needs that).
+        // stronger one (`loop-lit/gj2007b` needs that). Round 3 offers round 2's again, for
+        // the same reason: a bound that needs a degree-2 equality to be inductive
+        // (`x >= y` beside `2*x == y*y - y + 2`, `loop-lit/afnp2014`) was pruned in round 2.
         let mut cands = kept.take().unwrap_or_else(|| vec![Vec::new(); blocks.cuts.len()]);
-        let again = if round < 3 { candidates(comp, &enc, &vocab, &blocks.cuts, &samples) } else { Vec::new() };
+        let again = if round < 3 {
+            candidates(comp, &enc, &vocab, &blocks.cuts, &samples)
+        } else {
+            std::mem::take(&mut offered_2)
+        };
         for (c, more) in again.into_iter().enumerate() {
             for f in more {
                 if !cands[c].contains(&f) {
@@ -532,6 +562,9 @@ pub fn prove(comp: &Component, budget: u32, deadline: &crate::deadline::Deadline
                     }
                 }
             }
+        }
+        if round == 2 {
+            offered_2 = cands.clone();
         }
         tracing::debug!(round, candidates = cands.iter().map(Vec::len).sum::<usize>(), "invariant candidates");
         for (c, fs) in cands.iter().enumerate() {

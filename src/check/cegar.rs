@@ -181,8 +181,8 @@ pub struct CegarStats {
     pub alphabet_refinements: usize,
 }
 
-/// Loop iterations the bounded search reaches before the first round of CEGAR; later it
-/// doubles its depth each time, by at most [`BMC_MAX_CHUNK`].
+/// Loop iterations the bounded search reaches at its first turn (before the second round of
+/// invariants); later it doubles its depth each time, by at most [`BMC_MAX_CHUNK`].
 const BMC_CHUNK: usize = 20;
 /// The budget of one query of the bounded search, in Z3 resource units (about 2 s of Z3's work
 /// where it was calibrated): it only looks for bugs, so it stops where its queries get hard and
@@ -444,9 +444,10 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     let mut parts = [CPart::new(Abstractor::new(comp, EventView::Hidden))];
     let mut bmc = super::bmc::Bmc::new(comp, options.query_budget.min(BMC_QUERY_BUDGET), options.deadline);
     let mut bmc_stats = crate::smt::SmtStats::default();
-    // The bounded search deepens before the first round and before rounds 1, 2, 4, 8, ...:
-    // a schedule fixed by round numbers, so that which engine finds a bug (and so the report)
-    // does not depend on the machine's speed.
+    // The bounded search deepens at turns 0, 1, 2, 4, 8, ... (turns 0 and 1 come before the
+    // second and third rounds of invariants, the rest before CEGAR's rounds): a schedule fixed
+    // by counts, so that which engine finds a bug (and so the report) does not depend on the
+    // machine's speed.
     let mut round = 0usize;
     // Invariants at the cut points of the block encoding, from samples and the program's
     // conditions, kept when inductive: when they exclude every error (re-checked by a solver
@@ -486,9 +487,6 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     if let Some(decided) = short.and_then(&decide) {
         return decided;
     }
-    // (k-induction strengthened by them, when they are too weak alone.)
-    let attempt = crate::abs::invariant::prove(comp, options.query_budget, &options.deadline);
-    tracing::info!(proved = attempt.proved, why_not = ?attempt.why_not, invariants = ?attempt.invariants, "invariants");
     // What the only run decided while CEGAR ran: reported as it is, since it is the
     // interpreter's own execution.
     let only_decided: std::cell::RefCell<Option<ProgramResult>> = std::cell::RefCell::new(None);
@@ -504,15 +502,6 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
         *only_decided.borrow_mut() = Some(decided);
         Some(outcome)
     };
-    if attempt.proved {
-        let stats = CegarStats {
-            invariants: attempt.invariants.len(),
-            smt: crate::smt::SmtStats { calls: attempt.calls, ..Default::default() },
-            time: started.elapsed(),
-            ..CegarStats::default()
-        };
-        return ProgramResult { component: comp.name.clone(), outcome: CegarOutcome::Holds, error: None, stats };
-    }
     let mut between = || {
         if let Some(decided) = only_turn(&mut runner) {
             return Some(decided);
@@ -554,7 +543,30 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
             }
         }
     };
-    let (mut outcome, mut stats) = run_with(&[], &mut parts, None, options, &mut between);
+    // The bounded search takes its first turns between the rounds of invariants: small steps
+    // (2, 4, 8, ... iterations) before round 2, one doubling before round 3, so that a shallow
+    // bug does not wait for the expensive rounds (`loop-lit/gcnr2008`: 1.2 s, then 11.4 s once
+    // round 2 grew). The turns are counted like CEGAR's rounds: the same schedule on any machine.
+    let mut early: Option<CegarOutcome> = None;
+    // (k-induction strengthened by them, when they are too weak alone.)
+    let attempt = crate::abs::invariant::prove_between(comp, options.query_budget, &options.deadline, &mut |_| {
+        early = between();
+        early.is_some()
+    });
+    tracing::info!(proved = attempt.proved, why_not = ?attempt.why_not, invariants = ?attempt.invariants, "invariants");
+    if attempt.proved {
+        let stats = CegarStats {
+            invariants: attempt.invariants.len(),
+            smt: crate::smt::SmtStats { calls: attempt.calls, ..Default::default() },
+            time: started.elapsed(),
+            ..CegarStats::default()
+        };
+        return ProgramResult { component: comp.name.clone(), outcome: CegarOutcome::Holds, error: None, stats };
+    }
+    let (mut outcome, mut stats) = match early {
+        Some(found) => (found, CegarStats::default()),
+        None => run_with(&[], &mut parts, None, options, &mut between),
+    };
     if let Some(mut decided) = only_decided.borrow_mut().take() {
         decided.stats = stats;
         decided.stats.time = started.elapsed();
