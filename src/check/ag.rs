@@ -657,6 +657,8 @@ pub enum InterfaceAlphabet {
 }
 
 /// How one attempt at a level ends ([`DynamicChecker::learn_level`]).
+// One value per level and attempt: the size of the learner inside is of no consequence.
+#[allow(clippy::large_enum_variant)]
 enum LevelEnd {
     /// The level's outcome, its learner, its last assumption and the deeper result for it.
     Done { outcome: Outcome, learner: LevelLearner, assumption: Dla, result: Outcome },
@@ -1200,6 +1202,8 @@ impl DynamicChecker {
 }
 
 /// The learner of one level.
+// One learner per level: boxing the larger one would save nothing that matters.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 enum AnyLearner {
     Star(Learner),
