@@ -801,7 +801,9 @@ fn verify_c(
             ReportFormat::Json => {
                 println!("{}", VerifyReport::of_assembly(&target, &result).with_labels(&labels).json())
             }
-            ReportFormat::Sarif => println!("{}", VerifyReport::of_assembly(&target, &result).sarif()),
+            ReportFormat::Sarif => {
+                println!("{}", VerifyReport::of_assembly(&target, &result).with_labels(&labels).sarif())
+            }
         }
         return Ok(exit_of(&result.verdict()));
     }
