@@ -861,7 +861,10 @@ fn shown(paths: &[PathBuf]) -> String {
     paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ")
 }
 
-/// Checks the spec's propositions against the C sources (see [`crate::spec::Spec::check_props`]).
+/// Checks the spec's propositions against the C sources (see [`crate::spec::Spec::check_props`]),
+/// then converts each C proposition's condition as its component's models would, so that a
+/// condition that no guard reads is rejected at its line all the same (a syntax error, a side
+/// effect, a division).
 fn check_props(spec: &crate::spec::Spec, program: &front::Program) -> Result<(), Diagnostic> {
     if spec.props().is_empty() {
         return Ok(());
@@ -878,7 +881,15 @@ fn check_props(spec: &crate::spec::Spec, program: &front::Program) -> Result<(),
             Ok(Some(globals.map(|v| v.name.clone()).collect()))
         },
         &constants,
-    )
+    )?;
+    let mut lowered: crate::util::HashMap<&str, ir::Component> = Default::default();
+    for p in spec.props().iter().filter(|p| !p.fsp) {
+        if !lowered.contains_key(p.component.as_str()) {
+            lowered.insert(&p.component, program.lower(&p.component)?);
+        }
+        program.prop_condition(&lowered[p.component.as_str()], &p.expr, &p.expr_span)?;
+    }
+    Ok(())
 }
 
 fn exit_of(v: &crate::check::Verdict) -> Exit {
