@@ -334,6 +334,19 @@ fn a_missing_spec_is_named_with_every_place_looked_at() {
     insta::assert_snapshot!(err);
 }
 
+#[test]
+fn skipping_containment_without_a_spec_is_an_error_not_substitutable() {
+    // Nothing would be checked: compatibility needs the spec's properties.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    for v in ["old", "new"] {
+        std::fs::create_dir(dir.path().join(v)).unwrap();
+        std::fs::copy(data("props").join("server.c"), dir.path().join(v).join("server.c")).unwrap();
+    }
+    let (code, out, err) = subst(dir.path(), &["check", "old/server.c", "new/server.c", "--skip-containment"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("--skip-containment leaves nothing to check") && err.contains("looked for"), "{err}");
+}
+
 // ---- Formats ---------------------------------------------------------------------------------
 
 fn root() -> PathBuf {

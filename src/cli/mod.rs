@@ -1016,6 +1016,13 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
         Some(path) => Some(load_spec(path)?),
         None => None,
     };
+    if args.skip_containment && spec.is_none() {
+        // Compatibility needs the spec's properties: without one there is nothing to check,
+        // and "substitutable" would claim what no check showed.
+        return Err(Diagnostic::global("--skip-containment leaves nothing to check: no spec was given or found")
+            .with_note(search.looked())
+            .with_note("compatibility checks the properties of the spec; give it with --spec"));
+    }
     let mut options = args.c.front();
     if let Some(spec) = &spec {
         options.families = spec.family_ranges();
