@@ -357,7 +357,8 @@ pub enum Command {
         #[command(flatten)]
         c: COptions,
     },
-    /// Look inside: the IR of components, or a run of the interpreter.
+    /// Look inside: the IR of components, a C component's abstract model, a learned assumption
+    /// or observation table, an FSP process (text or DOT), or a run of the interpreter.
     Show {
         /// What to show.
         #[command(subcommand)]
