@@ -9,7 +9,8 @@
 //!
 //! How it is kept (measured in `benches/timeout.sh`, `benches/TIMEOUT.md`): the phases look at
 //! the clock between steps of their own (a membership query, 1024 explored states, a location of
-//! the bounded search's unrolling, a step of k-induction's formulas); Z3 checks and pushes
+//! the bounded search's unrolling, a step of k-induction's formulas, and the learners' own work
+//! between queries, through [`crate::learn::Membership::stopped`]); Z3 checks and pushes
 //! (where Z3 takes in what was asserted) are interrupted at the deadline by a watchdog thread
 //! ([`crate::smt::with_watchdog`]); what a stopped run built is not freed (a solver, an explicit
 //! graph), and the process exits once its report is written, without tearing down Z3's context.

@@ -84,8 +84,10 @@
 //! - Budgets that decide an answer count work: each SMT query has a Z3 resource budget
 //!   (`rlimit`), CEGAR a number of refinements, explorations a number of states and bytes.
 //!   `--timeout` is one [`deadline::Deadline`] for the whole run, looked at by CEGAR, the bounded
-//!   search, containment, explicit exploration, DynamicCheck (between membership queries; a
-//!   stopped run keeps only the levels that finished, [`check::ag::Outcome::Stopped`]) and every
+//!   search, containment, explicit exploration, DynamicCheck (between membership queries, and
+//!   inside the learners between steps of their own, [`learn::Membership::stopped`]; a
+//!   stopped run keeps only the levels that finished, [`check::ag::Outcome::Stopped`]), on C and
+//!   on FSP models alike, and every
 //!   SMT query near it, and a watchdog thread interrupts Z3 at it ([`smt::with_watchdog`], only
 //!   inside a check or a push, never where an interrupt would make the z3 crate panic); it only
 //!   ever turns an answer into Unknown ([`check::Reason::Timeout`]). When the explicit

@@ -123,6 +123,52 @@ fn the_compatibility_trace_of_check_shows_the_label_after_every_step() {
     assert_eq!(doc["properties"][0]["labels"], serde_json::json!([[], [], [], ["Locked"]]));
 }
 
+/// `subst verify late_open.c` of `tests/data/labels/partial` in `format`.
+fn late_open(format: &str) -> String {
+    let dir = data("labels/partial");
+    let (code, out, err) =
+        subst(&dir, &["verify", "late_open.c", "--spec", "partial.lts", "--no-cache", "--format", format]);
+    assert_eq!(code, 1, "{err}");
+    out
+}
+
+#[test]
+fn a_c_run_names_the_label_at_the_statement_that_changes_it() {
+    // The locker's label changes at `owner = 1`, between its events `acquire` and `write`.
+    let out = late_open("text");
+    assert!(out.contains("late_open.c:10: owner = 1    label [Locked]"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn the_json_run_carries_the_label_after_every_statement() {
+    let doc = validate("subst-verify-1.json", &late_open("json"));
+    let locker = &doc["properties"][0]["runs"][0];
+    assert_eq!(locker["propositions"], serde_json::json!(["Locked"]));
+    let labels: Vec<&serde_json::Value> = locker["path"].as_array().unwrap().iter().map(|s| &s["label"]).collect();
+    assert_eq!(labels, [&serde_json::json!([]), &serde_json::json!(["Locked"]), &serde_json::json!(["Locked"])]);
+}
+
+#[test]
+fn sarif_thread_flow_locations_carry_the_labels_as_their_state() {
+    let doc = validate("sarif", &late_open("sarif"));
+    let result = &doc["runs"][0]["results"][0];
+    let shown = serde_json::json!({
+        "properties": result["properties"],
+        "threadFlows": result["codeFlows"][0]["threadFlows"],
+    });
+    insta::assert_snapshot!(serde_json::to_string_pretty(&shown).unwrap());
+}
+
+#[test]
+fn sarif_of_an_fsp_trace_carries_its_labels() {
+    let (code, out, _) = subst(&data("labels/fsp"), &["verify", "partial_late_open.lts", "--format", "sarif"]);
+    assert_eq!(code, 1);
+    let doc = validate("sarif", &out);
+    let labels = &doc["runs"][0]["results"][0]["properties"]["labels"];
+    assert_eq!(*labels, serde_json::json!([[], ["Locked"], ["Locked"]]));
+}
+
 // ---- Propositions of FSP processes ---------------------------------------------------------
 
 /// `subst verify` in `tests/data/labels/fsp` with `args` and an engine.
@@ -286,6 +332,19 @@ fn a_missing_spec_is_named_with_every_place_looked_at() {
     let (code, out, err) = subst(&data("discovery").join("none"), &["check", "old/meter.c", "new/meter.c"]);
     assert_eq!(code, 2, "{out}");
     insta::assert_snapshot!(err);
+}
+
+#[test]
+fn skipping_containment_without_a_spec_is_an_error_not_substitutable() {
+    // Nothing would be checked: compatibility needs the spec's properties.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    for v in ["old", "new"] {
+        std::fs::create_dir(dir.path().join(v)).unwrap();
+        std::fs::copy(data("props").join("server.c"), dir.path().join(v).join("server.c")).unwrap();
+    }
+    let (code, out, err) = subst(dir.path(), &["check", "old/server.c", "new/server.c", "--skip-containment"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("--skip-containment leaves nothing to check") && err.contains("looked for"), "{err}");
 }
 
 // ---- Formats ---------------------------------------------------------------------------------

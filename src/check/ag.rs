@@ -565,7 +565,7 @@ impl Membership for AssumptionOracle<'_> {
     }
 
     /// The learners' own work between queries (adaptive L#'s matching above all) looks at the
-    /// deadline here, so a stop does not wait for the next [`DEADLINE_EVERY`] queries.
+    /// deadline here, so a stop does not wait for the next `DEADLINE_EVERY` queries.
     fn stopped(&mut self) -> bool {
         if !self.expired && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.expired = true;

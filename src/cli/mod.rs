@@ -380,7 +380,8 @@ pub enum Command {
         #[command(flatten)]
         c: COptions,
     },
-    /// Look inside: the IR of components, or a run of the interpreter.
+    /// Look inside: the IR of components, a C component's abstract model, a learned assumption
+    /// or observation table, an FSP process (text or DOT), or a run of the interpreter.
     Show {
         /// What to show.
         #[command(subcommand)]
@@ -825,7 +826,9 @@ fn verify_c(
             ReportFormat::Json => {
                 println!("{}", VerifyReport::of_assembly(&target, &result).with_labels(&labels).json())
             }
-            ReportFormat::Sarif => println!("{}", VerifyReport::of_assembly(&target, &result).sarif()),
+            ReportFormat::Sarif => {
+                println!("{}", VerifyReport::of_assembly(&target, &result).with_labels(&labels).sarif())
+            }
         }
         return Ok(exit_of(&result.verdict()));
     }
@@ -883,7 +886,10 @@ fn shown(paths: &[PathBuf]) -> String {
     paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ")
 }
 
-/// Checks the spec's propositions against the C sources (see [`crate::spec::Spec::check_props`]).
+/// Checks the spec's propositions against the C sources (see [`crate::spec::Spec::check_props`]),
+/// then converts each C proposition's condition as its component's models would, so that a
+/// condition that no guard reads is rejected at its line all the same (a syntax error, a side
+/// effect, a division).
 fn check_props(spec: &crate::spec::Spec, program: &front::Program) -> Result<(), Diagnostic> {
     if spec.props().is_empty() {
         return Ok(());
@@ -900,7 +906,15 @@ fn check_props(spec: &crate::spec::Spec, program: &front::Program) -> Result<(),
             Ok(Some(globals.map(|v| v.name.clone()).collect()))
         },
         &constants,
-    )
+    )?;
+    let mut lowered: crate::util::HashMap<&str, ir::Component> = Default::default();
+    for p in spec.props().iter().filter(|p| !p.fsp) {
+        if !lowered.contains_key(p.component.as_str()) {
+            lowered.insert(&p.component, program.lower(&p.component)?);
+        }
+        program.prop_condition(&lowered[p.component.as_str()], &p.expr, &p.expr_span)?;
+    }
+    Ok(())
 }
 
 fn exit_of(v: &crate::check::Verdict) -> Exit {
@@ -1027,6 +1041,13 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
         Some(path) => Some(load_spec(path)?),
         None => None,
     };
+    if args.skip_containment && spec.is_none() {
+        // Compatibility needs the spec's properties: without one there is nothing to check,
+        // and "substitutable" would claim what no check showed.
+        return Err(Diagnostic::global("--skip-containment leaves nothing to check: no spec was given or found")
+            .with_note(search.looked())
+            .with_note("compatibility checks the properties of the spec; give it with --spec"));
+    }
     let mut options = args.c.front();
     if let Some(spec) = &spec {
         options.families = spec.family_ranges();

@@ -3,7 +3,10 @@
 //! target with a reference model such as the old assumption ([`adaptive`]). This module knows nothing about C, Z3 or
 //! specs: it talks to a [`lstar::Membership`] oracle or a [`lstar::Teacher`] about words over
 //! an alphabet of names, or, without building names, about words of letter indices into the
-//! learner's sorted alphabet ([`lstar::Membership::member_indexed`]).
+//! learner's sorted alphabet ([`lstar::Membership::member_indexed`]). The oracle can stop a
+//! learner ([`lstar::Membership::stopped`], the run's deadline): the learner then returns from
+//! its loops at the next step of its own and is dropped; the learning functions return
+//! [`lstar::LearnError::Stopped`].
 
 pub mod adaptive;
 pub mod lsharp;

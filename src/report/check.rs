@@ -70,6 +70,10 @@ pub struct Step {
     /// Input values read here (nondet calls, received values).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<i128>,
+    /// The component's label after this statement: the propositions it owns that hold there
+    /// (paper 003, Definition 2), when it owns some ([`super::labels::along_run`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<Vec<String>>,
 }
 
 /// Where the new version turns away from a missing behaviour.
@@ -185,8 +189,23 @@ pub struct RunReport {
 pub struct ComponentRunReport {
     /// The component.
     pub component: String,
+    /// The propositions it owns (each step's `label` is those that hold after it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub propositions: Vec<String>,
     /// Its statements.
     pub path: Vec<Step>,
+}
+
+impl ComponentRunReport {
+    /// The report of `comp`'s run `witness`.
+    pub(crate) fn new(comp: &Component, witness: &Witness) -> ComponentRunReport {
+        let propositions = if crate::abs::labels::valuations(comp).is_empty() {
+            Vec::new()
+        } else {
+            crate::abs::labels::props(comp).into_iter().map(|(n, _)| n).collect()
+        };
+        ComponentRunReport { component: comp.name.clone(), propositions, path: steps(comp, witness) }
+    }
 }
 
 /// Compatibility for one property.
@@ -399,7 +418,7 @@ fn property_report(c: &Compatibility, r: &PropertyCompat) -> PropertyReport {
                 .iter()
                 .filter_map(|run| {
                     let comp = c.components.iter().find(|k| k.name == run.component)?;
-                    Some(ComponentRunReport { component: run.component.clone(), path: steps(comp, &run.witness) })
+                    Some(ComponentRunReport::new(comp, &run.witness))
                 })
                 .collect();
             (Some(trace.clone()), runs)
@@ -431,12 +450,20 @@ fn step_event(comp: &Component, edge: usize, take: Take) -> Option<String> {
 }
 
 /// The steps of a run that have a source statement; consecutive steps of one statement are
-/// merged.
+/// merged. Each carries the label after it (after the last step merged into it, and the
+/// steps without a statement that follow), when the component owns propositions.
 pub(crate) fn steps(comp: &Component, run: &Witness) -> Vec<Step> {
+    let labels = super::labels::along_run(comp, run);
+    let label_after = |k: usize| labels.as_ref().and_then(|l| l.get(k + 1).cloned());
     let mut out: Vec<Step> = Vec::new();
-    for s in &run.steps {
+    for (k, s) in run.steps.iter().enumerate() {
         let edge = &comp.edges[s.edge];
-        let Some(o) = &edge.origin else { continue };
+        let Some(o) = &edge.origin else {
+            if let Some(last) = out.last_mut() {
+                last.label = label_after(k);
+            }
+            continue;
+        };
         // The event into the initial state is no statement of the source.
         if matches!(&edge.stmt, Stmt::Event(Event::Plain(n)) if n == crate::abs::labels::START_EVENT) {
             continue;
@@ -455,9 +482,17 @@ pub(crate) fn steps(comp: &Component, run: &Witness) -> Vec<Step> {
             last.event = last.event.take().or(event);
             last.condition = last.condition.take().or(condition);
             last.inputs.extend(s.inputs.iter().copied());
+            last.label = label_after(k);
             continue;
         }
-        out.push(Step { location, text: o.text.clone(), event, condition, inputs: s.inputs.clone() });
+        out.push(Step {
+            location,
+            text: o.text.clone(),
+            event,
+            condition,
+            inputs: s.inputs.clone(),
+            label: label_after(k),
+        });
     }
     out
 }
@@ -697,9 +732,22 @@ fn step_line(s: &Step) -> String {
     format!("{}:{}: {}{}", s.location.file, s.location.line, s.text, notes)
 }
 
+/// The steps as lines; a step after which the component's label changes (or the first
+/// labelled one) names the new label.
 fn path_lines(out: &mut String, steps: &[Step], indent: &str) {
     const SHOWN: usize = 40;
-    let mut lines: Vec<String> = steps.iter().map(step_line).collect();
+    let mut before: Option<&Vec<String>> = None;
+    let mut lines: Vec<String> = steps
+        .iter()
+        .map(|s| {
+            let changed = s.label.as_ref().filter(|l| before != Some(*l) && (before.is_some() || !l.is_empty()));
+            before = s.label.as_ref();
+            match changed {
+                Some(l) => format!("{}    label [{}]", step_line(s), l.join(",")),
+                None => step_line(s),
+            }
+        })
+        .collect();
     if lines.len() > SHOWN {
         let omitted = lines.len() - SHOWN;
         lines.drain(SHOWN / 2..SHOWN / 2 + omitted);
@@ -977,13 +1025,28 @@ pub(crate) fn code_flows(runs: &[ComponentRunReport]) -> Option<Value> {
                         Some(e) => format!("{}: {} (event {e})", run.component, s.text),
                         None => format!("{}: {}", run.component, s.text),
                     };
-                    json!({ "location": sarif_location(&s.location, Some(&text)) })
+                    let mut at = json!({ "location": sarif_location(&s.location, Some(&text)) });
+                    if let Some(state) = sarif_state(&run.propositions, s.label.as_deref()) {
+                        at["state"] = state;
+                    }
+                    at
                 })
                 .collect();
             json!({ "message": { "text": format!("component {}", run.component) }, "locations": locations })
         })
         .collect();
     (!flows.is_empty()).then(|| json!([{ "threadFlows": flows }]))
+}
+
+/// A threadFlowLocation's `state` (SARIF 2.1.0, 3.38.9: names with multiformatMessageString
+/// values): each proposition the component owns, `true` or `false` after the step.
+pub(crate) fn sarif_state(propositions: &[String], label: Option<&[String]>) -> Option<Value> {
+    let label = label?;
+    let state: serde_json::Map<String, Value> = propositions
+        .iter()
+        .map(|p| (p.clone(), json!({ "text": if label.contains(p) { "true" } else { "false" } })))
+        .collect();
+    (!state.is_empty()).then_some(Value::Object(state))
 }
 
 pub(crate) fn file_location(file: &str) -> Value {
@@ -1114,6 +1177,9 @@ fn property_result(p: &PropertyReport, new: &str) -> Option<Value> {
                 r["codeFlows"] = flows;
             }
             r["properties"] = json!({ "property": p.property, "trace": trace });
+            if let Some(labels) = &p.labels {
+                r["properties"]["labels"] = json!(labels);
+            }
             Some(r)
         }
         "unknown" => {

@@ -11,11 +11,15 @@
 //! A label after an event is the state right after it: the internal steps a C component takes
 //! before its next event are not placed among the other components' events, so a guarded
 //! event's letter `e{X}` (the label when `e` happens) can differ from the label shown before it.
+//! The label after each statement of a component's run ([`along_run`]) shows where it changes:
+//! the reports give it with the run's steps (a `label` in JSON, the threadFlowLocation's
+//! `state` in SARIF, the statement where it changes in text).
 //!
 //! Known weakness: when a C component's events cannot be matched with the trace by name (a
 //! relabelling renames them, or the assembly hides some), no labels are shown rather than
 //! guessed ones.
 
+use crate::abs::refine::Witness;
 use crate::check::cegar::{AssemblyResult, CegarOutcome, ComponentRun};
 use crate::ir::interp;
 use crate::ir::{Component, Stmt};
@@ -76,16 +80,28 @@ fn trace_labels(
     any.then(|| labels.into_iter().map(|l| l.into_iter().collect()).collect())
 }
 
-/// The labels of C component `comp` along `trace`, from its run.
-fn run_labels(comp: &Component, run: &ComponentRun, trace: &[String]) -> Option<Vec<Vec<String>>> {
-    let path: Vec<usize> = run.witness.steps.iter().map(|s| s.edge).collect();
-    let states = interp::follow(comp, &path, &mut interp::Scripted::new(run.witness.inputs()))?;
+/// The label of C component `comp`'s state before the first step of `witness` and after each
+/// of its steps (one more entry than the witness has steps), from the run replayed by the
+/// interpreter: the valuation of the component's propositions whose condition holds there.
+/// `None` when the component owns no proposition or the replay fails.
+pub fn along_run(comp: &Component, witness: &Witness) -> Option<Vec<Vec<String>>> {
     let vals = crate::abs::labels::valuations(comp);
+    if vals.is_empty() {
+        return None;
+    }
+    let path: Vec<usize> = witness.steps.iter().map(|s| s.edge).collect();
+    let states = interp::follow(comp, &path, &mut interp::Scripted::new(witness.inputs()))?;
     let label = |state: &interp::State| -> Option<Vec<String>> {
         let (_, _, text) = vals.iter().find(|(e, _, _)| !interp::enabled(comp, &[*e], state).is_empty())?;
         let inner = text.trim_start_matches('{').trim_end_matches('}');
         Some(if inner.is_empty() { Vec::new() } else { inner.split(',').map(str::to_string).collect() })
     };
+    states.iter().map(label).collect()
+}
+
+/// The labels of C component `comp` along `trace`, from its run.
+fn run_labels(comp: &Component, run: &ComponentRun, trace: &[String]) -> Option<Vec<Vec<String>>> {
+    let states = along_run(comp, &run.witness)?;
     // The component's events in order, each with the label of the state it leads to.
     let mut events: Vec<(String, Vec<String>)> = Vec::new();
     for (k, s) in run.witness.steps.iter().enumerate() {
@@ -94,10 +110,10 @@ fn run_labels(comp: &Component, run: &ComponentRun, trace: &[String]) -> Option<
                 (Some(_), crate::smt::Take::Value(v)) => format!("{}.{v}", ev.name()),
                 _ => ev.name().to_string(),
             };
-            events.push((name, label(&states[k + 1])?));
+            events.push((name, states[k + 1].clone()));
         }
     }
-    let mut current = label(&states[0])?;
+    let mut current = states[0].clone();
     let mut out = vec![current.clone()];
     let mut next = events.iter().peekable();
     for t in trace {

@@ -168,7 +168,8 @@ pub fn program_text(comp: &crate::ir::Component, r: &crate::check::cegar::Progra
 /// A component's run, one line per source statement (consecutive steps of one statement shown
 /// once: a step whose source range lies inside the previous one's, or that encloses it, is the
 /// same statement), with the inputs read; long runs are cut in the middle. Statements that
-/// merely share a line are distinct steps (issue 16, item 9).
+/// merely share a line are distinct steps (issue 16, item 9). When the component owns
+/// propositions, a statement after which its label changes names the new label.
 fn run_lines(comp: &crate::ir::Component, witness: &crate::abs::refine::Witness, indent: &str) -> String {
     let mut out = String::new();
     let inputs = witness.inputs();
@@ -176,34 +177,50 @@ fn run_lines(comp: &crate::ir::Component, witness: &crate::abs::refine::Witness,
     let _ =
         writeln!(out, "{indent}inputs, in order: {}", if shown.is_empty() { "none".into() } else { shown.join(", ") });
     let _ = writeln!(out, "{indent}the run:");
-    // Each shown statement: its range, text and the inputs read there.
-    let mut rows: Vec<(&crate::ir::SrcSpan, &str, Vec<i128>)> = Vec::new();
-    for step in &witness.steps {
+    // The label after each step, the initial one first.
+    let labels = labels::along_run(comp, witness);
+    let label_after = |k: usize| labels.as_ref().and_then(|l| l.get(k + 1));
+    // Each shown statement: its range, text, the inputs read there and the label after it.
+    type Row<'a> = (&'a crate::ir::SrcSpan, &'a str, Vec<i128>, Option<&'a Vec<String>>);
+    let mut rows: Vec<Row> = Vec::new();
+    for (k, step) in witness.steps.iter().enumerate() {
         let edge = &comp.edges[step.edge];
-        let Some(o) = &edge.origin else { continue };
+        let Some(o) = &edge.origin else {
+            if let Some(last) = rows.last_mut() {
+                last.3 = label_after(k);
+            }
+            continue;
+        };
         if let Some(last) = rows.last_mut() {
             if within(&o.span, last.0) {
                 last.2.extend(step.inputs.iter().copied());
+                last.3 = label_after(k);
                 continue;
             }
             if within(last.0, &o.span) {
                 // The enclosing statement names the step better (`x = f()` rather than `f()`).
                 (last.0, last.1) = (&o.span, &o.text);
                 last.2.extend(step.inputs.iter().copied());
+                last.3 = label_after(k);
                 continue;
             }
         }
-        rows.push((&o.span, &o.text, step.inputs.clone()));
+        rows.push((&o.span, &o.text, step.inputs.clone(), label_after(k)));
     }
+    let mut before: Option<&Vec<String>> = labels.as_ref().and_then(|l| l.first());
     let mut lines: Vec<String> = rows
         .iter()
-        .map(|(span, text, inputs)| {
-            let note = if inputs.is_empty() {
+        .map(|(span, text, inputs, label)| {
+            let mut note = if inputs.is_empty() {
                 String::new()
             } else {
                 let v: Vec<String> = inputs.iter().map(i128::to_string).collect();
                 format!("    <- input {}", v.join(", "))
             };
+            if let Some(l) = label.filter(|l| Some(*l) != before) {
+                let _ = write!(note, "    label [{}]", l.join(","));
+            }
+            before = *label;
             format!("{indent}  {}:{}: {}{}", span.file, span.line, text, note)
         })
         .collect();

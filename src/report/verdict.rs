@@ -8,7 +8,7 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::check::{ComponentRunReport, Location, Step, code_flows, file_location, sarif_location, steps};
+use super::check::{ComponentRunReport, Location, Step, code_flows, file_location, sarif_location};
 use crate::check::Verdict;
 use crate::check::cegar::{AssemblyResult, CegarOutcome, ProgramResult};
 use crate::check::upgrade::Upgrade;
@@ -108,7 +108,7 @@ fn from_outcome(property: &str, o: &CegarOutcome, components: &[crate::ir::Compo
                 .iter()
                 .filter_map(|r| {
                     let comp = components.iter().find(|c| c.name == r.component)?;
-                    Some(ComponentRunReport { component: r.component.clone(), path: steps(comp, &r.witness) })
+                    Some(ComponentRunReport::new(comp, &r.witness))
                 })
                 .collect(),
         },
@@ -270,7 +270,7 @@ impl UpgradeReport {
                     verdict: p.new.clone(),
                     reason: p.reason.clone(),
                     trace: p.trace.clone(),
-                    labels: None,
+                    labels: p.labels.clone(),
                     runs: Vec::new(),
                 };
                 property_result(&v, &self.new)
@@ -394,6 +394,9 @@ fn property_result(p: &PropertyVerdict, target: &str) -> Option<Value> {
                 r["codeFlows"] = flows;
             }
             r["properties"] = json!({ "property": p.property, "trace": trace });
+            if let Some(labels) = &p.labels {
+                r["properties"]["labels"] = json!(labels);
+            }
             Some(r)
         }
         "unknown" => {
