@@ -684,7 +684,13 @@ pub fn initial_alphabet(interface: &[String], property: Option<&Dla>, previous: 
 /// two projections are never equal, nor one a prefix of the other (`ce|Σ_I` would then
 /// violate the property too). Should they be, every interface event that the alphabet lacks
 /// is added, so that refinement always ends.
-pub fn widen(component: &Dla, property: Option<&Dla>, interface: &[String], alphabet: &[String], ce: &[String]) -> Vec<String> {
+pub fn widen(
+    component: &Dla,
+    property: Option<&Dla>,
+    interface: &[String],
+    alphabet: &[String],
+    ce: &[String],
+) -> Vec<String> {
     let guide = linear(&project(ce, alphabet), alphabet);
     let own = match check(&[component, &guide], property) {
         Safety::Violated { trace, .. } => project(&trace, interface),
@@ -936,7 +942,9 @@ impl DynamicChecker {
         let (outcome, learner, assumption, result) = loop {
             let fresh = refinements > 0;
             match self.learn_level(i, components, property, (&interface, &alphabet), fresh, stats)? {
-                LevelEnd::Done { outcome, learner, assumption, result } => break (outcome, learner, assumption, result),
+                LevelEnd::Done { outcome, learner, assumption, result } => {
+                    break (outcome, learner, assumption, result);
+                }
                 LevelEnd::Widen(events) => {
                     tracing::debug!(level = i, added = ?events, "alphabet refinement");
                     alphabet.extend(events);
