@@ -650,7 +650,7 @@ pub enum InterfaceAlphabet {
 /// How one attempt at a level ends ([`DynamicChecker::learn_level`]).
 enum LevelEnd {
     /// The level's outcome, its learner, its last assumption and the deeper result for it.
-    Done { outcome: Outcome, learner: LevelLearner, assumption: Dla, result: Outcome },
+    Done { outcome: Outcome, learner: Box<LevelLearner>, assumption: Dla, result: Outcome },
     /// The counterexample was spurious because of the alphabet: add these events.
     Widen(Vec<String>),
 }
@@ -1158,7 +1158,7 @@ impl DynamicChecker {
                 }
             }
         };
-        Ok(LevelEnd::Done { outcome, learner, assumption, result })
+        Ok(LevelEnd::Done { outcome, learner: Box::new(learner), assumption, result })
     }
 
     /// Whether the components from `from` on are the ones the previous run checked.
