@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use super::Verdict;
-use super::ag::{AgStats, DynamicChecker};
+use super::ag::{AgStats, DynamicChecker, InterfaceAlphabet};
 use super::verify::part_order;
 use crate::automata::Dla;
 use crate::automata::safety;
@@ -65,7 +65,7 @@ fn run(checker: &mut DynamicChecker, parts: &[Dla], property: Option<&Dla>, hidd
 }
 
 /// Checks that the assembly `name` of `new` satisfies its properties, re-using the check of
-/// the same assembly in `old`.
+/// the same assembly in `old`; the assumptions range over `alphabet`.
 pub fn check_upgrade(
     old: &Spec,
     new: &Spec,
@@ -73,7 +73,7 @@ pub fn check_upgrade(
     properties: &[String],
     order: &[String],
     cex: CexMode,
-    learner: Algorithm,
+    (learner, alphabet): (Algorithm, InterfaceAlphabet),
 ) -> Result<Upgrade, Diagnostic> {
     for (spec, which) in [(old, "old"), (new, "new")] {
         let c = spec.c_components(name)?;
@@ -123,7 +123,7 @@ pub fn check_upgrade(
         let indices = part_order(&old_asm, order, old_p.as_ref())?;
         let old_parts: Vec<Dla> = indices.iter().map(|&i| old_asm.parts[i].automaton.clone()).collect();
         let new_parts: Vec<Dla> = indices.iter().map(|&i| new_asm.parts[i].automaton.clone()).collect();
-        let mut checker = DynamicChecker::new(cex).with_algorithm(learner);
+        let mut checker = DynamicChecker::new(cex).with_algorithm(learner).with_alphabet(alphabet);
         let mut original = run(&mut checker, &old_parts, old_p.as_ref(), &|e| old_asm.is_hidden(e));
         let mut upgrade = run(&mut checker, &new_parts, new_p.as_ref(), &|e| new_asm.is_hidden(e));
         for (r, asm) in [(&mut original, &old_asm), (&mut upgrade, &new_asm)] {

@@ -1177,7 +1177,7 @@ fn check(old: &std::path::Path, new: &std::path::Path, ag: &AgArgs, format: Repo
         &ag.prop,
         &ag.order,
         ag.cex.mode(),
-        ag.learner.algorithm(),
+        (ag.learner.algorithm(), ag.alphabet.alphabet()),
     )?;
     let report =
         || crate::report::verdict::UpgradeReport::new(&old.display().to_string(), &new.display().to_string(), &result);
