@@ -1452,12 +1452,17 @@ mod tests {
 
     #[test]
     fn a_restored_table_with_wrong_answers_costs_time_not_the_verdict() {
-        for (env, algorithm) in
-            [chaos(), only_b()].into_iter().flat_map(|e| [(e.clone(), Algorithm::LStar), (e, Algorithm::LSharp)])
+        for ((env, algorithm), alphabet) in [chaos(), only_b()]
+            .into_iter()
+            .flat_map(|e| [(e.clone(), Algorithm::LStar), (e, Algorithm::LSharp)])
+            .flat_map(|c| [(c.clone(), InterfaceAlphabet::Full), (c, InterfaceAlphabet::Refine)])
         {
             let (component, property) = example();
             let parts = [component, env];
-            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire).with_probe(0).with_algorithm(algorithm);
+            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire)
+                .with_probe(0)
+                .with_algorithm(algorithm)
+                .with_alphabet(alphabet);
             let (expected, _) = fresh.run(&parts, Some(&property));
             for flip in [true, false] {
                 let mut saved = fresh.saved();
@@ -1471,10 +1476,34 @@ mod tests {
                         tree.answers.iter_mut().for_each(|(_, a)| damage(a));
                     }
                 }
-                let mut restored =
-                    DynamicChecker::restore(CexMode::RivestSchapire, saved).with_probe(0).with_algorithm(algorithm);
+                let mut restored = DynamicChecker::restore(CexMode::RivestSchapire, saved)
+                    .with_probe(0)
+                    .with_algorithm(algorithm)
+                    .with_alphabet(alphabet);
                 let (outcome, _) = restored.run(&parts, Some(&property));
-                assert_eq!(outcome, expected, "{algorithm} flip {flip}");
+                assert_eq!(outcome, expected, "{algorithm} {alphabet:?} flip {flip}");
+            }
+        }
+    }
+
+    #[test]
+    fn refined_alphabets_without_a_property_give_the_verdicts_of_the_whole_interface() {
+        // Without a property, only the components' own errors are violations; the first
+        // alphabet may be empty.
+        let (component, _) = example();
+        for parts in [vec![chaos(), only_b()], vec![component.clone(), chaos()], vec![chaos(), component]] {
+            for algorithm in [Algorithm::LStar, Algorithm::LSharp] {
+                let run = |alphabet| {
+                    DynamicChecker::new(CexMode::RivestSchapire)
+                        .with_probe(0)
+                        .with_algorithm(algorithm)
+                        .with_alphabet(alphabet)
+                        .run(&parts, None)
+                        .0
+                };
+                let full = run(InterfaceAlphabet::Full);
+                let refined = run(InterfaceAlphabet::Refine);
+                assert_eq!(matches!(refined, Outcome::Holds), matches!(full, Outcome::Holds), "{algorithm}");
             }
         }
     }
