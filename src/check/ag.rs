@@ -48,10 +48,10 @@
 //!
 //! With [`InterfaceAlphabet::Refine`] (Gheorghiu, Giannakopoulou and Păsăreanu, "Refining
 //! interface alphabets for compositional verification", TACAS 2007), level `i` learns its
-//! assumption over a part `Σ_A ⊆ Σ_i` of the interface. The paper shows that the rule stays
-//! sound for any assumption alphabet, and complete only with the whole interface; the
-//! argument, for the premises as this module checks them: let `t` be a trace of
-//! `M_i || M_{i+1} || .. || M_{n-1}` that violates `φ_i`. Its projection on the rest is a
+//! assumption over a part `Σ_A ⊆ Σ_i` of the interface. With a smaller alphabet the rule is
+//! still sound, though no longer complete (an assumption that proves the property may need
+//! events outside `Σ_A`). The argument, for the premises as this module checks them: let `t`
+//! be a trace of `M_i || M_{i+1} || .. || M_{n-1}` that violates `φ_i`. Its projection on the rest is a
 //! trace of the rest, so premise 2 (the rest satisfies `A_i`, a property over `Σ_A ⊆
 //! α(rest)`) puts `t|Σ_A` in `L(A_i)`. `A_i` and `M_i` synchronise on `Σ_A` only, and every
 //! other event of `M_i` is its own move in `A_i || M_i`, so `t` projected on `αM_i ∪ Σ_A` is a
@@ -79,7 +79,7 @@
 //! Each refinement adds an event of the finite `Σ_i`, and with `Σ_A = Σ_i` the analysis is
 //! paper 000's, so refinement ends. A level starts from the alphabet it ended with in the
 //! previous run (CEGAR rounds, upgrades, the cache), so that its table or tree stays usable
-//! and nothing is refined twice. Alphabets shrink the levels below too: `φ_{i+1} = A_i` has
+//! and the events it added are not looked for again. Alphabets shrink the levels below too: `φ_{i+1} = A_i` has
 //! the alphabet `Σ_A`, so the next interface is `(αM_{i+1} ∪ Σ_A) ∩ α(M_{i+2} || ..)`.
 //! Weaknesses: a refinement throws the level's answers away (as the paper does: they were
 //! about another language), so an assumption that needs most of its interface costs one
@@ -681,9 +681,10 @@ pub fn initial_alphabet(interface: &[String], property: Option<&Dla>, previous: 
 /// property, both projected on the interface. Their projections on `alphabet` agree (`t'`
 /// follows `ce|Σ_A`, or a prefix of it), so they differ first at an event outside the
 /// alphabet; that event (or both events there) is added, the paper's "forward" choice. The
-/// two projections are never equal, nor one a prefix of the other (`ce|Σ_I` would then
-/// violate the property too). Should they be, every interface event that the alphabet lacks
-/// is added, so that refinement always ends.
+/// component's projection is never equal to `ce`'s nor a prefix of it (`ce|Σ_I` would then
+/// violate the property too); where `ce`'s ends first, the component's next event is outside
+/// the alphabet, since `t'` follows `ce|Σ_A`. Should no event be found all the same, every
+/// interface event that the alphabet lacks is added, so that refinement always ends.
 pub fn widen(
     component: &Dla,
     property: Option<&Dla>,
