@@ -110,7 +110,9 @@ fn every_model_checks_with_its_stated_verdict() {
             if matches!(mono, Verdict::Holds) != matches!(ag_lsharp, Verdict::Holds) {
                 failures.push(format!("{where_}: mono says {mono:?}, ag with L# says {ag_lsharp:?}"));
             }
-            for (name, verdict) in [("ag", &ag)].into_iter().chain(refined.iter().map(|(_, v)| ("ag --alphabet refine", v))) {
+            for (name, verdict) in
+                [("ag", &ag)].into_iter().chain(refined.iter().map(|(_, v)| ("ag --alphabet refine", v)))
+            {
                 if let Verdict::Fails(trace) = verdict {
                     // The compositional engine's counterexample must be real too.
                     let assembly = model.assembly(&c.assembly).unwrap();
@@ -126,7 +128,9 @@ fn every_model_checks_with_its_stated_verdict() {
             }
             for (learner, verdict) in &refined {
                 if matches!(mono, Verdict::Holds) != matches!(verdict, Verdict::Holds) {
-                    failures.push(format!("{where_}: mono says {mono:?}, ag --alphabet refine with {learner} says {verdict:?}"));
+                    failures.push(format!(
+                        "{where_}: mono says {mono:?}, ag --alphabet refine with {learner} says {verdict:?}"
+                    ));
                 }
             }
             match (mono, c.holds) {

@@ -48,10 +48,10 @@
 //!
 //! With [`InterfaceAlphabet::Refine`] (Gheorghiu, Giannakopoulou and Păsăreanu, "Refining
 //! interface alphabets for compositional verification", TACAS 2007), level `i` learns its
-//! assumption over a part `Σ_A ⊆ Σ_i` of the interface. The paper shows that the rule stays
-//! sound for any assumption alphabet, and complete only with the whole interface; the
-//! argument, for the premises as this module checks them: let `t` be a trace of
-//! `M_i || M_{i+1} || .. || M_{n-1}` that violates `φ_i`. Its projection on the rest is a
+//! assumption over a part `Σ_A ⊆ Σ_i` of the interface. With a smaller alphabet the rule is
+//! still sound, though no longer complete (an assumption that proves the property may need
+//! events outside `Σ_A`). The argument, for the premises as this module checks them: let `t`
+//! be a trace of `M_i || M_{i+1} || .. || M_{n-1}` that violates `φ_i`. Its projection on the rest is a
 //! trace of the rest, so premise 2 (the rest satisfies `A_i`, a property over `Σ_A ⊆
 //! α(rest)`) puts `t|Σ_A` in `L(A_i)`. `A_i` and `M_i` synchronise on `Σ_A` only, and every
 //! other event of `M_i` is its own move in `A_i || M_i`, so `t` projected on `αM_i ∪ Σ_A` is a
@@ -79,7 +79,7 @@
 //! Each refinement adds an event of the finite `Σ_i`, and with `Σ_A = Σ_i` the analysis is
 //! paper 000's, so refinement ends. A level starts from the alphabet it ended with in the
 //! previous run (CEGAR rounds, upgrades, the cache), so that its table or tree stays usable
-//! and nothing is refined twice. Alphabets shrink the levels below too: `φ_{i+1} = A_i` has
+//! and the events it added are not looked for again. Alphabets shrink the levels below too: `φ_{i+1} = A_i` has
 //! the alphabet `Σ_A`, so the next interface is `(αM_{i+1} ∪ Σ_A) ∩ α(M_{i+2} || ..)`.
 //! Weaknesses: a refinement throws the level's answers away (as the paper does: they were
 //! about another language), so an assumption that needs most of its interface costs one
@@ -661,7 +661,7 @@ pub enum InterfaceAlphabet {
 #[allow(clippy::large_enum_variant)]
 enum LevelEnd {
     /// The level's outcome, its learner, its last assumption and the deeper result for it.
-    Done { outcome: Outcome, learner: LevelLearner, assumption: Dla, result: Outcome },
+    Done { outcome: Outcome, learner: Box<LevelLearner>, assumption: Dla, result: Outcome },
     /// The counterexample was spurious because of the alphabet: add these events.
     Widen(Vec<String>),
 }
@@ -692,10 +692,17 @@ pub fn initial_alphabet(interface: &[String], property: Option<&Dla>, previous: 
 /// property, both projected on the interface. Their projections on `alphabet` agree (`t'`
 /// follows `ce|Σ_A`, or a prefix of it), so they differ first at an event outside the
 /// alphabet; that event (or both events there) is added, the paper's "forward" choice. The
-/// two projections are never equal, nor one a prefix of the other (`ce|Σ_I` would then
-/// violate the property too). Should they be, every interface event that the alphabet lacks
-/// is added, so that refinement always ends.
-pub fn widen(component: &Dla, property: Option<&Dla>, interface: &[String], alphabet: &[String], ce: &[String]) -> Vec<String> {
+/// component's projection is never equal to `ce`'s nor a prefix of it (`ce|Σ_I` would then
+/// violate the property too); where `ce`'s ends first, the component's next event is outside
+/// the alphabet, since `t'` follows `ce|Σ_A`. Should no event be found all the same, every
+/// interface event that the alphabet lacks is added, so that refinement always ends.
+pub fn widen(
+    component: &Dla,
+    property: Option<&Dla>,
+    interface: &[String],
+    alphabet: &[String],
+    ce: &[String],
+) -> Vec<String> {
     let guide = linear(&project(ce, alphabet), alphabet);
     let own = match check(&[component, &guide], property) {
         Safety::Violated { trace, .. } => project(&trace, interface),
@@ -947,7 +954,9 @@ impl DynamicChecker {
         let (outcome, learner, assumption, result) = loop {
             let fresh = refinements > 0;
             match self.learn_level(i, components, property, (&interface, &alphabet), fresh, stats)? {
-                LevelEnd::Done { outcome, learner, assumption, result } => break (outcome, learner, assumption, result),
+                LevelEnd::Done { outcome, learner, assumption, result } => {
+                    break (outcome, learner, assumption, result);
+                }
                 LevelEnd::Widen(events) => {
                     tracing::debug!(level = i, added = ?events, "alphabet refinement");
                     alphabet.extend(events);
@@ -1161,7 +1170,7 @@ impl DynamicChecker {
                 }
             }
         };
-        Ok(LevelEnd::Done { outcome, learner, assumption, result })
+        Ok(LevelEnd::Done { outcome, learner: Box::new(learner), assumption, result })
     }
 
     /// Whether the components from `from` on are the ones the previous run checked.
@@ -1457,12 +1466,17 @@ mod tests {
 
     #[test]
     fn a_restored_table_with_wrong_answers_costs_time_not_the_verdict() {
-        for (env, algorithm) in
-            [chaos(), only_b()].into_iter().flat_map(|e| [(e.clone(), Algorithm::LStar), (e, Algorithm::LSharp)])
+        for ((env, algorithm), alphabet) in [chaos(), only_b()]
+            .into_iter()
+            .flat_map(|e| [(e.clone(), Algorithm::LStar), (e, Algorithm::LSharp)])
+            .flat_map(|c| [(c.clone(), InterfaceAlphabet::Full), (c, InterfaceAlphabet::Refine)])
         {
             let (component, property) = example();
             let parts = [component, env];
-            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire).with_probe(0).with_algorithm(algorithm);
+            let mut fresh = DynamicChecker::new(CexMode::RivestSchapire)
+                .with_probe(0)
+                .with_algorithm(algorithm)
+                .with_alphabet(alphabet);
             let (expected, _) = fresh.run(&parts, Some(&property));
             for flip in [true, false] {
                 let mut saved = fresh.saved();
@@ -1476,10 +1490,34 @@ mod tests {
                         tree.answers.iter_mut().for_each(|(_, a)| damage(a));
                     }
                 }
-                let mut restored =
-                    DynamicChecker::restore(CexMode::RivestSchapire, saved).with_probe(0).with_algorithm(algorithm);
+                let mut restored = DynamicChecker::restore(CexMode::RivestSchapire, saved)
+                    .with_probe(0)
+                    .with_algorithm(algorithm)
+                    .with_alphabet(alphabet);
                 let (outcome, _) = restored.run(&parts, Some(&property));
-                assert_eq!(outcome, expected, "{algorithm} flip {flip}");
+                assert_eq!(outcome, expected, "{algorithm} {alphabet:?} flip {flip}");
+            }
+        }
+    }
+
+    #[test]
+    fn refined_alphabets_without_a_property_give_the_verdicts_of_the_whole_interface() {
+        // Without a property, only the components' own errors are violations; the first
+        // alphabet may be empty.
+        let (component, _) = example();
+        for parts in [vec![chaos(), only_b()], vec![component.clone(), chaos()], vec![chaos(), component]] {
+            for algorithm in [Algorithm::LStar, Algorithm::LSharp] {
+                let run = |alphabet| {
+                    DynamicChecker::new(CexMode::RivestSchapire)
+                        .with_probe(0)
+                        .with_algorithm(algorithm)
+                        .with_alphabet(alphabet)
+                        .run(&parts, None)
+                        .0
+                };
+                let full = run(InterfaceAlphabet::Full);
+                let refined = run(InterfaceAlphabet::Refine);
+                assert_eq!(matches!(refined, Outcome::Holds), matches!(full, Outcome::Holds), "{algorithm}");
             }
         }
     }

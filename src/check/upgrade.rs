@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use super::Verdict;
-use super::ag::{AgStats, DynamicChecker, Reuse};
+use super::ag::{AgStats, DynamicChecker, InterfaceAlphabet, Reuse};
 use super::verify::part_order;
 use crate::automata::Dla;
 use crate::automata::safety;
@@ -77,8 +77,8 @@ fn run(
 /// Checks that the assembly `name` of `new` satisfies its properties, re-using the check of
 /// the same assembly in `old`. The search of the whole product before learning explores at
 /// most `probe` states ([`super::ag::PROBE_STATES`] by default), a changed level re-uses its
-/// old table or tree as `reuse` says; both checks stop at
-/// `deadline` (their verdicts then unknown).
+/// old table or tree as `reuse` says, the assumptions range over `alphabet`; both checks stop
+/// at `deadline` (their verdicts then unknown).
 #[allow(clippy::too_many_arguments)]
 pub fn check_upgrade(
     old: &Spec,
@@ -87,7 +87,7 @@ pub fn check_upgrade(
     properties: &[String],
     order: &[String],
     cex: CexMode,
-    learner: Algorithm,
+    (learner, alphabet): (Algorithm, InterfaceAlphabet),
     probe: usize,
     reuse: Reuse,
     deadline: Deadline,
@@ -140,7 +140,11 @@ pub fn check_upgrade(
         let indices = part_order(&old_asm, order, old_p.as_ref())?;
         let old_parts: Vec<Dla> = indices.iter().map(|&i| old_asm.parts[i].automaton.clone()).collect();
         let new_parts: Vec<Dla> = indices.iter().map(|&i| new_asm.parts[i].automaton.clone()).collect();
-        let mut checker = DynamicChecker::new(cex).with_algorithm(learner).with_probe(probe).with_reuse(reuse);
+        let mut checker = DynamicChecker::new(cex)
+            .with_algorithm(learner)
+            .with_alphabet(alphabet)
+            .with_probe(probe)
+            .with_reuse(reuse);
         checker.set_deadline(deadline.instant());
         let mut original = run(&mut checker, &old_parts, old_p.as_ref(), &|e| old_asm.is_hidden(e), &deadline);
         let mut upgrade = run(&mut checker, &new_parts, new_p.as_ref(), &|e| new_asm.is_hidden(e), &deadline);

@@ -102,10 +102,12 @@ pub struct AgArgs {
     /// states. 0 leaves every verdict to the assume-guarantee rule.
     #[arg(long, value_name = "STATES", default_value_t = crate::check::ag::PROBE_STATES)]
     pub probe_states: usize,
-    /// The events each assumption of the compositional engine ranges over: the whole interface
-    /// between its component and the rest, or (refine) first the events of its property,
-    /// widened when a counterexample is spurious for want of an event (alphabet refinement).
-    #[arg(long, value_enum, default_value_t = AlphabetArg::Full)]
+    /// The events each assumption of the compositional engine ranges over: first the events
+    /// of its property, widened when a counterexample is spurious for want of an event
+    /// (refine, alphabet refinement: the default, fewer membership queries on the IPC and the
+    /// scalable assembly, `benches/LEARNING.md`), or the whole interface between its component
+    /// and the rest (full).
+    #[arg(long, value_enum, default_value_t = AlphabetArg::Refine)]
     pub alphabet: AlphabetArg,
 }
 
@@ -1204,7 +1206,7 @@ fn check(
         &ag.prop,
         &ag.order,
         ag.cex.mode(),
-        ag.learner.algorithm(),
+        (ag.learner.algorithm(), ag.alphabet.alphabet()),
         ag.probe_states,
         ag.reuse.reuse(),
         deadline,
