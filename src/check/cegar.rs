@@ -189,6 +189,9 @@ const BMC_CHUNK: usize = 20;
 /// leaves the rest to CEGAR. A count of work, not a time, so that how deep the search gets, and
 /// so the verdict, does not depend on the machine's load.
 const BMC_QUERY_BUDGET: u32 = 4_000_000;
+/// The share of [`BMC_QUERY_BUDGET`] that a query of the bounded search gets in its turns
+/// between the rounds of invariants.
+const BMC_EARLY_SHARE: u32 = 8;
 /// The most loop iterations the bounded search adds at a time.
 const BMC_MAX_CHUNK: usize = 320;
 /// The deepest the bounded search goes.
@@ -442,7 +445,8 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     use crate::abs::{ErrorKind, EventView};
     use crate::ir::interp;
     let mut parts = [CPart::new(Abstractor::new(comp, EventView::Hidden))];
-    let mut bmc = super::bmc::Bmc::new(comp, options.query_budget.min(BMC_QUERY_BUDGET), options.deadline);
+    let bmc_budget = options.query_budget.min(BMC_QUERY_BUDGET);
+    let mut bmc = super::bmc::Bmc::new(comp, bmc_budget, options.deadline);
     let mut bmc_stats = crate::smt::SmtStats::default();
     // The bounded search deepens at turns 0, 1, 2, 4, 8, ... (turns 0 and 1 come before the
     // second and third rounds of invariants, the rest before CEGAR's rounds): a schedule fixed
@@ -507,10 +511,16 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
             return Some(decided);
         }
         let due = round == 0 || round.is_power_of_two();
+        // The turns before the second and third rounds of invariants are cheap: a query that
+        // needs more than a share of the budget ends the turn, and the later turns, with the
+        // whole budget, ask again (a safe program that the next round proves does not pay for
+        // a hard query of the unrolling: `examples-c/cegar/retry_connection.c`).
+        let early = round < 2;
         round += 1;
         if !due || bmc.gave_up || bmc.depth() >= BMC_MAX_DEPTH || (round > 1 && bmc.exhausted()) {
             return None;
         }
+        bmc.smt.set_budget(if early { bmc_budget / BMC_EARLY_SHARE } else { bmc_budget });
         // Before the first round, small steps (2, 4, 8, ... iterations) find shallow bugs
         // with small queries; later the depth doubles at each turn.
         let mut found = bmc.deepen(bmc.depth().clamp(1, BMC_MAX_CHUNK));
@@ -536,6 +546,10 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
             // model checker's forward condition is.
             Ok(None) if bmc.exhausted() => Some(CegarOutcome::Holds),
             Ok(None) => None,
+            Err(e @ (crate::smt::SmtError::Budget(_) | crate::smt::SmtError::Unknown(_))) if early => {
+                tracing::info!(%e, depth = bmc.depth(), "bounded search ends its early turn");
+                None
+            }
             Err(e) => {
                 tracing::info!(%e, depth = bmc.depth(), "bounded search gives up");
                 bmc.gave_up = true;

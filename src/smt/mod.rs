@@ -676,6 +676,16 @@ impl Smt {
         smt
     }
 
+    /// Gives each later check `budget` resource units (Z3's `rlimit`).
+    pub fn set_budget(&mut self, budget: u32) {
+        if budget != self.budget {
+            self.budget = budget;
+            let mut p = Params::new();
+            p.set_u32("rlimit", budget);
+            self.solver.set_params(&p);
+        }
+    }
+
     /// The deadline its queries look at.
     pub fn deadline(&self) -> Deadline {
         self.deadline
