@@ -51,6 +51,9 @@ pub struct ObservationTree {
     /// Per node, [`KNOWN`], [`ACCEPTED`] and [`INNER`] bits: what apartness looks at first, in
     /// an array small enough to stay in cache.
     meta: Vec<u8>,
+    /// Per node, bit `a % 64` set for every letter `a` of its children: two nodes without a
+    /// common bit have no common child.
+    letter_mask: Vec<u64>,
     /// Nodes whose answer became known since the last [`ObservationTree::take_log`].
     log: Vec<NodeId>,
 }
@@ -59,7 +62,7 @@ impl ObservationTree {
     /// The tree holding only the root, with nothing known.
     pub fn new(letters: usize, prefix_closed: bool) -> ObservationTree {
         let root = Node { parent: ROOT, letter: 0, depth: 0, children: Vec::new() };
-        ObservationTree { letters: letters as u32, prefix_closed, nodes: vec![root], meta: vec![0], log: Vec::new() }
+        ObservationTree { letters: letters as u32, prefix_closed, nodes: vec![root], meta: vec![0], letter_mask: vec![0], log: Vec::new() }
     }
 
     /// The number of letters.
@@ -123,6 +126,8 @@ impl ObservationTree {
                 self.nodes.push(Node { parent: n, letter, depth, children: Vec::new() });
                 self.meta[n as usize] |= INNER;
                 self.meta.push(if rejected { KNOWN } else { 0 });
+                self.letter_mask[n as usize] |= 1 << (letter % 64);
+                self.letter_mask.push(0);
                 id
             }
         }
@@ -286,15 +291,19 @@ impl ObservationTree {
     }
 
     /// Apartness of `a` and `b` as far as their own bits decide it: `Some(true)` if their
-    /// answers differ, `Some(false)` if nothing below them can differ (one has no children,
-    /// or, in prefix-closed mode, one is rejected), `None` if their children must be looked at.
+    /// answers differ, `Some(false)` if nothing below them can differ (they have no common
+    /// child letter, or, in prefix-closed mode, one is rejected), `None` if their children must
+    /// be looked at.
     fn apart_here(&self, a: NodeId, b: NodeId) -> Option<bool> {
         let (ma, mb) = (self.meta[a as usize], self.meta[b as usize]);
         if ma & mb & KNOWN != 0 && (ma ^ mb) & ACCEPTED != 0 {
             return Some(true);
         }
         let rejected = |m: u8| m & (KNOWN | ACCEPTED) == KNOWN;
-        if self.prefix_closed && (rejected(ma) || rejected(mb)) || ma & mb & INNER == 0 {
+        if self.prefix_closed && (rejected(ma) || rejected(mb))
+            || ma & mb & INNER == 0
+            || self.letter_mask[a as usize] & self.letter_mask[b as usize] == 0
+        {
             return Some(false);
         }
         None
