@@ -376,8 +376,12 @@ impl LSharp {
             // may give later nodes a candidate, so emptiness is looked at when a node's turn
             // comes. Going down, a swapped-in node has had its turn.
             // Only frontier nodes whose candidates changed can have none or several.
-            let mut empty: Vec<usize> =
-                self.changed.iter().filter_map(|&f| self.frontier_of(f)).filter(|&i| self.frontier[i].1.is_empty()).collect();
+            let mut empty: Vec<usize> = self
+                .changed
+                .iter()
+                .filter_map(|&f| self.frontier_of(f))
+                .filter(|&i| self.frontier[i].1.is_empty())
+                .collect();
             empty.sort_unstable_by(|a, b| b.cmp(a));
             empty.dedup();
             let mut promoted = false;
@@ -391,8 +395,12 @@ impl LSharp {
                 continue;
             }
             // Separation: each frontier node is asked witnesses until one candidate is left.
-            let mut several: Vec<usize> =
-                self.changed.iter().filter_map(|&f| self.frontier_of(f)).filter(|&i| self.frontier[i].1.len() >= 2).collect();
+            let mut several: Vec<usize> = self
+                .changed
+                .iter()
+                .filter_map(|&f| self.frontier_of(f))
+                .filter(|&i| self.frontier[i].1.len() >= 2)
+                .collect();
             several.sort_unstable();
             several.dedup();
             let mut separated = false;
@@ -712,5 +720,131 @@ impl LSharp {
         }
         fresh.close(oracle);
         fresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A DFA over `k` letters as a table (`None`: the word is rejected from there on).
+    struct Table {
+        k: usize,
+        accepting: Vec<bool>,
+        next: Vec<Option<usize>>,
+    }
+
+    impl Table {
+        /// A pseudo-random DFA with `n` states (a fixed linear congruential generator).
+        fn random(n: usize, k: usize, seed: u64, prefix_closed: bool) -> Table {
+            let mut x = seed;
+            let mut draw = |m: usize| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (x >> 33) as usize % m
+            };
+            let accepting = (0..n).map(|_| prefix_closed || draw(2) == 0).collect();
+            let next = (0..n * k).map(|_| (draw(5) != 0).then(|| draw(n))).collect();
+            Table { k, accepting, next }
+        }
+
+        fn run(&self, word: &[u32]) -> bool {
+            let mut q = Some(0);
+            for &a in word {
+                q = q.and_then(|q| self.next[q * self.k + a as usize]);
+            }
+            q.is_some_and(|q| self.accepting[q])
+        }
+
+        /// A shortest word on which `h` and the table differ.
+        fn difference(&self, h: &Dla, alphabet: &[String]) -> Option<Vec<String>> {
+            let step = |q: Option<StateId>, a: usize| {
+                let e = h.event_index(&alphabet[a])?;
+                h.state(q?).out.iter().find(|t| t.event == e).map(|t| t.to)
+            };
+            let start = (Some(0usize), h.initial().first().copied());
+            let mut seen = std::collections::HashSet::from([start]);
+            let mut queue = std::collections::VecDeque::from([(start, Vec::new())]);
+            while let Some(((t, q), w)) = queue.pop_front() {
+                if t.is_some_and(|t| self.accepting[t]) != q.is_some_and(|q| h.is_accepting(q)) {
+                    return Some(w.iter().map(|&a: &usize| alphabet[a].clone()).collect());
+                }
+                for a in 0..self.k {
+                    let next = (t.and_then(|t| self.next[t * self.k + a]), step(q, a));
+                    if seen.insert(next) {
+                        let mut w2 = w.clone();
+                        w2.push(a);
+                        queue.push_back((next, w2));
+                    }
+                }
+            }
+            None
+        }
+    }
+
+    impl Membership for Table {
+        fn member(&mut self, _word: &[String]) -> bool {
+            unreachable!("the learner asks by index")
+        }
+
+        fn member_indexed(&mut self, _alphabet: &[String], word: &[u32]) -> bool {
+            self.run(word)
+        }
+    }
+
+    impl LSharp {
+        /// The first inconsistency in the order of a depth-first walk (the definition that
+        /// [`LSharp::inconsistency`] computes in one pass).
+        fn inconsistency_by_walk(&self, hyp: &Transitions) -> Option<NodeId> {
+            let mut work = vec![(ROOT, 0u32)];
+            while let Some((n, q)) = work.pop() {
+                if let Some(b) = self.tree.out(n)
+                    && b != self.accepts(q)
+                {
+                    return Some(n);
+                }
+                if self.tree.prefix_closed() && self.tree.out(n) == Some(false) {
+                    continue;
+                }
+                for &(a, c) in self.tree.children(n) {
+                    work.push((c, hyp.next[q as usize * hyp.letters + a as usize]));
+                }
+            }
+            None
+        }
+
+        /// Panics unless what is kept incrementally equals what a fresh computation gives.
+        fn assert_incremental_state_is_exact(&self) {
+            for (f, cands) in &self.frontier {
+                let fresh: Vec<u32> =
+                    (0..self.basis.len() as u32).filter(|&q| !self.tree.apart(*f, self.basis[q as usize])).collect();
+                assert_eq!(cands, &fresh, "candidates of frontier node {f}");
+            }
+            let k = self.alphabet.len();
+            for (q, &b) in self.basis.iter().enumerate() {
+                for a in 0..k {
+                    let c = self.tree.child(b, a as u32).expect("extended");
+                    let expected = self.basis_of(c).unwrap_or_else(|| self.frontier[self.frontier_of(c).unwrap()].1[0]);
+                    assert_eq!(self.next[q * k + a], expected, "transition of basis {q} on {a}");
+                }
+            }
+            let hyp = self.transitions();
+            assert_eq!(self.inconsistency(&hyp), self.inconsistency_by_walk(&hyp));
+        }
+    }
+
+    #[test]
+    fn the_incremental_bookkeeping_equals_a_fresh_computation_after_every_round() {
+        for (seed, prefix_closed) in (1..=24).map(|s| (s, s % 2 == 0)) {
+            let mut target = Table::random(6 + seed as usize % 7, 2 + seed as usize % 3, seed, prefix_closed);
+            let alphabet: Vec<String> = (0..target.k).map(|a| format!("l{a}")).collect();
+            let mut l = LSharp::new(alphabet.clone(), prefix_closed);
+            l.close(&mut target);
+            loop {
+                l.assert_incremental_state_is_exact();
+                let h = l.hypothesis();
+                let Some(cex) = target.difference(&h, &alphabet) else { break };
+                l.refine(&cex, &mut target).expect("a counterexample makes progress");
+            }
+        }
     }
 }

@@ -62,7 +62,14 @@ impl ObservationTree {
     /// The tree holding only the root, with nothing known.
     pub fn new(letters: usize, prefix_closed: bool) -> ObservationTree {
         let root = Node { parent: ROOT, letter: 0, depth: 0, children: Vec::new() };
-        ObservationTree { letters: letters as u32, prefix_closed, nodes: vec![root], meta: vec![0], letter_mask: vec![0], log: Vec::new() }
+        ObservationTree {
+            letters: letters as u32,
+            prefix_closed,
+            nodes: vec![root],
+            meta: vec![0],
+            letter_mask: vec![0],
+            log: Vec::new(),
+        }
     }
 
     /// The number of letters.
@@ -402,5 +409,67 @@ mod tests {
         assert!(t.apart(p, q));
         assert_eq!(t.witness(p, q), Some(vec![1]));
         assert_eq!(t.witness(p, p), None);
+    }
+
+    #[test]
+    fn every_new_answer_is_logged_with_those_prefix_closure_implies() {
+        let mut t = ObservationTree::new(2, true);
+        let n = t.walk_or_add(ROOT, &[0, 1]);
+        t.set_out(n, true);
+        let mid = t.walk(ROOT, &[0]).unwrap();
+        assert_eq!(t.take_log(), [n, mid, ROOT]);
+        let r = t.walk_or_add(ROOT, &[1]);
+        let below = t.walk_or_add(r, &[0]);
+        t.set_out(r, false);
+        assert_eq!(t.take_log(), [r, below]);
+        // A child added below a rejected node is rejected without being logged.
+        let c = t.child_or_add(below, 1);
+        assert_eq!((t.out(c), t.take_log()), (Some(false), vec![]));
+    }
+
+    #[test]
+    fn the_walk_order_takes_larger_letters_first_and_ancestors_before_descendants() {
+        let mut t = ObservationTree::new(3, false);
+        let a = t.walk_or_add(ROOT, &[0, 2]);
+        let b = t.walk_or_add(ROOT, &[1]);
+        let c = t.walk_or_add(ROOT, &[1, 0, 0]);
+        assert!(t.walk_order_before(b, a));
+        assert!(!t.walk_order_before(a, b));
+        assert!(t.walk_order_before(b, c));
+        assert!(t.walk_order_before(c, a));
+        assert!(t.walk_order_before(ROOT, c));
+        assert!(!t.walk_order_before(c, c));
+    }
+
+    #[test]
+    fn states_of_runs_every_node() {
+        let mut t = ObservationTree::new(2, false);
+        let n = t.walk_or_add(ROOT, &[1, 1, 0]);
+        // Counts the ones modulo 3.
+        let states = t.states_of(0, &|q, a| (q + a) % 3);
+        assert_eq!(states[n as usize], 2);
+        assert_eq!(states[t.walk(ROOT, &[1]).unwrap() as usize], 1);
+    }
+
+    #[test]
+    fn apartness_looks_below_nodes_with_common_letters_only() {
+        // Words over 70 letters, so that letters 3 and 67 share a mask bit.
+        let mut t = ObservationTree::new(70, false);
+        let (p, q) = (t.walk_or_add(ROOT, &[0]), t.walk_or_add(ROOT, &[1]));
+        for n in [p, q] {
+            t.set_out(n, true);
+        }
+        let x = t.walk_or_add(p, &[3]);
+        let y = t.walk_or_add(q, &[67]);
+        t.set_out(x, true);
+        t.set_out(y, false);
+        assert!(!t.apart(p, q));
+        let z = t.walk_or_add(q, &[3, 5]);
+        let u = t.walk_or_add(p, &[3, 5]);
+        t.set_out(z, true);
+        assert!(!t.apart(p, q));
+        t.set_out(u, false);
+        assert!(t.apart(p, q));
+        assert_eq!(t.witness(p, q), Some(vec![3, 5]));
     }
 }
