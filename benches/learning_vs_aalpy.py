@@ -257,9 +257,13 @@ def order_key(name):
 
 
 SUBST_LEARNERS = ["lstar", "lsharp"]
+# A subst learner left out with --subst-learners.
+NOT_RUN = "not run"
 
 
 def cell(r):
+    if r == NOT_RUN:
+        return NOT_RUN
     return "timeout" if r is None else f"{r['membership']} / {r['equivalence']} / {r['ms']:.0f}"
 
 
@@ -275,7 +279,7 @@ def table(rows):
     for r in rows:
         s, a = r["subst"], r["aalpy"]
         done = [x for x in a.values() if x is not None]
-        sharp = s["lsharp"]
+        sharp = s["lsharp"] if isinstance(s["lsharp"], dict) else None
         nan = float("nan")
         mq = ratio(sharp["membership"], min(x["membership"] for x in done)) if done and sharp else nan
         eq = ratio(sharp["equivalence"], a["lstar"]["equivalence"]) if a.get("lstar") and sharp else nan
@@ -300,6 +304,11 @@ def main():
     parser.add_argument("--only", default="", help="only targets whose name contains this")
     parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per AALpy run")
     parser.add_argument("--out", default=str(ROOT / "target" / "learning-results.json"), help="results file")
+    parser.add_argument(
+        "--subst-learners",
+        default=",".join(SUBST_LEARNERS),
+        help="comma separated subset of lstar,lsharp (a learner left out shows `not run`)",
+    )
     args = parser.parse_args()
 
     if args.one:
@@ -326,10 +335,15 @@ def main():
     print(f"learning {len(names)} targets with subst", file=sys.stderr)
     subst = {}
     binary = learning_binary()
+    learners = args.subst_learners.split(",")
     for n in names:
         for learner in SUBST_LEARNERS:
+            if learner not in learners:
+                subst.setdefault(n, {})[learner] = NOT_RUN
+                continue
             print(f"learning {n} with subst {learner}", file=sys.stderr)
             r = run_subst_isolated(binary, subst_files[n], learner, args.time_limit)
+            print(f"  {cell(r)}", file=sys.stderr)
             subst.setdefault(n, {})[learner] = r
     rows = []
     for n in names:
@@ -338,7 +352,10 @@ def main():
         for algorithm in AALPY_ALGORITHMS:
             print(f"learning {n} with AALpy {algorithm}", file=sys.stderr)
             aalpy[algorithm] = run_aalpy_isolated(aalpy_files[n], algorithm, args.time_limit)
-        shape = s["lsharp"] or s["lstar"]
+            print(f"  {cell(aalpy[algorithm])}", file=sys.stderr)
+        shape = next((r for r in (s["lsharp"], s["lstar"]) if isinstance(r, dict)), None)
+        if shape is None:
+            continue
         rows.append({"name": n, "states": shape["states"], "letters": shape["letters"], "subst": s, "aalpy": aalpy})
     from importlib.metadata import version
 

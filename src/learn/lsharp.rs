@@ -59,6 +59,15 @@ pub struct LSharp {
     closed: Option<Transitions>,
     /// Basis nodes (a prefix of `basis`) whose children have all been asked.
     extended: usize,
+    /// What is kept up to date between rounds (boxed: the learner is moved around whole).
+    inc: Box<Incremental>,
+    /// Work done so far.
+    pub stats: Stats,
+}
+
+/// The incremental bookkeeping of an [`LSharp`].
+#[derive(Clone, Debug, Default)]
+struct Incremental {
     /// Per basis index: frontier nodes that had it among their candidates when they were
     /// added or it was promoted (a superset: entries are dropped lazily).
     rev: Vec<Vec<NodeId>>,
@@ -75,8 +84,6 @@ pub struct LSharp {
     /// `q`'s child on `a` or of that child's first candidate ([`NONE`] if it has none), for
     /// the extended basis nodes.
     next: Vec<u32>,
-    /// Work done so far.
-    pub stats: Stats,
 }
 
 /// No index.
@@ -110,12 +117,7 @@ impl LSharp {
             frontier: Vec::new(),
             frontier_index: vec![NONE],
             extended: 0,
-            rev: vec![Vec::new()],
-            dropped: 0,
-            changed: Vec::new(),
-            by_out: [Vec::new(), Vec::new()],
-            by_out_upto: 0,
-            next: Vec::new(),
+            inc: Box::new(Incremental { rev: vec![Vec::new()], ..Incremental::default() }),
             closed: None,
             reference: None,
             stats: Stats::default(),
@@ -151,7 +153,7 @@ impl LSharp {
         debug_assert!(self.frontier.is_empty());
         let q = self.basis.len() as u32;
         self.basis.push(n);
-        self.rev.push(Vec::new());
+        self.inc.rev.push(Vec::new());
         Self::set_index(&mut self.basis_index, n, q);
     }
 
@@ -190,17 +192,17 @@ impl LSharp {
         // A node without children is apart from exactly the basis nodes with the other answer
         // (basis nodes have known answers).
         if let (Some(b), true) = (self.tree.out(n), self.tree.children(n).is_empty()) {
-            while self.by_out_upto < self.basis.len() {
-                let q = self.by_out_upto;
+            while self.inc.by_out_upto < self.basis.len() {
+                let q = self.inc.by_out_upto;
                 if let Some(bq) = self.tree.out(self.basis[q]) {
-                    self.by_out[usize::from(bq)].push(q as u32);
-                    self.by_out_upto += 1;
+                    self.inc.by_out[usize::from(bq)].push(q as u32);
+                    self.inc.by_out_upto += 1;
                 } else {
                     break;
                 }
             }
-            if self.by_out_upto == self.basis.len() {
-                return self.by_out[usize::from(b)].clone();
+            if self.inc.by_out_upto == self.basis.len() {
+                return self.inc.by_out[usize::from(b)].clone();
             }
         }
         (0..self.basis.len() as u32).filter(|&q| !self.tree.apart(n, self.basis[q as usize])).collect()
@@ -210,7 +212,7 @@ impl LSharp {
     fn extend(&mut self, oracle: &mut dyn Membership) {
         let letters = self.alphabet.len() as u32;
         let mut q = self.extended;
-        self.next.resize(self.basis.len() * letters as usize, NONE);
+        self.inc.next.resize(self.basis.len() * letters as usize, NONE);
         while q < self.basis.len() {
             if oracle.stopped() {
                 return;
@@ -221,11 +223,11 @@ impl LSharp {
                 if self.basis_of(c).is_none() && self.frontier_of(c).is_none() {
                     let cands = self.candidates_of(c);
                     for &q in &cands {
-                        self.rev[q as usize].push(c);
+                        self.inc.rev[q as usize].push(c);
                     }
                     Self::set_index(&mut self.frontier_index, c, self.frontier.len() as u32);
                     self.frontier.push((c, cands));
-                    self.changed.push(c);
+                    self.inc.changed.push(c);
                 }
                 self.sync_next(c);
             }
@@ -239,10 +241,10 @@ impl LSharp {
         let Some((p, a)) = self.tree.parent(c) else { return };
         let Some(qp) = self.basis_of(p) else { return };
         let at = qp as usize * self.alphabet.len() + a as usize;
-        if at >= self.next.len() {
+        if at >= self.inc.next.len() {
             return;
         }
-        self.next[at] = match self.basis_of(c) {
+        self.inc.next[at] = match self.basis_of(c) {
             Some(r) => r,
             None => self.frontier_of(c).and_then(|i| self.frontier[i].1.first().copied()).unwrap_or(NONE),
         };
@@ -253,9 +255,9 @@ impl LSharp {
         let (n, mut cands) = std::mem::take(&mut self.frontier[i]);
         let before = cands.len();
         cands.retain(|&q| !self.tree.apart(n, self.basis[q as usize]));
-        self.dropped += before - cands.len();
+        self.inc.dropped += before - cands.len();
         if cands.len() != before {
-            self.changed.push(n);
+            self.inc.changed.push(n);
         }
         self.frontier[i] = (n, cands);
         self.sync_next(n);
@@ -306,9 +308,9 @@ impl LSharp {
         let (f, mut cands) = std::mem::take(&mut self.frontier[i]);
         let before = cands.len();
         cands.retain(|&q| !self.tree.differ_at(self.basis[q as usize], v, answer));
-        self.dropped += before - cands.len();
+        self.inc.dropped += before - cands.len();
         if cands.len() != before {
-            self.changed.push(f);
+            self.inc.changed.push(f);
         }
         self.frontier[i] = (f, cands);
         self.sync_next(f);
@@ -317,7 +319,7 @@ impl LSharp {
     /// Basis node `q`'s word followed by `v` has answer `answer`: drops `q` from the
     /// candidates of the frontier nodes whose word followed by `v` has the other.
     fn drop_apart_via_basis(&mut self, q: u32, v: &[u32], answer: bool) {
-        let mut rev = std::mem::take(&mut self.rev[q as usize]);
+        let mut rev = std::mem::take(&mut self.inc.rev[q as usize]);
         let mut first_dropped = Vec::new();
         rev.retain(|&f| {
             let Some(i) = self.frontier_of(f) else { return false };
@@ -325,8 +327,8 @@ impl LSharp {
             let Ok(at) = cands.binary_search(&q) else { return false };
             if self.tree.differ_at(f, v, answer) {
                 cands.remove(at);
-                self.dropped += 1;
-                self.changed.push(f);
+                self.inc.dropped += 1;
+                self.inc.changed.push(f);
                 if at == 0 {
                     first_dropped.push(f);
                 }
@@ -334,7 +336,7 @@ impl LSharp {
             }
             true
         });
-        self.rev[q as usize] = rev;
+        self.inc.rev[q as usize] = rev;
         for f in first_dropped {
             self.sync_next(f);
         }
@@ -356,14 +358,14 @@ impl LSharp {
             let f = self.frontier[j].0;
             if !self.tree.apart(f, n) {
                 self.frontier[j].1.push(q);
-                self.changed.push(f);
+                self.inc.changed.push(f);
                 rev.push(f);
                 if self.frontier[j].1.len() == 1 {
                     self.sync_next(f);
                 }
             }
         }
-        self.rev.push(rev);
+        self.inc.rev.push(rev);
     }
 
     /// Applies the rules until every frontier node is identified with one basis node and the
@@ -383,8 +385,13 @@ impl LSharp {
             // may give later nodes a candidate, so emptiness is looked at when a node's turn
             // comes. Going down, a swapped-in node has had its turn.
             // Only frontier nodes whose candidates changed can have none or several.
-            let mut empty: Vec<usize> =
-                self.changed.iter().filter_map(|&f| self.frontier_of(f)).filter(|&i| self.frontier[i].1.is_empty()).collect();
+            let mut empty: Vec<usize> = self
+                .inc
+                .changed
+                .iter()
+                .filter_map(|&f| self.frontier_of(f))
+                .filter(|&i| self.frontier[i].1.is_empty())
+                .collect();
             empty.sort_unstable_by(|a, b| b.cmp(a));
             empty.dedup();
             let mut promoted = false;
@@ -398,8 +405,13 @@ impl LSharp {
                 continue;
             }
             // Separation: each frontier node is asked witnesses until one candidate is left.
-            let mut several: Vec<usize> =
-                self.changed.iter().filter_map(|&f| self.frontier_of(f)).filter(|&i| self.frontier[i].1.len() >= 2).collect();
+            let mut several: Vec<usize> = self
+                .inc
+                .changed
+                .iter()
+                .filter_map(|&f| self.frontier_of(f))
+                .filter(|&i| self.frontier[i].1.len() >= 2)
+                .collect();
             several.sort_unstable();
             several.dedup();
             let mut separated = false;
@@ -417,11 +429,11 @@ impl LSharp {
                     separated = true;
                 }
             }
-            let mut changed = std::mem::take(&mut self.changed);
+            let mut changed = std::mem::take(&mut self.inc.changed);
             changed.retain(|&f| self.frontier_of(f).is_some_and(|i| self.frontier[i].1.len() != 1));
             changed.sort_unstable();
             changed.dedup();
-            self.changed = changed;
+            self.inc.changed = changed;
             if separated {
                 continue;
             }
@@ -444,9 +456,9 @@ impl LSharp {
     }
 
     fn transitions(&self) -> Transitions {
-        debug_assert_eq!(self.next.len(), self.basis.len() * self.alphabet.len());
-        debug_assert!(self.next.iter().all(|&q| q != NONE));
-        Transitions { next: self.next.clone(), letters: self.alphabet.len() }
+        debug_assert_eq!(self.inc.next.len(), self.basis.len() * self.alphabet.len());
+        debug_assert!(self.inc.next.iter().all(|&q| q != NONE));
+        Transitions { next: self.inc.next.clone(), letters: self.alphabet.len() }
     }
 
     fn accepts(&self, q: u32) -> bool {
@@ -570,13 +582,13 @@ impl LSharp {
             return Err(LearnError::NotACounterexample(cex.join(" ")));
         }
         // Candidates only shrink between promotions: progress is fewer of them.
-        let (size, dropped) = (self.basis.len(), self.dropped);
+        let (size, dropped) = (self.basis.len(), self.inc.dropped);
         self.process(&hyp, w, Vec::new(), oracle);
         self.settle();
         if oracle.stopped() {
             return Ok(());
         }
-        if self.basis.len() == size && self.dropped == dropped {
+        if self.basis.len() == size && self.inc.dropped == dropped {
             return Err(LearnError::NoProgress(cex.join(" ")));
         }
         self.close(oracle);
@@ -734,5 +746,131 @@ impl LSharp {
         }
         fresh.close(oracle);
         fresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A DFA over `k` letters as a table (`None`: the word is rejected from there on).
+    struct Table {
+        k: usize,
+        accepting: Vec<bool>,
+        next: Vec<Option<usize>>,
+    }
+
+    impl Table {
+        /// A pseudo-random DFA with `n` states (a fixed linear congruential generator).
+        fn random(n: usize, k: usize, seed: u64, prefix_closed: bool) -> Table {
+            let mut x = seed;
+            let mut draw = |m: usize| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (x >> 33) as usize % m
+            };
+            let accepting = (0..n).map(|_| prefix_closed || draw(2) == 0).collect();
+            let next = (0..n * k).map(|_| (draw(5) != 0).then(|| draw(n))).collect();
+            Table { k, accepting, next }
+        }
+
+        fn run(&self, word: &[u32]) -> bool {
+            let mut q = Some(0);
+            for &a in word {
+                q = q.and_then(|q| self.next[q * self.k + a as usize]);
+            }
+            q.is_some_and(|q| self.accepting[q])
+        }
+
+        /// A shortest word on which `h` and the table differ.
+        fn difference(&self, h: &Dla, alphabet: &[String]) -> Option<Vec<String>> {
+            let step = |q: Option<StateId>, a: usize| {
+                let e = h.event_index(&alphabet[a])?;
+                h.state(q?).out.iter().find(|t| t.event == e).map(|t| t.to)
+            };
+            let start = (Some(0usize), h.initial().first().copied());
+            let mut seen: crate::util::HashSet<_> = [start].into_iter().collect();
+            let mut queue = std::collections::VecDeque::from([(start, Vec::new())]);
+            while let Some(((t, q), w)) = queue.pop_front() {
+                if t.is_some_and(|t| self.accepting[t]) != q.is_some_and(|q| h.is_accepting(q)) {
+                    return Some(w.iter().map(|&a: &usize| alphabet[a].clone()).collect());
+                }
+                for a in 0..self.k {
+                    let next = (t.and_then(|t| self.next[t * self.k + a]), step(q, a));
+                    if seen.insert(next) {
+                        let mut w2 = w.clone();
+                        w2.push(a);
+                        queue.push_back((next, w2));
+                    }
+                }
+            }
+            None
+        }
+    }
+
+    impl Membership for Table {
+        fn member(&mut self, _word: &[String]) -> bool {
+            unreachable!("the learner asks by index")
+        }
+
+        fn member_indexed(&mut self, _alphabet: &[String], word: &[u32]) -> bool {
+            self.run(word)
+        }
+    }
+
+    impl LSharp {
+        /// The first inconsistency in the order of a depth-first walk (the definition that
+        /// [`LSharp::inconsistency`] computes in one pass).
+        fn inconsistency_by_walk(&self, hyp: &Transitions) -> Option<NodeId> {
+            let mut work = vec![(ROOT, 0u32)];
+            while let Some((n, q)) = work.pop() {
+                if let Some(b) = self.tree.out(n)
+                    && b != self.accepts(q)
+                {
+                    return Some(n);
+                }
+                if self.tree.prefix_closed() && self.tree.out(n) == Some(false) {
+                    continue;
+                }
+                for &(a, c) in self.tree.children(n) {
+                    work.push((c, hyp.next[q as usize * hyp.letters + a as usize]));
+                }
+            }
+            None
+        }
+
+        /// Panics unless what is kept incrementally equals what a fresh computation gives.
+        fn assert_incremental_state_is_exact(&self) {
+            for (f, cands) in &self.frontier {
+                let fresh: Vec<u32> =
+                    (0..self.basis.len() as u32).filter(|&q| !self.tree.apart(*f, self.basis[q as usize])).collect();
+                assert_eq!(cands, &fresh, "candidates of frontier node {f}");
+            }
+            let k = self.alphabet.len();
+            for (q, &b) in self.basis.iter().enumerate() {
+                for a in 0..k {
+                    let c = self.tree.child(b, a as u32).expect("extended");
+                    let expected = self.basis_of(c).unwrap_or_else(|| self.frontier[self.frontier_of(c).unwrap()].1[0]);
+                    assert_eq!(self.inc.next[q * k + a], expected, "transition of basis {q} on {a}");
+                }
+            }
+            let hyp = self.transitions();
+            assert_eq!(self.inconsistency(&hyp), self.inconsistency_by_walk(&hyp));
+        }
+    }
+
+    #[test]
+    fn the_incremental_bookkeeping_equals_a_fresh_computation_after_every_round() {
+        for (seed, prefix_closed) in (1..=24).map(|s| (s, s % 2 == 0)) {
+            let mut target = Table::random(6 + seed as usize % 7, 2 + seed as usize % 3, seed, prefix_closed);
+            let alphabet: Vec<String> = (0..target.k).map(|a| format!("l{a}")).collect();
+            let mut l = LSharp::new(alphabet.clone(), prefix_closed);
+            l.close(&mut target);
+            loop {
+                l.assert_incremental_state_is_exact();
+                let h = l.hypothesis();
+                let Some(cex) = target.difference(&h, &alphabet) else { break };
+                l.refine(&cex, &mut target).expect("a counterexample makes progress");
+            }
+        }
     }
 }

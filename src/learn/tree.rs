@@ -51,6 +51,9 @@ pub struct ObservationTree {
     /// Per node, [`KNOWN`], [`ACCEPTED`] and [`INNER`] bits: what apartness looks at first, in
     /// an array small enough to stay in cache.
     meta: Vec<u8>,
+    /// Per node, bit `a % 64` set for every letter `a` of its children: two nodes without a
+    /// common bit have no common child.
+    letter_mask: Vec<u64>,
     /// Nodes whose answer became known since the last [`ObservationTree::take_log`].
     log: Vec<NodeId>,
 }
@@ -59,7 +62,14 @@ impl ObservationTree {
     /// The tree holding only the root, with nothing known.
     pub fn new(letters: usize, prefix_closed: bool) -> ObservationTree {
         let root = Node { parent: ROOT, letter: 0, depth: 0, children: Vec::new() };
-        ObservationTree { letters: letters as u32, prefix_closed, nodes: vec![root], meta: vec![0], log: Vec::new() }
+        ObservationTree {
+            letters: letters as u32,
+            prefix_closed,
+            nodes: vec![root],
+            meta: vec![0],
+            letter_mask: vec![0],
+            log: Vec::new(),
+        }
     }
 
     /// The number of letters.
@@ -123,6 +133,8 @@ impl ObservationTree {
                 self.nodes.push(Node { parent: n, letter, depth, children: Vec::new() });
                 self.meta[n as usize] |= INNER;
                 self.meta.push(if rejected { KNOWN } else { 0 });
+                self.letter_mask[n as usize] |= 1 << (letter % 64);
+                self.letter_mask.push(0);
                 id
             }
         }
@@ -286,15 +298,19 @@ impl ObservationTree {
     }
 
     /// Apartness of `a` and `b` as far as their own bits decide it: `Some(true)` if their
-    /// answers differ, `Some(false)` if nothing below them can differ (one has no children,
-    /// or, in prefix-closed mode, one is rejected), `None` if their children must be looked at.
+    /// answers differ, `Some(false)` if nothing below them can differ (they have no common
+    /// child letter, or, in prefix-closed mode, one is rejected), `None` if their children must
+    /// be looked at.
     fn apart_here(&self, a: NodeId, b: NodeId) -> Option<bool> {
         let (ma, mb) = (self.meta[a as usize], self.meta[b as usize]);
         if ma & mb & KNOWN != 0 && (ma ^ mb) & ACCEPTED != 0 {
             return Some(true);
         }
         let rejected = |m: u8| m & (KNOWN | ACCEPTED) == KNOWN;
-        if self.prefix_closed && (rejected(ma) || rejected(mb)) || ma & mb & INNER == 0 {
+        if self.prefix_closed && (rejected(ma) || rejected(mb))
+            || ma & mb & INNER == 0
+            || self.letter_mask[a as usize] & self.letter_mask[b as usize] == 0
+        {
             return Some(false);
         }
         None
@@ -393,5 +409,67 @@ mod tests {
         assert!(t.apart(p, q));
         assert_eq!(t.witness(p, q), Some(vec![1]));
         assert_eq!(t.witness(p, p), None);
+    }
+
+    #[test]
+    fn every_new_answer_is_logged_with_those_prefix_closure_implies() {
+        let mut t = ObservationTree::new(2, true);
+        let n = t.walk_or_add(ROOT, &[0, 1]);
+        t.set_out(n, true);
+        let mid = t.walk(ROOT, &[0]).unwrap();
+        assert_eq!(t.take_log(), [n, mid, ROOT]);
+        let r = t.walk_or_add(ROOT, &[1]);
+        let below = t.walk_or_add(r, &[0]);
+        t.set_out(r, false);
+        assert_eq!(t.take_log(), [r, below]);
+        // A child added below a rejected node is rejected without being logged.
+        let c = t.child_or_add(below, 1);
+        assert_eq!((t.out(c), t.take_log()), (Some(false), vec![]));
+    }
+
+    #[test]
+    fn the_walk_order_takes_larger_letters_first_and_ancestors_before_descendants() {
+        let mut t = ObservationTree::new(3, false);
+        let a = t.walk_or_add(ROOT, &[0, 2]);
+        let b = t.walk_or_add(ROOT, &[1]);
+        let c = t.walk_or_add(ROOT, &[1, 0, 0]);
+        assert!(t.walk_order_before(b, a));
+        assert!(!t.walk_order_before(a, b));
+        assert!(t.walk_order_before(b, c));
+        assert!(t.walk_order_before(c, a));
+        assert!(t.walk_order_before(ROOT, c));
+        assert!(!t.walk_order_before(c, c));
+    }
+
+    #[test]
+    fn states_of_runs_every_node() {
+        let mut t = ObservationTree::new(2, false);
+        let n = t.walk_or_add(ROOT, &[1, 1, 0]);
+        // Counts the ones modulo 3.
+        let states = t.states_of(0, &|q, a| (q + a) % 3);
+        assert_eq!(states[n as usize], 2);
+        assert_eq!(states[t.walk(ROOT, &[1]).unwrap() as usize], 1);
+    }
+
+    #[test]
+    fn apartness_looks_below_nodes_with_common_letters_only() {
+        // Words over 70 letters, so that letters 3 and 67 share a mask bit.
+        let mut t = ObservationTree::new(70, false);
+        let (p, q) = (t.walk_or_add(ROOT, &[0]), t.walk_or_add(ROOT, &[1]));
+        for n in [p, q] {
+            t.set_out(n, true);
+        }
+        let x = t.walk_or_add(p, &[3]);
+        let y = t.walk_or_add(q, &[67]);
+        t.set_out(x, true);
+        t.set_out(y, false);
+        assert!(!t.apart(p, q));
+        let z = t.walk_or_add(q, &[3, 5]);
+        let u = t.walk_or_add(p, &[3, 5]);
+        t.set_out(z, true);
+        assert!(!t.apart(p, q));
+        t.set_out(u, false);
+        assert!(t.apart(p, q));
+        assert_eq!(t.witness(p, q), Some(vec![3, 5]));
     }
 }
