@@ -380,6 +380,10 @@ impl LSharp {
                 return;
             }
             self.extend(oracle);
+            // A stopped `extend` leaves transitions unknown: no hypothesis can be built.
+            if oracle.stopped() {
+                return;
+            }
             self.settle();
             // Promote every frontier node apart from the whole basis, in one pass: a promotion
             // may give later nodes a candidate, so emptiness is looked at when a node's turn
@@ -440,6 +444,9 @@ impl LSharp {
             // Adaptive L#: the rules that use the reference model, once the usual ones are done.
             if self.reference.is_some() && self.apply_matching_rules(oracle) {
                 continue;
+            }
+            if oracle.stopped() {
+                return;
             }
             let hyp = self.transitions();
             match self.inconsistency(&hyp) {
