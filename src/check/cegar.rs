@@ -561,11 +561,12 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
     // (2, 4, 8, ... iterations) before round 2, one doubling before round 3, so that a shallow
     // bug does not wait for the expensive rounds (`loop-lit/gcnr2008`: 1.2 s, then 11.4 s once
     // round 2 grew). The turns are counted like CEGAR's rounds: the same schedule on any machine.
-    let mut early: Option<CegarOutcome> = None;
-    // (k-induction strengthened by them, when they are too weak alone.)
+    // (The invariants are tried with k-induction strengthened by them when they are too weak
+    // alone.)
+    let mut found_between: Option<CegarOutcome> = None;
     let attempt = crate::abs::invariant::prove_between(comp, options.query_budget, &options.deadline, &mut |_| {
-        early = between();
-        early.is_some()
+        found_between = between();
+        found_between.is_some()
     });
     tracing::info!(proved = attempt.proved, why_not = ?attempt.why_not, invariants = ?attempt.invariants, "invariants");
     if attempt.proved {
@@ -577,7 +578,7 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
         };
         return ProgramResult { component: comp.name.clone(), outcome: CegarOutcome::Holds, error: None, stats };
     }
-    let (mut outcome, mut stats) = match early {
+    let (mut outcome, mut stats) = match found_between {
         Some(found) => (found, CegarStats::default()),
         None => run_with(&[], &mut parts, None, options, &mut between),
     };
