@@ -237,7 +237,7 @@ impl LSharp {
         self.extended = q;
     }
 
-    /// Sets the entry of [`LSharp::next`] for `c`, a child of an extended basis node.
+    /// Sets the entry of [`Incremental::next`] for `c`, a child of an extended basis node.
     fn sync_next(&mut self, c: NodeId) {
         let Some((p, a)) = self.tree.parent(c) else { return };
         let Some(qp) = self.basis_of(p) else { return };
