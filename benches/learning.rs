@@ -45,7 +45,7 @@ use subst::automata::dla::{Dla, StateId};
 use subst::automata::safety;
 use subst::check::ag::{AssumptionOracle, DynamicChecker, expose_errors};
 use subst::check::verify::ordered_parts;
-use subst::learn::lsharp;
+use subst::learn::LSharp;
 use subst::learn::lstar::{CexMode, Membership, Stats, Teacher, learn};
 
 /// The format tag of target files.
@@ -413,6 +413,9 @@ struct RunLine<'a> {
     cached: usize,
     shortcut: usize,
     hypothesis_states: usize,
+    /// L# only: hypotheses refined from the tree's answers without asking the teacher.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tree_refinements: Option<usize>,
     ms: f64,
 }
 
@@ -435,9 +438,28 @@ fn run(path: &Path, algorithm: Algorithm) -> Result<(), String> {
         scratch: ProductScratch::default(),
     };
     let start = Instant::now();
+    let mut tree_refinements = None;
     let (hypothesis, stats): (Dla, Stats) = match algorithm {
         Algorithm::LStar => learn(target.alphabet.clone(), &mut teacher, CexMode::RivestSchapire, target.prefix_closed),
-        Algorithm::LSharp => lsharp::learn(target.alphabet.clone(), &mut teacher, target.prefix_closed),
+        Algorithm::LSharp => {
+            // `lsharp::learn`, written out to read the learner's count of tree refinements.
+            let mut learner = LSharp::new(target.alphabet.clone(), target.prefix_closed);
+            learner.close(&mut teacher);
+            loop {
+                let h = learner.hypothesis();
+                match teacher.candidate(&h) {
+                    None => {
+                        tree_refinements = Some(learner.tree_refinements);
+                        break Ok((h, learner.stats));
+                    }
+                    Some(cex) => {
+                        if let Err(e) = learner.refine(&cex, &mut teacher) {
+                            break Err(e);
+                        }
+                    }
+                }
+            }
+        }
         Algorithm::Adaptive => {
             let reference = perturbed(&target);
             subst::learn::adaptive::learn(target.alphabet.clone(), &mut teacher, target.prefix_closed, &reference)
@@ -464,6 +486,7 @@ fn run(path: &Path, algorithm: Algorithm) -> Result<(), String> {
         cached: stats.cached,
         shortcut: stats.shortcut,
         hypothesis_states: hypothesis.n_states(),
+        tree_refinements,
         ms,
     };
     println!("{}", serde_json::to_string(&line).expect("serialisable"));

@@ -278,11 +278,11 @@ def table(rows):
     lines = [head, "|" + "---|" * 11]
     for r in rows:
         s, a = r["subst"], r["aalpy"]
-        done = [x for x in a.values() if x is not None]
+        done = [x for x in a.values() if isinstance(x, dict)]
         sharp = s["lsharp"] if isinstance(s["lsharp"], dict) else None
         nan = float("nan")
         mq = ratio(sharp["membership"], min(x["membership"] for x in done)) if done and sharp else nan
-        eq = ratio(sharp["equivalence"], a["lstar"]["equivalence"]) if a.get("lstar") and sharp else nan
+        eq = ratio(sharp["equivalence"], a["lstar"]["equivalence"]) if isinstance(a.get("lstar"), dict) and sharp else nan
         ms = ratio(sharp["ms"], min(x["ms"] for x in done)) if done and sharp else nan
         lines.append(
             f"| {r['name']} | {r['states']} | {r['letters']} | {cell(s['lstar'])} | {cell(sharp)} "
@@ -301,7 +301,12 @@ def main():
         "--learnlib", default="/work/shared/benchmarks/learnlib", help="folder of LearnLib .dfa.gz files"
     )
     parser.add_argument("--sets", default="learnlib,random", help="comma separated: learnlib, random, fsp")
-    parser.add_argument("--only", default="", help="only targets whose name contains this")
+    parser.add_argument("--only", default="", help="only targets whose name contains one of these (comma separated)")
+    parser.add_argument(
+        "--aalpy-learners",
+        default=",".join(AALPY_ALGORITHMS),
+        help="comma separated subset of lstar,kv,lsharp (a learner left out shows `not run`)",
+    )
     parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per AALpy run")
     parser.add_argument("--out", default=str(ROOT / "target" / "learning-results.json"), help="results file")
     parser.add_argument(
@@ -331,7 +336,8 @@ def main():
         kind = "random" if p.stem.startswith("random-") else "fsp" if p.stem.startswith("fsp-") else None
         if kind in sets:
             subst_files[p.stem], aalpy_files[p.stem] = p, p
-    names = sorted((n for n in subst_files if args.only in n), key=order_key)
+    only = args.only.split(",")
+    names = sorted((n for n in subst_files if any(o in n for o in only)), key=order_key)
     print(f"learning {len(names)} targets with subst", file=sys.stderr)
     subst = {}
     binary = learning_binary()
@@ -350,6 +356,9 @@ def main():
         s = subst[n]
         aalpy = {}
         for algorithm in AALPY_ALGORITHMS:
+            if algorithm not in args.aalpy_learners.split(","):
+                aalpy[algorithm] = NOT_RUN
+                continue
             print(f"learning {n} with AALpy {algorithm}", file=sys.stderr)
             aalpy[algorithm] = run_aalpy_isolated(aalpy_files[n], algorithm, args.time_limit)
             print(f"  {cell(aalpy[algorithm])}", file=sys.stderr)

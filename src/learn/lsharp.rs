@@ -63,6 +63,9 @@ pub struct LSharp {
     inc: Box<Incremental>,
     /// Work done so far.
     pub stats: Stats,
+    /// Hypotheses refined because they contradicted an answer already in the tree (an old
+    /// counterexample, or any other answer) instead of going to the teacher.
+    pub tree_refinements: usize,
 }
 
 /// The incremental bookkeeping of an [`LSharp`].
@@ -121,6 +124,7 @@ impl LSharp {
             closed: None,
             reference: None,
             stats: Stats::default(),
+            tree_refinements: 0,
         }
     }
 
@@ -236,7 +240,7 @@ impl LSharp {
         self.extended = q;
     }
 
-    /// Sets the entry of [`LSharp::next`] for `c`, a child of an extended basis node.
+    /// Sets the entry of [`Incremental::next`] for `c`, a child of an extended basis node.
     fn sync_next(&mut self, c: NodeId) {
         let Some((p, a)) = self.tree.parent(c) else { return };
         let Some(qp) = self.basis_of(p) else { return };
@@ -451,6 +455,7 @@ impl LSharp {
             let hyp = self.transitions();
             match self.inconsistency(&hyp) {
                 Some(n) => {
+                    self.tree_refinements += 1;
                     let word = self.tree.word(n);
                     self.process(&hyp, word, Vec::new(), oracle);
                 }
