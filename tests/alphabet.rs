@@ -13,6 +13,9 @@ use subst::check::verify::ordered_parts;
 use subst::learn::{Algorithm, CexMode};
 use subst::spec;
 
+mod common;
+use common::traces::reaches_error;
+
 const LEARNERS: [Algorithm; 2] = [Algorithm::LStar, Algorithm::LSharp];
 
 /// A checker that learns over refined alphabets and leaves every verdict to the rule.
@@ -121,21 +124,6 @@ fn property(trans: &[(usize, usize, usize)]) -> Dla {
     }
     b.set_initial(ids[0]);
     b.build()
-}
-
-/// Whether some run of `d` along `trace` (τ steps free) reaches an error state.
-fn reaches_error(d: &Dla, trace: &[String]) -> bool {
-    let mut current = d.tau_closure(d.initial());
-    for e in trace {
-        if current.iter().any(|&s| d.is_error(s)) {
-            return true;
-        }
-        let Some(ix) = d.event_index(e) else { return false };
-        let next: Vec<StateId> =
-            current.iter().flat_map(|&s| d.state(s).out.iter().filter(|t| t.event == ix).map(|t| t.to)).collect();
-        current = d.tau_closure(&next);
-    }
-    current.iter().any(|&s| d.is_error(s))
 }
 
 type Trans = Vec<(usize, usize, usize)>;

@@ -16,13 +16,16 @@
 use std::path::PathBuf;
 
 use subst::automata::compose::compose;
-use subst::automata::dla::{Dla, StateId, Trace};
+use subst::automata::dla::Trace;
 use subst::automata::safety::error_automaton;
 use subst::check::Verdict;
 use subst::check::ag::InterfaceAlphabet;
 use subst::check::verify;
 use subst::learn::{Algorithm, CexMode};
 use subst::spec;
+
+mod common;
+use common::traces::reaches_error;
 
 struct Check {
     assembly: String,
@@ -51,21 +54,6 @@ fn checks(text: &str) -> Vec<Check> {
         }
     }
     out
-}
-
-/// Whether some run of `d` along `trace` (τ steps free) reaches an error state.
-fn reaches_error(d: &Dla, trace: &[String]) -> bool {
-    let mut current = d.tau_closure(d.initial());
-    for e in trace {
-        if current.iter().any(|&s| d.is_error(s)) {
-            return true;
-        }
-        let Some(ix) = d.event_index(e) else { return false };
-        let next: Vec<StateId> =
-            current.iter().flat_map(|&s| d.state(s).out.iter().filter(|t| t.event == ix).map(|t| t.to)).collect();
-        current = d.tau_closure(&next);
-    }
-    current.iter().any(|&s| d.is_error(s))
 }
 
 #[test]

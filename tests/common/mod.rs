@@ -8,3 +8,4 @@
 pub mod generator;
 pub mod header;
 pub mod native;
+pub mod traces;
