@@ -528,6 +528,9 @@ pub struct SmtStats {
     pub cache_hits: u64,
     /// Checks Z3 answered `unknown`.
     pub unknown: u64,
+    /// Checks over budget asked again of a one-shot solver ([`Smt`]'s retry), counted in
+    /// `calls` too.
+    pub one_shot: u64,
 }
 
 /// The resource budget (Z3 `rlimit`) of one query when none is given: about 10 s of Z3's work
@@ -632,6 +635,23 @@ fn clear_interrupt() {
     let _ = Solver::new().check();
 }
 
+/// Checks `solver` under this thread's watchdog when there is a deadline; the answer, and Z3's
+/// reason when it is `unknown`.
+fn check_watched(solver: &Solver, deadline: Deadline) -> (SatResult, Option<String>) {
+    // Only solvers with a deadline are watched: they answer nothing more once it passed, so an
+    // interrupt never reaches a query whose answer is still used.
+    let watched = deadline.instant().is_some();
+    if watched {
+        watch_check(true);
+    }
+    let result = solver.check();
+    if watched && watch_check(false) {
+        clear_interrupt();
+    }
+    let why = (result == SatResult::Unknown).then(|| solver.get_reason_unknown().unwrap_or_default());
+    (result, why)
+}
+
 /// An incremental solver with a per-query resource budget and a cache of answers.
 ///
 /// The budget counts Z3's work (its `rlimit` resource units), so whether a query is answered
@@ -649,6 +669,8 @@ pub struct Smt {
     pub stats: SmtStats,
     /// Divisions as quotients and remainders with their definitions ([`division`]).
     lowering: division::Lowering,
+    /// The model of the last check when the one-shot retry answered it.
+    one_shot_model: Option<z3::Model>,
 }
 
 impl Smt {
@@ -666,6 +688,7 @@ impl Smt {
             timeout: None,
             stats: SmtStats::default(),
             lowering: division::Lowering::default(),
+            one_shot_model: None,
         }
     }
 
@@ -680,9 +703,7 @@ impl Smt {
     pub fn set_budget(&mut self, budget: u32) {
         if budget != self.budget {
             self.budget = budget;
-            let mut p = Params::new();
-            p.set_u32("rlimit", budget);
-            self.solver.set_params(&p);
+            self.solver.set_params(&self.params());
         }
     }
 
@@ -716,7 +737,10 @@ impl Smt {
         Ok(!self.sat(&all)?)
     }
 
+    /// One check of everything asserted: first by the incremental solver, then, when that runs
+    /// out of its budget, once more by a one-shot solver ([`Smt::one_shot`]).
     fn run_check(&mut self) -> Result<bool, SmtError> {
+        self.one_shot_model = None;
         if let Some(left) = self.deadline.remaining() {
             if left.is_zero() {
                 return Err(SmtError::Deadline);
@@ -727,39 +751,80 @@ impl Smt {
             // The watchdog ([`with_watchdog`]) is the other guard, for runs that have one.
             let stale = self.timeout.is_none_or(|t| t > left + DEADLINE_SLACK);
             if left <= DEADLINE_NEAR && stale {
-                let mut p = Params::new();
-                p.set_u32("timeout", u32::try_from(left.as_millis()).unwrap_or(u32::MAX).max(1));
-                p.set_u32("rlimit", self.budget);
-                self.solver.set_params(&p);
                 self.timeout = Some(left);
+                self.solver.set_params(&self.params());
             }
         }
         self.stats.calls += 1;
-        // Only solvers with a deadline are watched: they answer nothing more once it passed,
-        // so an interrupt never reaches a query whose answer is still used.
-        let watched = self.deadline.instant().is_some();
-        if watched {
-            watch_check(true);
+        let (result, why) = check_watched(&self.solver, self.deadline);
+        match self.read(result, why) {
+            Err(SmtError::Budget(_)) => self.one_shot(),
+            r => r,
         }
-        let result = self.solver.check();
-        if watched && watch_check(false) {
-            clear_interrupt();
+    }
+
+    /// Z3's parameters of each check: the budget, and the timeout once one is set.
+    fn params(&self) -> Params {
+        let mut p = Params::new();
+        p.set_u32("rlimit", self.budget);
+        if let Some(t) = self.timeout {
+            p.set_u32("timeout", u32::try_from(t.as_millis()).unwrap_or(u32::MAX).max(1));
         }
+        p
+    }
+
+    /// Asks the same question of a fresh solver, given everything asserted (scopes included) at
+    /// once and checked without a push, with a budget of its own.
+    ///
+    /// Every query of an [`Smt`] runs in a scope of its own, which puts Z3's solver in its
+    /// incremental mode for good, and that mode skips the preprocessing (solving equations,
+    /// simplifying arrays) that a one-shot check does. On the bounded search of the IPC's
+    /// product of versions, one level's query used up 100 M resource units incrementally
+    /// without an answer, and 0.46 M as a one-shot check (Z3 4.8.12). The retry asks the
+    /// same formula, so its answer is as sound as the first; it only ever costs one more
+    /// budget, spent only by queries that were over budget.
+    fn one_shot(&mut self) -> Result<bool, SmtError> {
+        let fresh = Solver::new();
+        fresh.set_params(&self.params());
+        for a in self.solver.get_assertions() {
+            fresh.assert(&a);
+        }
+        self.stats.one_shot += 1;
+        self.stats.calls += 1;
+        let (result, why) = check_watched(&fresh, self.deadline);
+        let r = self.read(result, why);
+        tracing::debug!(answer = ?r, "an SMT query over budget, asked again of a one-shot solver");
+        if matches!(r, Ok(true)) {
+            self.one_shot_model = fresh.get_model();
+        }
+        r
+    }
+
+    /// The answer of a check, with Z3's reason when it was `unknown`.
+    fn read(&mut self, result: SatResult, why: Option<String>) -> Result<bool, SmtError> {
         match result {
             SatResult::Sat => Ok(true),
             SatResult::Unsat => Ok(false),
             SatResult::Unknown => {
                 self.stats.unknown += 1;
-                let why = self.solver.get_reason_unknown().unwrap_or_else(|| "no reason given".into());
+                let why = why.unwrap_or_else(|| "no reason given".into());
                 if self.deadline.passed() {
                     Err(SmtError::Deadline)
-                } else if why.contains("resource") {
+                } else if why.contains("resource") || why == "canceled" {
+                    // Z3 says `canceled` when its resource limit stops a tactic, and nothing
+                    // else cancels a check before the deadline (the watchdog only fires after
+                    // it).
                     Err(SmtError::Budget(self.budget))
                 } else {
                     Err(SmtError::Unknown(why))
                 }
             }
         }
+    }
+
+    /// The model of the last satisfiable check.
+    fn last_model(&mut self) -> Option<z3::Model> {
+        self.one_shot_model.take().or_else(|| self.solver.get_model())
     }
 
     /// Every combination of values of `terms` under `facts`: one row per satisfying
@@ -776,7 +841,7 @@ impl Smt {
                 Ok(false) => break Ok(rows),
                 Err(e) => break Err(e),
             }
-            let Some(model) = self.solver.get_model() else {
+            let Some(model) = self.last_model() else {
                 break Err(SmtError::Unknown("no model for a satisfiable query".into()));
             };
             let mut row = Vec::with_capacity(terms.len());
@@ -853,7 +918,7 @@ impl Smt {
         }
         let r = self.run_check();
         let m = match r {
-            Ok(true) => Ok(self.solver.get_model()),
+            Ok(true) => Ok(self.last_model()),
             Ok(false) => Ok(None),
             Err(e) => Err(e),
         };
