@@ -842,3 +842,46 @@ fn every_model_of_a_labelled_component_carries_the_label_each_event_leads_to() {
         assert!(dla.accepts(&Trace::of_events(&["@start{Locked}", "acquire{}"])), "{name}: {dla}");
     }
 }
+
+// ---- Report files (`--report FORMAT=PATH`) ---------------------------------------------------
+
+/// `verify` of a small assembly with `extra` arguments.
+fn verify_props(extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["verify", "server.c", "--spec", "good.lts"];
+    args.extend_from_slice(extra);
+    subst(&data("props"), &args)
+}
+
+#[test]
+fn report_files_hold_what_format_prints_on_stdout() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = |name: &str| dir.path().join(name).display().to_string();
+    let (json, sarif, text) = (file("r.json"), file("r.sarif"), file("r.txt"));
+    let (code, _, err) = verify_props(&[
+        "--report",
+        &format!("json={json}"),
+        "--report",
+        &format!("sarif={sarif}"),
+        "--report",
+        &format!("text={text}"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for (format, path) in [("json", &json), ("sarif", &sarif), ("text", &text)] {
+        let (_, stdout, _) = verify_props(&["--format", format]);
+        assert_eq!(std::fs::read_to_string(path).expect("written"), stdout, "{format}");
+    }
+}
+
+#[test]
+fn a_report_file_in_an_unknown_format_is_a_usage_error() {
+    let (code, _, err) = verify_props(&["--report", "yaml=out.yaml"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`yaml` is not a report format"), "{err}");
+}
+
+#[test]
+fn a_report_file_that_cannot_be_written_is_an_error_naming_it() {
+    let (code, _, err) = verify_props(&["--report", "json=/nonexistent-dir/r.json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot write the Json report to /nonexistent-dir/r.json"), "{err}");
+}

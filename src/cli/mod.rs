@@ -282,6 +282,52 @@ pub enum ReportFormat {
     Sarif,
 }
 
+/// Where the report of `check` and `verify` goes: stdout in `--format`, and each file of
+/// `--report FORMAT=PATH` in its own format.
+#[derive(clap::Args, Clone, Debug)]
+pub struct Output {
+    /// Report format on stdout (schemas in docs/report.md).
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+    /// Also write the report in FORMAT (text, json or sarif) to the file PATH, e.g. text on the
+    /// terminal and `--report sarif=subst.sarif` for code scanning; may be repeated.
+    #[arg(long = "report", value_name = "FORMAT=PATH", value_parser = report_file)]
+    pub files: Vec<(ReportFormat, PathBuf)>,
+}
+
+/// Parses `FORMAT=PATH` of `--report`.
+fn report_file(arg: &str) -> Result<(ReportFormat, PathBuf), String> {
+    let (format, path) = arg.split_once('=').ok_or_else(|| format!("`{arg}` is not FORMAT=PATH"))?;
+    let format = ReportFormat::from_str(format, false)
+        .map_err(|_| format!("`{format}` is not a report format (text, json or sarif)"))?;
+    if path.is_empty() {
+        return Err(format!("`{arg}` names no file after `=`"));
+    }
+    Ok((format, PathBuf::from(path)))
+}
+
+impl Output {
+    /// Writes the report: first to the files (a file that cannot be written is an error, exit
+    /// 2), then to stdout. `render(format, terminal)` renders it; text for a terminal may
+    /// carry colours, text for a file never does.
+    fn emit(&self, render: impl Fn(ReportFormat, bool) -> String) -> Result<(), Diagnostic> {
+        for (format, path) in &self.files {
+            let mut doc = render(*format, false);
+            if *format != ReportFormat::Text {
+                doc.push('\n');
+            }
+            std::fs::write(path, doc).map_err(|e| {
+                Diagnostic::global(format!("cannot write the {format:?} report to {}: {e}", path.display()))
+            })?;
+        }
+        match self.format {
+            ReportFormat::Text => print!("{}", render(ReportFormat::Text, std::io::stdout().is_terminal())),
+            format => println!("{}", render(format, false)),
+        }
+        Ok(())
+    }
+}
+
 /// The `--data-model` values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Model {
@@ -337,9 +383,9 @@ pub enum Command {
         /// of the two versions (to measure the loop).
         #[arg(long)]
         no_product: bool,
-        /// Report format.
-        #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
-        format: ReportFormat,
+        /// Report formats and files.
+        #[command(flatten)]
+        out: Output,
         /// Options of the compositional check.
         #[command(flatten)]
         ag: AgArgs,
@@ -366,9 +412,9 @@ pub enum Command {
         /// mono: explore the whole product; ag: assume-guarantee with learned assumptions.
         #[arg(long, value_enum, default_value_t = EngineArg::Mono)]
         engine: EngineArg,
-        /// Report format (schemas in docs/report.md).
-        #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
-        format: ReportFormat,
+        /// Report formats and files.
+        #[command(flatten)]
+        out: Output,
         /// Options of the compositional check.
         #[command(flatten)]
         ag: AgArgs,
@@ -655,7 +701,7 @@ pub fn run(args: Args) -> Exit {
             skip_containment,
             max_missing,
             no_product,
-            format,
+            out,
             ag,
             mut cegar,
             cache,
@@ -663,10 +709,11 @@ pub fn run(args: Args) -> Exit {
         } => {
             cegar.start();
             let deadline = cegar.deadline;
-            let args = CheckC { spec, removed, skip_containment, max_missing, no_product, format, ag, cegar, cache, c };
+            let format = out.format;
+            let args = CheckC { spec, removed, skip_containment, max_missing, no_product, out, ag, cegar, cache, c };
             let result = crate::smt::with_watchdog(deadline, || match (git_base, paths.as_slice()) {
                 (Some(rev), _) => check_git(&rev, &paths, &args),
-                (None, [old, new]) if is_lts(old) && is_lts(new) => check(old, new, &args.ag, format, deadline),
+                (None, [old, new]) if is_lts(old) && is_lts(new) => check(old, new, &args.ag, &args.out, deadline),
                 (None, [old, new]) => check_c(&Versions::given(old, new), &args),
                 (None, _) => Err(Diagnostic::global("give OLD and NEW, or the new versions with --git-base REV")),
             });
@@ -675,18 +722,19 @@ pub fn run(args: Args) -> Exit {
                 Err(d) => report_as(&d, format),
             }
         }
-        Command::Verify { src, spec, engine, format, ag, mut cegar, cache, c } => {
+        Command::Verify { src, spec, engine, out, ag, mut cegar, cache, c } => {
             cegar.start();
+            let format = out.format;
             let engine = match engine {
                 EngineArg::Mono => crate::check::verify::Engine::Mono,
                 EngineArg::Ag => crate::check::verify::Engine::Ag,
             };
             let result = crate::smt::with_watchdog(cegar.deadline, || match src.as_slice() {
-                [one] if is_lts(one) => verify(one, engine, &ag, format, cegar.deadline),
+                [one] if is_lts(one) => verify(one, engine, &ag, &out, cegar.deadline),
                 _ if src.iter().any(|p| is_lts(p)) => {
                     Err(Diagnostic::global("give either one FSP spec or C sources (with the spec as --spec), not both"))
                 }
-                _ => verify_c(&src, spec.as_deref(), engine, format, &ag, &cegar, &cache, &c),
+                _ => verify_c(&src, spec.as_deref(), engine, &out, &ag, &cegar, &cache, &c),
             });
             match result {
                 Ok(code) => code,
@@ -789,7 +837,7 @@ fn verify_c(
     src: &[PathBuf],
     spec: Option<&std::path::Path>,
     engine: crate::check::verify::Engine,
-    format: ReportFormat,
+    out: &Output,
     ag: &AgArgs,
     cegar: &CegarArgs,
     cache: &CacheArgs,
@@ -823,15 +871,11 @@ fn verify_c(
         let target = shown(src);
         let labels = crate::report::labels::of_assembly(&spec, &name, &result);
         progress::clear();
-        match format {
-            ReportFormat::Text => print!("{}", crate::report::assembly_text_labelled(&result, ag.stats, &labels)),
-            ReportFormat::Json => {
-                println!("{}", VerifyReport::of_assembly(&target, &result).with_labels(&labels).json())
-            }
-            ReportFormat::Sarif => {
-                println!("{}", VerifyReport::of_assembly(&target, &result).with_labels(&labels).sarif())
-            }
-        }
+        out.emit(|format, _| match format {
+            ReportFormat::Text => crate::report::assembly_text_labelled(&result, ag.stats, &labels),
+            ReportFormat::Json => VerifyReport::of_assembly(&target, &result).with_labels(&labels).json(),
+            ReportFormat::Sarif => VerifyReport::of_assembly(&target, &result).with_labels(&labels).sarif(),
+        })?;
         return Ok(exit_of(&result.verdict()));
     }
     let program = front::load(src, &c.front()).map_err(|d| search.explain(d))?;
@@ -849,11 +893,11 @@ fn verify_c(
     let result = crate::check::cegar::verify_program(&comp, cegar.options());
     let target = shown(src);
     progress::clear();
-    match format {
-        ReportFormat::Text => print!("{}", crate::report::program_text(&comp, &result, ag.stats)),
-        ReportFormat::Json => println!("{}", VerifyReport::of_program(&target, &comp, &result).json()),
-        ReportFormat::Sarif => println!("{}", VerifyReport::of_program(&target, &comp, &result).sarif()),
-    }
+    out.emit(|format, _| match format {
+        ReportFormat::Text => crate::report::program_text(&comp, &result, ag.stats),
+        ReportFormat::Json => VerifyReport::of_program(&target, &comp, &result).json(),
+        ReportFormat::Sarif => VerifyReport::of_program(&target, &comp, &result).sarif(),
+    })?;
     Ok(exit_of(&result.verdict()))
 }
 
@@ -931,7 +975,7 @@ fn verify(
     src: &std::path::Path,
     engine: crate::check::verify::Engine,
     ag: &AgArgs,
-    format: ReportFormat,
+    out: &Output,
     deadline: crate::deadline::Deadline,
 ) -> Result<Exit, Diagnostic> {
     let spec = crate::spec::load(src)?;
@@ -950,11 +994,11 @@ fn verify(
     )?;
     let target = src.display().to_string();
     progress::clear();
-    match format {
-        ReportFormat::Text => print!("{}", crate::report::verification_text(&result, ag.stats)),
-        ReportFormat::Json => println!("{}", VerifyReport::of_model(&target, &result).json()),
-        ReportFormat::Sarif => println!("{}", VerifyReport::of_model(&target, &result).sarif()),
-    }
+    out.emit(|format, _| match format {
+        ReportFormat::Text => crate::report::verification_text(&result, ag.stats),
+        ReportFormat::Json => VerifyReport::of_model(&target, &result).json(),
+        ReportFormat::Sarif => VerifyReport::of_model(&target, &result).sarif(),
+    })?;
     Ok(exit_of(&result.verdict()))
 }
 
@@ -964,7 +1008,7 @@ struct CheckC {
     skip_containment: bool,
     max_missing: u32,
     no_product: bool,
-    format: ReportFormat,
+    out: Output,
     ag: AgArgs,
     cegar: CegarArgs,
     cache: CacheArgs,
@@ -1128,11 +1172,11 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
         report.relocate(dir, rev);
     }
     progress::clear();
-    match args.format {
-        ReportFormat::Text => print!("{}", report.text(std::io::stdout().is_terminal(), args.ag.stats)),
-        ReportFormat::Json => println!("{}", report.json()),
-        ReportFormat::Sarif => println!("{}", report.sarif()),
-    }
+    args.out.emit(|format, terminal| match format {
+        ReportFormat::Text => report.text(terminal, args.ag.stats),
+        ReportFormat::Json => report.json(),
+        ReportFormat::Sarif => report.sarif(),
+    })?;
     Ok(exit_of(&result.verdict()))
 }
 
@@ -1192,7 +1236,7 @@ fn check(
     old: &std::path::Path,
     new: &std::path::Path,
     ag: &AgArgs,
-    format: ReportFormat,
+    out: &Output,
     deadline: crate::deadline::Deadline,
 ) -> Result<Exit, Diagnostic> {
     let old_spec = crate::spec::load(old)?;
@@ -1213,11 +1257,11 @@ fn check(
     )?;
     let report =
         || crate::report::verdict::UpgradeReport::new(&old.display().to_string(), &new.display().to_string(), &result);
-    match format {
-        ReportFormat::Text => print!("{}", crate::report::upgrade_text(&result, ag.stats)),
-        ReportFormat::Json => println!("{}", report().json()),
-        ReportFormat::Sarif => println!("{}", report().sarif()),
-    }
+    out.emit(|format, _| match format {
+        ReportFormat::Text => crate::report::upgrade_text(&result, ag.stats),
+        ReportFormat::Json => report().json(),
+        ReportFormat::Sarif => report().sarif(),
+    })?;
     Ok(exit_of(&result.verdict()))
 }
 
