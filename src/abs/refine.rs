@@ -255,6 +255,22 @@ pub fn refine(abs: &mut Abstractor, smt: &mut Smt, path: &[(usize, Take)], prefi
     wp_walk(abs, smt, &path[..prefix])
 }
 
+/// Computes Houdini's invariants at the cut points once per abstractor (at its first
+/// refinement that asks for them).
+pub(super) fn ensure_invariants(abs: &mut Abstractor, smt: &mut Smt) {
+    if abs.invariants.is_none() {
+        let found = CutInvariants::of(&abs.enc, &abs.vocab, smt);
+        abs.invariants = Some(found);
+    }
+}
+
+/// The conjuncts of the invariant at `loc`, when it is a cut point.
+pub(super) fn invariant_at(abs: &Abstractor, loc: LocId) -> Option<Vec<Bool>> {
+    let inv = abs.invariants.as_ref()?;
+    let c = inv.cuts.iter().position(|&l| l == loc)?;
+    inv.facts.get(c).cloned()
+}
+
 /// Refinement by the invariant at a cut point of the infeasible prefix of `path` (see the
 /// module doc); the number of (location, predicate) pairs added, 0 when no invariant rules the
 /// prefix out or it adds nothing new.

@@ -13,7 +13,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::abs::refine::{Replay, Witness, refine, simulate};
+use crate::abs::blocks::{PathCheck, check_path};
+use crate::abs::refine::{Replay, Witness, simulate};
 use crate::abs::{AbsError, Abstractor, Arg, Mode};
 use crate::automata::Dla;
 use crate::automata::safety::{self, Safety};
@@ -37,6 +38,9 @@ pub struct CegarOptions {
     /// Whether refinement may add the invariant at a cut point of a spurious path
     /// ([`crate::abs::refine`]); `false`: weakest preconditions only.
     pub generalise: bool,
+    /// Where the may-abstractions compute abstract states: at every location, or at loop
+    /// heads, event points and the entry only ([`crate::abs::blocks`]).
+    pub blocks: crate::abs::blocks::Blocks,
 }
 
 impl Default for CegarOptions {
@@ -47,6 +51,7 @@ impl Default for CegarOptions {
             deadline: Deadline::none(),
             explicit_memory: crate::abs::explicit::DEFAULT_MEMORY,
             generalise: true,
+            blocks: crate::abs::blocks::Blocks::Single,
         }
     }
 }
@@ -238,6 +243,7 @@ pub fn run_checked(
     let mut stats = CegarStats::default();
     for part in c.iter_mut() {
         part.abs.generalise = options.generalise;
+        part.abs.blocks = options.blocks;
     }
     let outcome = loop_(fsp, c, property, options, check, &mut smt, &mut stats, between);
     stats.smt = smt.stats;
@@ -370,31 +376,18 @@ fn loop_(
                     part.name()
                 )));
             };
-            let steps: Vec<(usize, crate::smt::Take)> = path
-                .iter()
-                .map(|&(s, k)| {
-                    let a = &arg.out[s][k];
-                    (a.edge, a.take)
-                })
-                .collect();
-            match simulate(&part.abs.enc, smt, &steps) {
-                Ok(Replay::Feasible(witness)) => {
+            match check_path(&mut part.abs, smt, arg, &path) {
+                Ok(PathCheck::Feasible { witness, .. }) => {
                     runs.push(ComponentRun { component: part.name().to_string(), witness })
                 }
-                Ok(Replay::Infeasible { prefix }) => {
+                Ok(PathCheck::Spurious { added: n }) => {
                     spurious = true;
-                    match refine(&mut part.abs, smt, &steps, prefix) {
-                        Ok(n) => added += n,
-                        Err(e) => {
-                            return CegarOutcome::Unknown(
-                                Reason::solver(format!("refining `{}`", part.name()), e).with_limit(&options.deadline),
-                            );
-                        }
-                    }
+                    added += n;
                 }
                 Err(e) => {
                     return CegarOutcome::Unknown(
-                        Reason::solver(format!("simulating `{}`", part.name()), e).with_limit(&options.deadline),
+                        Reason::solver(format!("simulating or refining `{}`", part.name()), e)
+                            .with_limit(&options.deadline),
                     );
                 }
             }
