@@ -13,6 +13,10 @@
 //!   quantified) and for assume (the condition must hold on all of `γ(V1)`). A solver `unknown`
 //!   drops the transition, which keeps the model an under-approximation.
 //!
+//! With [`blocks::Blocks::Loop`] (`--blocks loop`), the may graph has states only at loop
+//! heads, event points and the entry, and one transition per block of loop-free code between
+//! them ([`blocks`]: large-block encoding); the must graph stays edge by edge.
+//!
 //! Internal steps (assignments, branches, unobserved events) are τ edges of the graph;
 //! [`Arg::to_dla`] collapses them so that the component's automaton has only events, plus one
 //! error event per kind of error (`main!reach_error`, `main!div_by_zero`, ...) leading to its
@@ -25,8 +29,9 @@
 //!   programs.
 //! - Soundness of must: every path of the must graph from an initial state is concretely
 //!   feasible; the same test replays them by symbolic simulation.
-//! - Results of edge queries are cached by (edge, source cube, target predicates, mode), so a
-//!   refinement only pays for the locations whose predicates changed.
+//! - Results of edge queries are cached by (edge, source cube, target predicates, mode), and
+//!   those of block queries by (block exit, source cube, target predicates), so a refinement
+//!   only pays for the locations whose predicates changed.
 
 pub mod blocks;
 pub mod explicit;

@@ -45,9 +45,10 @@
 //! - Computing the invariants costs one Houdini run per abstractor (at its first refinement),
 //!   also for components whose refinements would not have needed it (compatibility of the IPC
 //!   for P1: the same refinements, the original check about twice as long, `benches/COMPAT.md`).
-//! - The abstraction itself is not block-encoded: its states sit at every location, and the
-//!   transport above gives the locations inside a loop body the images of the invariant that a
-//!   large-block encoding would keep in its block formula. Loop-free data (a result learned
+//! - With an abstract state at every location (`--blocks single`, the default), the transport
+//!   above gives the locations inside a loop body the images of the invariant that a
+//!   large-block encoding keeps in its block formula; with `--blocks loop` ([`super::blocks`])
+//!   the same refinement runs on block paths, without the transport. Loop-free data (a result learned
 //!   value by value in containment's abstraction loop) gains nothing from the invariants; there
 //!   the product of the versions decides (`check::product`).
 //!
