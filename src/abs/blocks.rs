@@ -101,6 +101,12 @@ pub struct Plan {
     encoded: Vec<Option<Encoded>>,
 }
 
+/// A way into a join: its reach condition, the state along it, the IR edge and how taken.
+type Way = (Bool, Vec<Sym>, usize, Take);
+
+/// Per join location, its ways as (reach condition, IR edge, how taken).
+type Ways = HashMap<LocId, Vec<(Bool, usize, Take)>>;
+
 /// A block's formula from a given start state.
 #[derive(Clone)]
 struct Encoded {
@@ -110,7 +116,7 @@ struct Encoded {
     post: Vec<Sym>,
     /// Per join location: its ways in the order the merged values prefer them, as (reach
     /// condition of the way, IR edge, how taken).
-    ways: HashMap<LocId, Vec<(Bool, usize, Take)>>,
+    ways: Ways,
 }
 
 /// How an edge is taken by a block, and whether that way is an error (as the invariant
@@ -242,9 +248,9 @@ impl Plan {
 /// `tag`, which must be fresh for every formula that is conjoined with another one.
 fn encode(enc: &Encoder, plan: &Plan, exit: &Exit, start: &[Sym], tag: &str) -> Encoded {
     let comp = enc.component();
-    let mut incoming: HashMap<LocId, Vec<(Bool, Vec<Sym>, usize, Take)>> = HashMap::default();
+    let mut incoming: HashMap<LocId, Vec<Way>> = HashMap::default();
     let mut defs: Vec<Bool> = Vec::new();
-    let mut ways: HashMap<LocId, Vec<(Bool, usize, Take)>> = HashMap::default();
+    let mut ways: Ways = HashMap::default();
     let mut counter = 0u64;
     let exit_from = comp.edges[exit.edge].from;
     let mut on_region = vec![false; comp.n_locs as usize];
@@ -481,13 +487,7 @@ enum Concrete {
 
 /// Per step of `steps` from the state `start`: its facts (states after a step named after
 /// `tag` and the step's number), and for a block its join ways.
-#[allow(clippy::type_complexity)]
-fn path_facts(
-    abs: &mut Abstractor,
-    start: &[Sym],
-    steps: &[AStep],
-    tag: &str,
-) -> (Vec<Vec<Bool>>, Vec<Option<HashMap<LocId, Vec<(Bool, usize, Take)>>>>) {
+fn path_facts(abs: &mut Abstractor, start: &[Sym], steps: &[AStep], tag: &str) -> (Vec<Vec<Bool>>, Vec<Option<Ways>>) {
     abs.plan();
     let comp = abs.component();
     let plan = abs.plan.as_ref().expect("made above");
