@@ -16,7 +16,7 @@
 //! The loop-free code from one point to the next, or to an error (a failing `check`, a call of
 //! `reach_error()`), is a *block*. It is split by its *exit*, the last edge and how it is
 //! taken ([`Exit`]), so that an abstract transition still names one IR edge for its label.
-//! The block of an exit is one formula ([`encode`]): an SSA form whose ways meet at joins with
+//! The block of an exit is one formula (`encode`): an SSA form whose ways meet at joins with
 //! named reach conditions and if-then-else values (a disjunction over the block's paths,
 //! without enumerating them). The abstract post of a block is one all-SAT enumeration over the
 //! target's predicates, as for one edge; the predicates inside a block are never consulted.

@@ -8,7 +8,9 @@
 //! concrete run, the trace is real (components share no memory, so their runs combine). When
 //! one is not, that component's precision is refined by the infeasible prefix
 //! ([`crate::abs::refine::refine`]: the inductive invariant at a cut point of the path when it
-//! rules the path out, else weakest preconditions) and the loop starts over. Refinement that adds no predicate, the iteration limit and solver `unknown`s
+//! rules the path out, else weakest preconditions) and the loop starts over. Simulation and
+//! refinement go through [`crate::abs::blocks::check_path`], which also handles the paths of
+//! block-encoded models ([`CegarOptions::blocks`], `--blocks loop`). Refinement that adds no predicate, the iteration limit and solver `unknown`s
 //! end the loop with Unknown, never with "holds".
 
 use std::time::{Duration, Instant};

@@ -10,7 +10,10 @@
 //!    upgrade removes on purpose (`--removed`) and `X` the missing behaviours found so far with
 //!    all their extensions. Included: the old component is contained in the new one.
 //! 2. **Validation 1**: the counterexample `CE` is simulated on the old code along its path in
-//!    `M`. Infeasible: `M` is refined ([`refine`]) and the loop restarts.
+//!    `M`. Infeasible: `M` is refined and the loop restarts. Both may-abstractions (`M`
+//!    and the one of the new version below) are simulated and refined through one seam,
+//!    [`check_path`], which also takes their block-encoded form (`--blocks loop`,
+//!    [`crate::abs::blocks`]); `M'` stays edge by edge either way.
 //! 3. **Validation 2**: is `CE` impossible for the new code? The paper computes, by symbolic
 //!    simulation of `CE` on the new code, the set of states that can perform it, and asks
 //!    whether it is empty. Where the new version cannot loop between events, that simulation
