@@ -49,6 +49,14 @@
 //! - A block with many joins gives large weakest preconditions; their atoms (all the block's
 //!   branch conditions that matter) go to the point at its start.
 //! - Predicates learned inside blocks (from a cache or an earlier version's seed) are unused.
+//! - Weakest preconditions over array stores give atoms over array terms at the loop head that
+//!   may not separate a path (`benches/svcomp/array_fill.c` ends with no new predicate, where
+//!   the edge-by-edge model runs out of time).
+//! - Z3's `simplify` of a block's precondition is not under the query budget; a block with
+//!   many joins over division can make it slow (`examples-c/cegar/clock_divmod.c`).
+//! - Measured in `benches/VERIFY.md` (CEGAR alone on 61 programs: 43 decided instead of 32,
+//!   abstract states 6,230 → 141 and SMT calls 63,156 → 1,483 on those both decide); not yet
+//!   the default, since compatibility was not measured with it.
 //! - Refinement of a path whose IR path the model picked but that then did not simulate (a
 //!   join whose ways are not exclusive and whose values differ) falls back to the IR path's
 //!   own refinement, whose predicates may sit inside blocks: no progress, so the refinement
