@@ -15,6 +15,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use subst::abs::blocks::Blocks;
 use subst::abs::refine::{Replay, simulate};
 use subst::check::cegar::{CegarOptions, run_labels};
 use subst::check::contain::{ContainOptions, ContainOutcome};
@@ -146,12 +147,18 @@ fn can_perform(comp: &Component, trace: &[String], max_edges: usize) -> Result<b
 /// every missing behaviour: the interpreter replays it on the old version, and symbolic
 /// simulation of the new version finds no run that performs it.
 fn check_pair(pair: &Pair, removed: Option<&str>, contained: bool) -> Vec<String> {
+    check_pair_with(pair, removed, contained, Blocks::Single)
+}
+
+/// [`check_pair`] with the may-abstractions encoded as `blocks` says.
+fn check_pair_with(pair: &Pair, removed: Option<&str>, contained: bool, blocks: Blocks) -> Vec<String> {
     let spec = subst::spec::load(&pair.spec).expect("the spec loads");
     let (old, new) = (load(&pair.old, &spec), load(&pair.new, &spec));
     let b = removed.map(|r| spec.process(r).expect("the removed process"));
     let options = ContainOptions {
         limits: CegarOptions {
             deadline: subst::deadline::Deadline::after(std::time::Duration::from_secs(120)),
+            blocks,
             ..CegarOptions::default()
         },
         max_missing: 5,
@@ -207,6 +214,18 @@ fn example_pairs_get_their_answers_and_every_missing_behaviour_is_real() {
         if pair.removed.is_some() {
             // Without the removed behaviours, the fix is not contained.
             problems.extend(check_pair(&pair, None, false));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn example_pairs_get_their_answers_with_block_encoded_may_models() {
+    let mut problems = Vec::new();
+    for pair in pairs("examples-c/contain") {
+        problems.extend(check_pair_with(&pair, pair.removed.as_deref(), pair.contained, Blocks::Loop));
+        if pair.removed.is_some() {
+            problems.extend(check_pair_with(&pair, None, false, Blocks::Loop));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -126,7 +126,7 @@ impl<'a> Explicit<'a> {
                         Some(st) => g.state(comp.edges[e].to, st),
                         None => g.error(),
                     };
-                    g.out[s].push(AEdge { edge: e, take, label, to });
+                    g.out[s].push(AEdge { edge: e, take, label, to, block: None });
                     g.bytes += std::mem::size_of::<AEdge>();
                 }
             }

@@ -13,6 +13,10 @@
 //!   quantified) and for assume (the condition must hold on all of `γ(V1)`). A solver `unknown`
 //!   drops the transition, which keeps the model an under-approximation.
 //!
+//! With [`blocks::Blocks::Loop`] (`--blocks loop`), the may graph has states only at loop
+//! heads, event points and the entry, and one transition per block of loop-free code between
+//! them ([`blocks`]: large-block encoding); the must graph stays edge by edge.
+//!
 //! Internal steps (assignments, branches, unobserved events) are τ edges of the graph;
 //! [`Arg::to_dla`] collapses them so that the component's automaton has only events, plus one
 //! error event per kind of error (`main!reach_error`, `main!div_by_zero`, ...) leading to its
@@ -25,9 +29,11 @@
 //!   programs.
 //! - Soundness of must: every path of the must graph from an initial state is concretely
 //!   feasible; the same test replays them by symbolic simulation.
-//! - Results of edge queries are cached by (edge, source cube, target predicates, mode), so a
-//!   refinement only pays for the locations whose predicates changed.
+//! - Results of edge queries are cached by (edge, source cube, target predicates, mode), and
+//!   those of block queries by (block exit, source cube, target predicates), so a refinement
+//!   only pays for the locations whose predicates changed.
 
+pub mod blocks;
 pub mod explicit;
 pub mod invariant;
 pub mod labels;
@@ -227,6 +233,9 @@ pub struct AEdge {
     pub label: Label,
     /// The target state.
     pub to: usize,
+    /// The block exit ([`blocks::Plan::exit`]) when the edge stands for a whole block of
+    /// the block encoding, whose last IR edge is `edge`; `None` for one IR edge.
+    pub block: Option<u32>,
 }
 
 /// An abstract reachability graph.
@@ -269,7 +278,7 @@ fn label_states(
     for (i, s) in states.iter().enumerate() {
         let l = label_of(i, s);
         if let Some(v) = l {
-            out[i].push(AEdge { edge: texts[v as usize].0, take: Take::Normal, label: Label::Tau, to: i });
+            out[i].push(AEdge { edge: texts[v as usize].0, take: Take::Normal, label: Label::Tau, to: i, block: None });
         }
         per_state.push(l);
     }
@@ -293,6 +302,9 @@ pub struct AbsStats {
 
 type CacheKey = (usize, Vec<(PredId, bool)>, Vec<PredId>, Mode, bool);
 
+/// A block exit, the source cube and the target's predicates ([`blocks`]).
+type BlockKey = (u32, Vec<(PredId, bool)>, Vec<PredId>);
+
 /// The abstraction of one component: its encoder, precision and edge cache.
 pub struct Abstractor<'a> {
     /// The component's formulas.
@@ -315,6 +327,12 @@ pub struct Abstractor<'a> {
     /// Whether [`refine::refine`] may refine by an invariant at a cut point (else weakest
     /// preconditions only).
     pub generalise: bool,
+    /// Where the may-abstraction computes abstract states ([`blocks`]).
+    pub blocks: blocks::Blocks,
+    /// The abstraction points and blocks, made at first use.
+    plan: Option<blocks::Plan>,
+    /// Results of block successor computations (may only).
+    block_cache: HashMap<BlockKey, Vec<(Take, AState)>>,
 }
 
 /// A limit on abstract states per graph.
@@ -353,6 +371,9 @@ impl<'a> Abstractor<'a> {
             letters,
             invariants: None,
             generalise: true,
+            blocks: blocks::Blocks::Single,
+            plan: None,
+            block_cache: HashMap::default(),
         }
     }
 
@@ -388,6 +409,7 @@ impl<'a> Abstractor<'a> {
     pub fn adopt(&mut self, other: &Abstractor) {
         self.precision = other.precision.clone();
         self.cache = other.cache.clone();
+        self.block_cache = other.block_cache.clone();
     }
 
     /// The predicates per location in SMT-LIB form, for the cache.
@@ -551,10 +573,26 @@ impl<'a> Abstractor<'a> {
                 return Err(AbsError::TooManyStates(MAX_STATES));
             }
             let AState::At(loc, val) = states[i].clone() else { continue };
+            let blocked = mode == Mode::May && self.blocks == blocks::Blocks::Loop;
             for &e in succ.get(loc.index()).map(Vec::as_slice).unwrap_or(&[]) {
+                // With blocks, only the visible events leave a point edge by edge.
+                if blocked && !self.plan().is_single(e) {
+                    continue;
+                }
                 for (take, target, label) in self.edge_successors(smt, mode, e, loc, &val)? {
                     let to = intern(target, &mut states, &mut out, &mut queue);
-                    out[i].push(AEdge { edge: e, take, label, to });
+                    out[i].push(AEdge { edge: e, take, label, to, block: None });
+                }
+            }
+            if blocked {
+                let exits = self.plan().exits_at(loc).to_vec();
+                for x in exits {
+                    let edge = self.plan().exit(x).edge;
+                    for (take, target) in self.block_successors(smt, x, loc, &val)? {
+                        let label = self.label(edge, take, &target);
+                        let to = intern(target, &mut states, &mut out, &mut queue);
+                        out[i].push(AEdge { edge, take, label, to, block: Some(x) });
+                    }
                 }
             }
         }
@@ -564,7 +602,7 @@ impl<'a> Abstractor<'a> {
                 let Some(label) = self.state_label(s) else { continue };
                 for l in self.letters.iter().filter(|l| l.label == label) {
                     let label = Label::Event(l.name.clone());
-                    out[i].push(AEdge { edge: l.edge, take: Take::Silent, label, to: i });
+                    out[i].push(AEdge { edge: l.edge, take: Take::Silent, label, to: i, block: None });
                 }
             }
         }

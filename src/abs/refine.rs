@@ -45,9 +45,10 @@
 //! - Computing the invariants costs one Houdini run per abstractor (at its first refinement),
 //!   also for components whose refinements would not have needed it (compatibility of the IPC
 //!   for P1: the same refinements, the original check about twice as long, `benches/COMPAT.md`).
-//! - The abstraction itself is not block-encoded: its states sit at every location, and the
-//!   transport above gives the locations inside a loop body the images of the invariant that a
-//!   large-block encoding would keep in its block formula. Loop-free data (a result learned
+//! - With an abstract state at every location (`--blocks single`, the default), the transport
+//!   above gives the locations inside a loop body the images of the invariant that a
+//!   large-block encoding keeps in its block formula; with `--blocks loop` ([`super::blocks`])
+//!   the same refinement runs on block paths, without the transport. Loop-free data (a result learned
 //!   value by value in containment's abstraction loop) gains nothing from the invariants; there
 //!   the product of the versions decides (`check::product`).
 //!
@@ -253,6 +254,22 @@ pub fn refine(abs: &mut Abstractor, smt: &mut Smt, path: &[(usize, Take)], prefi
         return Ok(added);
     }
     wp_walk(abs, smt, &path[..prefix])
+}
+
+/// Computes Houdini's invariants at the cut points once per abstractor (at its first
+/// refinement that asks for them).
+pub(super) fn ensure_invariants(abs: &mut Abstractor, smt: &mut Smt) {
+    if abs.invariants.is_none() {
+        let found = CutInvariants::of(&abs.enc, &abs.vocab, smt);
+        abs.invariants = Some(found);
+    }
+}
+
+/// The conjuncts of the invariant at `loc`, when it is a cut point.
+pub(super) fn invariant_at(abs: &Abstractor, loc: LocId) -> Option<Vec<Bool>> {
+    let inv = abs.invariants.as_ref()?;
+    let c = inv.cuts.iter().position(|&l| l == loc)?;
+    inv.facts.get(c).cloned()
 }
 
 /// Refinement by the invariant at a cut point of the infeasible prefix of `path` (see the

@@ -8,12 +8,15 @@
 //! concrete run, the trace is real (components share no memory, so their runs combine). When
 //! one is not, that component's precision is refined by the infeasible prefix
 //! ([`crate::abs::refine::refine`]: the inductive invariant at a cut point of the path when it
-//! rules the path out, else weakest preconditions) and the loop starts over. Refinement that adds no predicate, the iteration limit and solver `unknown`s
+//! rules the path out, else weakest preconditions) and the loop starts over. Simulation and
+//! refinement go through [`crate::abs::blocks::check_path`], which also handles the paths of
+//! block-encoded models ([`CegarOptions::blocks`], `--blocks loop`). Refinement that adds no predicate, the iteration limit and solver `unknown`s
 //! end the loop with Unknown, never with "holds".
 
 use std::time::{Duration, Instant};
 
-use crate::abs::refine::{Replay, Witness, refine, simulate};
+use crate::abs::blocks::{PathCheck, check_path};
+use crate::abs::refine::{Replay, Witness, simulate};
 use crate::abs::{AbsError, Abstractor, Arg, Mode};
 use crate::automata::Dla;
 use crate::automata::safety::{self, Safety};
@@ -37,6 +40,9 @@ pub struct CegarOptions {
     /// Whether refinement may add the invariant at a cut point of a spurious path
     /// ([`crate::abs::refine`]); `false`: weakest preconditions only.
     pub generalise: bool,
+    /// Where the may-abstractions compute abstract states: at every location, or at loop
+    /// heads, event points and the entry only ([`crate::abs::blocks`]).
+    pub blocks: crate::abs::blocks::Blocks,
 }
 
 impl Default for CegarOptions {
@@ -47,6 +53,7 @@ impl Default for CegarOptions {
             deadline: Deadline::none(),
             explicit_memory: crate::abs::explicit::DEFAULT_MEMORY,
             generalise: true,
+            blocks: crate::abs::blocks::Blocks::Single,
         }
     }
 }
@@ -238,6 +245,7 @@ pub fn run_checked(
     let mut stats = CegarStats::default();
     for part in c.iter_mut() {
         part.abs.generalise = options.generalise;
+        part.abs.blocks = options.blocks;
     }
     let outcome = loop_(fsp, c, property, options, check, &mut smt, &mut stats, between);
     stats.smt = smt.stats;
@@ -370,31 +378,18 @@ fn loop_(
                     part.name()
                 )));
             };
-            let steps: Vec<(usize, crate::smt::Take)> = path
-                .iter()
-                .map(|&(s, k)| {
-                    let a = &arg.out[s][k];
-                    (a.edge, a.take)
-                })
-                .collect();
-            match simulate(&part.abs.enc, smt, &steps) {
-                Ok(Replay::Feasible(witness)) => {
+            match check_path(&mut part.abs, smt, arg, &path) {
+                Ok(PathCheck::Feasible { witness, .. }) => {
                     runs.push(ComponentRun { component: part.name().to_string(), witness })
                 }
-                Ok(Replay::Infeasible { prefix }) => {
+                Ok(PathCheck::Spurious { added: n }) => {
                     spurious = true;
-                    match refine(&mut part.abs, smt, &steps, prefix) {
-                        Ok(n) => added += n,
-                        Err(e) => {
-                            return CegarOutcome::Unknown(
-                                Reason::solver(format!("refining `{}`", part.name()), e).with_limit(&options.deadline),
-                            );
-                        }
-                    }
+                    added += n;
                 }
                 Err(e) => {
                     return CegarOutcome::Unknown(
-                        Reason::solver(format!("simulating `{}`", part.name()), e).with_limit(&options.deadline),
+                        Reason::solver(format!("simulating or refining `{}`", part.name()), e)
+                            .with_limit(&options.deadline),
                     );
                 }
             }

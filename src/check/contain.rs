@@ -10,7 +10,10 @@
 //!    upgrade removes on purpose (`--removed`) and `X` the missing behaviours found so far with
 //!    all their extensions. Included: the old component is contained in the new one.
 //! 2. **Validation 1**: the counterexample `CE` is simulated on the old code along its path in
-//!    `M`. Infeasible: `M` is refined ([`refine`]) and the loop restarts.
+//!    `M`. Infeasible: `M` is refined and the loop restarts. Both may-abstractions (`M`
+//!    and the one of the new version below) are simulated and refined through one seam,
+//!    [`check_path`], which also takes their block-encoded form (`--blocks loop`,
+//!    [`crate::abs::blocks`]); `M'` stays edge by edge either way.
 //! 3. **Validation 2**: is `CE` impossible for the new code? The paper computes, by symbolic
 //!    simulation of `CE` on the new code, the set of states that can perform it, and asks
 //!    whether it is empty. Where the new version cannot loop between events, that simulation
@@ -65,8 +68,9 @@ use std::time::{Duration, Instant};
 use super::Reason;
 use super::cegar::CegarOptions;
 use super::product::{self, Decision, ProductStats, Proof};
+use crate::abs::blocks::{PathCheck, check_path};
 use crate::abs::explicit::{Explicit, Stop};
-use crate::abs::refine::{Replay, Witness, refine, refine_must, simulate};
+use crate::abs::refine::{Replay, Witness, refine_must, simulate};
 use crate::abs::{AbsError, Abstractor, Arg, ErrorKind, EventView, Mode};
 use crate::automata::Dla;
 use crate::automata::dla::Builder;
@@ -225,6 +229,8 @@ pub fn check(old: &Component, new: &Component, removed: Option<&Dla>, options: &
     };
     for abs in [&mut run.m, &mut run.must, &mut run.may_new] {
         abs.generalise = options.limits.generalise;
+        // The must-abstraction ignores it: it stays edge by edge ([`crate::abs::blocks`]).
+        abs.blocks = options.limits.blocks;
     }
     let result = run.run(removed);
     let memory_bound = run.memory_bound;
@@ -317,14 +323,14 @@ impl<'a> Loop<'a> {
             let events: Vec<String> = trace.events().iter().map(|e| e.to_string()).collect();
             tracing::debug!(?events, rounds = self.stats.rounds, "containment counterexample");
             // Validation 1: a real behaviour of the old version?
-            let path = path_of(&arg_old, &name, &events)?;
-            let old_run = match simulate(&self.m.enc, &mut self.smt, &path)
-                .map_err(|e| Reason::solver("simulating the old version", e))?
+            let path = arg_path(&arg_old, &name, &events).ok_or_else(|| {
+                Reason::Internal(format!("the old version's model has no path for {}", events.join(" ")))
+            })?;
+            let old_run = match check_path(&mut self.m, &mut self.smt, &arg_old, &path)
+                .map_err(|e| Reason::solver("simulating or refining the old version", e))?
             {
-                Replay::Feasible(w) => w,
-                Replay::Infeasible { prefix } => {
-                    let added = refine(&mut self.m, &mut self.smt, &path, prefix)
-                        .map_err(|e| Reason::solver("refining the old version", e))?;
+                PathCheck::Feasible { witness, .. } => witness,
+                PathCheck::Spurious { added } => {
                     self.stats.refinements_old += 1;
                     if added == 0 {
                         return Err(Reason::NoNewPredicate(format!("the old version of `{name}`")));
@@ -481,11 +487,11 @@ impl<'a> Loop<'a> {
         loop {
             self.limits()?;
             let arg = build(&mut self.may_new, &mut self.smt, Mode::May)?;
-            let Some(path) = find(&arg, &name, events) else { return Ok(Absent::Yes) };
-            match simulate(&self.may_new.enc, &mut self.smt, &path)
-                .map_err(|e| Reason::solver("simulating the new version", e))?
+            let Some(path) = arg_path(&arg, &name, events) else { return Ok(Absent::Yes) };
+            match check_path(&mut self.may_new, &mut self.smt, &arg, &path)
+                .map_err(|e| Reason::solver("simulating or refining the new version", e))?
             {
-                Replay::Feasible(w) => {
+                PathCheck::Feasible { witness: w, .. } => {
                     if let Some(x) = &mut self.explicit {
                         // The explicit M' lacks the run: its inputs were not among the samples.
                         let added = x.learn(&w);
@@ -507,9 +513,7 @@ impl<'a> Loop<'a> {
                     }
                     return Ok(Absent::No);
                 }
-                Replay::Infeasible { prefix } => {
-                    let added = refine(&mut self.may_new, &mut self.smt, &path, prefix)
-                        .map_err(|e| Reason::solver("refining the new version", e))?;
+                PathCheck::Spurious { added } => {
                     self.stats.refinements_new += 1;
                     if added == 0 {
                         return Err(Reason::NoNewPredicate(format!("the new version of `{name}`")));
@@ -557,6 +561,12 @@ fn build(abs: &mut Abstractor, smt: &mut Smt, mode: Mode) -> Result<Arg, Reason>
     })
 }
 
+/// A path of `arg` performing `events`, as (state, index into its `out`).
+fn arg_path(arg: &Arg, name: &str, events: &[String]) -> Option<Vec<(usize, usize)>> {
+    let wanted: Vec<Vec<String>> = events.iter().map(|e| vec![e.clone()]).collect();
+    arg.find_path(name, &wanted)
+}
+
 /// A path of `arg` performing `events`, as IR edges and how each is taken.
 fn find(arg: &Arg, name: &str, events: &[String]) -> Option<Vec<(usize, Take)>> {
     let wanted: Vec<Vec<String>> = events.iter().map(|e| vec![e.clone()]).collect();
@@ -569,11 +579,6 @@ fn find(arg: &Arg, name: &str, events: &[String]) -> Option<Vec<(usize, Take)>> 
             })
             .collect(),
     )
-}
-
-fn path_of(arg: &Arg, name: &str, events: &[String]) -> Result<Vec<(usize, Take)>, Reason> {
-    find(arg, name, events)
-        .ok_or_else(|| Reason::Internal(format!("the old version's model has no path for {}", events.join(" "))))
 }
 
 /// The missing traces and all their extensions, over `alphabet`: no later counterexample is

@@ -171,6 +171,15 @@ impl LearnerArg {
     }
 }
 
+/// The `--blocks` values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlocksArg {
+    /// An abstract state at every location.
+    Single,
+    /// Abstract states at loop heads, event points and the entry (block encoding).
+    Loop,
+}
+
 /// Where subst keeps what it learned.
 #[derive(clap::Args, Debug, Clone)]
 pub struct CacheArgs {
@@ -210,6 +219,11 @@ pub struct CegarArgs {
     /// spurious path (to measure what the invariants save).
     #[arg(long)]
     pub wp_only: bool,
+    /// Where the may-abstractions of CEGAR and containment compute abstract states: at every
+    /// location (`single`), or at loop heads, event points and the entry only, the code between
+    /// them one formula (`loop`, block encoding).
+    #[arg(long, value_enum, default_value_t = BlocksArg::Single)]
+    pub blocks: BlocksArg,
     /// The run's deadline, set when the command starts (from `--timeout`).
     #[arg(skip)]
     pub deadline: crate::deadline::Deadline,
@@ -223,6 +237,10 @@ impl CegarArgs {
             deadline: self.deadline,
             explicit_memory: self.explicit_memory.saturating_mul(1 << 20),
             generalise: !self.wp_only,
+            blocks: match self.blocks {
+                BlocksArg::Single => crate::abs::blocks::Blocks::Single,
+                BlocksArg::Loop => crate::abs::blocks::Blocks::Loop,
+            },
         }
     }
 
