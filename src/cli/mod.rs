@@ -221,9 +221,12 @@ pub struct CegarArgs {
     pub wp_only: bool,
     /// Where the may-abstractions of CEGAR and containment compute abstract states: at every
     /// location (`single`), or at loop heads, event points and the entry only, the code between
-    /// them one formula (`loop`, block encoding).
-    #[arg(long, value_enum, default_value_t = BlocksArg::Single)]
-    pub blocks: BlocksArg,
+    /// them one formula (`loop`, block encoding). Default: `loop` for `verify` of one C
+    /// program, `single` elsewhere (measured in benches/VERIFY.md: blocks cut `verify`'s
+    /// abstract states and queries, but cost queries on the event-heavy models of containment
+    /// and compatibility).
+    #[arg(long, value_enum, value_name = "single|loop")]
+    pub blocks: Option<BlocksArg>,
     /// The run's deadline, set when the command starts (from `--timeout`).
     #[arg(skip)]
     pub deadline: crate::deadline::Deadline,
@@ -231,13 +234,22 @@ pub struct CegarArgs {
 
 impl CegarArgs {
     fn options(&self) -> crate::check::cegar::CegarOptions {
+        self.options_with(BlocksArg::Single)
+    }
+
+    /// [`CegarArgs::options`] for `verify` of one C program: block encoding by default.
+    fn program_options(&self) -> crate::check::cegar::CegarOptions {
+        self.options_with(BlocksArg::Loop)
+    }
+
+    fn options_with(&self, blocks: BlocksArg) -> crate::check::cegar::CegarOptions {
         crate::check::cegar::CegarOptions {
             max_refinements: self.max_refinements,
             query_budget: self.query_budget,
             deadline: self.deadline,
             explicit_memory: self.explicit_memory.saturating_mul(1 << 20),
             generalise: !self.wp_only,
-            blocks: match self.blocks {
+            blocks: match self.blocks.unwrap_or(blocks) {
                 BlocksArg::Single => crate::abs::blocks::Blocks::Single,
                 BlocksArg::Loop => crate::abs::blocks::Blocks::Loop,
             },
@@ -908,7 +920,7 @@ fn verify_c(
     let comp = program.lower(name)?;
     refuse_error_labels(&program, &comp)?;
     progress::phase("verification");
-    let result = crate::check::cegar::verify_program(&comp, cegar.options());
+    let result = crate::check::cegar::verify_program(&comp, cegar.program_options());
     let target = shown(src);
     progress::clear();
     out.emit(|format, _| match format {
