@@ -275,3 +275,18 @@ fn an_equality_across_a_branch_is_checked_one_way_at_a_time() {
     assert!(attempt.proved, "{:?}", attempt.why_not);
     assert!(attempt.calls <= 40, "{} solver checks", attempt.calls);
 }
+
+/// A state machine whose invariant is a bound per state (`phase == 90 -> level <= 2`) with a
+/// state that may wait any number of rounds (so k-induction does not help): the value splits
+/// of round 2 offer the bounds of a dozen states, where the case splits' octagons of a few
+/// atoms filled the candidates first and nothing was proved.
+#[test]
+fn a_state_machine_is_proved_by_bounds_per_state() {
+    let path = root().join("examples-c/loops/relay_phases.c");
+    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    let budget = subst::smt::DEFAULT_QUERY_BUDGET;
+    let attempt = subst::abs::invariant::prove(&comp, budget, &subst::deadline::Deadline::none());
+    assert!(attempt.proved, "{:?}", attempt.why_not);
+    assert!(attempt.calls <= 1500, "{} solver checks", attempt.calls);
+}

@@ -27,7 +27,8 @@
 //! what survived and adds the shapes of [`super::templates`]: intervals, octagon bounds and
 //! congruences of the samples, and case splits on the program's conditions (`p -> q` for the
 //! shapes `q` of the samples on one side of `p`), which express the disjunctive invariants the
-//! first round cannot (`loop-acceleration/diamond`, `loop-lit/gj2007b`). The second round is
+//! first round cannot (`loop-acceleration/diamond`, `loop-lit/gj2007b`), and bounds per state
+//! of a state machine (`x == c -> lo <= y <= hi`, `ssh-simplified/s3_srvr_1a`). The second round is
 //! bounded by counts (`MAX_CANDIDATES_2`, `MAX_PRUNES_2`); only then does `subst verify`
 //! go on with CEGAR as before. A third round adds degree-2 equalities (products of the varying
 //! variables as columns of the samples, [`super::templates::products`]) to what survived and to
@@ -476,6 +477,9 @@ const MAX_PRUNES_3: usize = 40;
 /// round, then the shapes of all samples, then the case splits, in that order.
 const MAX_CANDIDATES_2: usize = 240;
 
+/// Candidates per cut point from [`super::templates::value_splits`], beyond [`MAX_CANDIDATES_2`].
+const MAX_VALUE_SPLIT_CANDIDATES: usize = 64;
+
 /// Tries to prove that no error of `comp` is reachable with invariants at the cut points of
 /// the block encoding: candidates are the affine equalities that every sampled state at a cut
 /// point satisfies and the atoms of the component's conditions, both ways; Houdini keeps the
@@ -595,6 +599,18 @@ pub fn prove_between(
                     }
                     if !cands[c].contains(&f) {
                         cands[c].push(f);
+                    }
+                }
+                // The states of a state machine have an allowance of their own: their bounds
+                // are few and each says what no conjunction of the shapes above can.
+                let mut allowance = MAX_VALUE_SPLIT_CANDIDATES;
+                for f in super::templates::value_splits(comp, &enc, &vocab, rows, live, &atoms) {
+                    if allowance == 0 {
+                        break;
+                    }
+                    if !cands[c].contains(&f) {
+                        cands[c].push(f);
+                        allowance -= 1;
                     }
                 }
             }
