@@ -261,3 +261,32 @@ fn an_error_label_without_an_error_call_is_refused() {
 fn a_counting_loop_is_accelerated_to_a_deep_bug() {
     insta::assert_snapshot!(how_decided("examples-c/loops/long_count_bug.c"), @"fails; by invariants: false; refinements: 0");
 }
+
+/// The blocks of the invariants keep the two ways of a branch apart: `red + blue == 5*ticks`
+/// is proved by round 1 with a few dozen checks, where its consecution query over the merged
+/// branch ran out of budget (and so did every later round's).
+#[test]
+fn an_equality_across_a_branch_is_checked_one_way_at_a_time() {
+    let path = root().join("examples-c/loops/two_rates.c");
+    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    let budget = subst::smt::DEFAULT_QUERY_BUDGET;
+    let attempt = subst::abs::invariant::prove(&comp, budget, &subst::deadline::Deadline::none());
+    assert!(attempt.proved, "{:?}", attempt.why_not);
+    assert!(attempt.calls <= 40, "{} solver checks", attempt.calls);
+}
+
+/// A state machine whose invariant is a bound per state (`phase == 90 -> level <= 2`) with a
+/// state that may wait any number of rounds (so k-induction does not help): the value splits
+/// of round 2 offer the bounds of a dozen states, where the case splits' octagons of a few
+/// atoms filled the candidates first and nothing was proved.
+#[test]
+fn a_state_machine_is_proved_by_bounds_per_state() {
+    let path = root().join("examples-c/loops/relay_phases.c");
+    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    let budget = subst::smt::DEFAULT_QUERY_BUDGET;
+    let attempt = subst::abs::invariant::prove(&comp, budget, &subst::deadline::Deadline::none());
+    assert!(attempt.proved, "{:?}", attempt.why_not);
+    assert!(attempt.calls <= 1500, "{} solver checks", attempt.calls);
+}

@@ -8,7 +8,11 @@
 //! through one), or every location when asked. The loop-free code from one cut point to the
 //! next, or to an error, is one [`Block`]: one formula over the state at the cut point, the
 //! inputs read on the way and named intermediate values (paths that meet are merged by
-//! if-then-else, as in `check::bmc`), and the state where it ends.
+//! if-then-else, as in `check::bmc`), and the state where it ends. [`prove`] keeps the paths
+//! into a location apart while there are at most `MAX_WAYS` of them ([`blocks_by_path`]):
+//! one block per path, so that a consecution query has no if-then-else inside its bit-blasted
+//! arithmetic (`a + b == 3*i` across a two-way branch, `loop-lit/bhmr2007`: out of budget over
+//! the merged block, 0.2 s per path).
 //!
 //! **Invariants.** One conjunction of candidate facts per cut point. The candidates are the
 //! affine equalities `Σ aᵢxᵢ + b = 0` between variables of one width that every state the
@@ -23,7 +27,8 @@
 //! what survived and adds the shapes of [`super::templates`]: intervals, octagon bounds and
 //! congruences of the samples, and case splits on the program's conditions (`p -> q` for the
 //! shapes `q` of the samples on one side of `p`), which express the disjunctive invariants the
-//! first round cannot (`loop-acceleration/diamond`, `loop-lit/gj2007b`). The second round is
+//! first round cannot (`loop-acceleration/diamond`, `loop-lit/gj2007b`), and bounds per state
+//! of a state machine (`x == c -> lo <= y <= hi`, `ssh-simplified/s3_srvr_1a`). The second round is
 //! bounded by counts (`MAX_CANDIDATES_2`, `MAX_PRUNES_2`); only then does `subst verify`
 //! go on with CEGAR as before. A third round adds degree-2 equalities (products of the varying
 //! variables as columns of the samples, [`super::templates::products`]) to what survived and to
@@ -74,9 +79,14 @@
 //! **Equalities are kept as `Σ a x = Σ b y + c` with positive coefficients, unsimplified.**
 //! Simplified, Z3 solves `a + b == 3*i` for `i` with the inverse of 3 modulo 2^32
 //! (`i == 0xaaaaaaab*a + 0xaaaaaaab*b`), a dense multiplier whose bit-blasting made Houdini's
-//! queries on `loop-lit/bhmr2007` run out of budget. (They still do, on the unsimplified form,
-//! for that program: its loop merges two branches by if-then-else, and consecution of
-//! `a + b == 3*i` over the merged terms is hard for bit-blasting.)
+//! queries on `loop-lit/bhmr2007` run out of budget. (They still did, on the unsimplified form,
+//! while its loop's two branches were merged by if-then-else into one block: consecution of
+//! `a + b == 3*i` over the merged terms is hard for bit-blasting; one block per path is easy.)
+//!
+//! **Houdini asks a block again only after its start lost a candidate**: fewer candidates at
+//! its end only weaken what it must establish, so an unsatisfiable query stays unsatisfiable.
+//! Z3 answers the same query very differently after other queries (1 s, then 11 s and out of
+//! budget, on `bhmr2007`), so not asking again also saves budget, not only checks.
 //!
 //! Known weaknesses:
 //! - Disjunctions only of the form `p -> q` with `p` an atom of the program's conditions (the
@@ -142,6 +152,23 @@ type Way = (Bool, Vec<Sym>);
 /// Cuts `enc`'s component into blocks over the state constants `vocab`, keeping only the ways
 /// `(edge, take)` that `keep` accepts; with `every_location`, every location is a cut point.
 pub fn blocks(enc: &Encoder, vocab: &[Sym], keep: &dyn Fn(usize, Take) -> bool, every_location: bool) -> Blocks {
+    blocks_by_path(enc, vocab, keep, every_location, 1)
+}
+
+/// [`blocks`], with the ways into a location kept apart, one block per path, while there are
+/// at most `max_ways` of them (beyond, they are merged there as [`blocks`] merges them all).
+/// The blocks of one cut point together allow exactly the runs the merged ones allow, so an
+/// invariant is inductive over the ones iff it is over the others; but a consecution query
+/// over one path has no if-then-else for the solver to case-split on inside the bit-blasted
+/// arithmetic (`loop-lit/bhmr2007`: `a + b == 3*i` across a two-way branch, 15 s and out of
+/// budget over the merged block).
+pub fn blocks_by_path(
+    enc: &Encoder,
+    vocab: &[Sym],
+    keep: &dyn Fn(usize, Take) -> bool,
+    every_location: bool,
+    max_ways: usize,
+) -> Blocks {
     let comp = enc.component();
     let succ = comp.successors();
     let (order, back) = acyclic_order(comp);
@@ -175,36 +202,39 @@ pub fn blocks(enc: &Encoder, vocab: &[Sym], keep: &dyn Fn(usize, Take) -> bool, 
         let mut incoming: BTreeMap<LocId, Vec<Way>> = BTreeMap::new();
         let start = position[cut.index()];
         for &loc in &order[start..] {
-            let (reach, state) = if loc == cut {
-                (Bool::from_bool(true), vocab.to_vec())
+            let ways: Vec<Way> = if loc == cut {
+                vec![(Bool::from_bool(true), vocab.to_vec())]
             } else {
                 match incoming.remove(&loc) {
-                    Some(ways) => merge(ways, &mut defs, &mut counter),
+                    Some(ways) if ways.len() <= max_ways => ways,
+                    Some(ways) => vec![merge(ways, &mut defs, &mut counter)],
                     None => continue,
                 }
             };
-            for &e in succ.get(loc.index()).map(Vec::as_slice).unwrap_or(&[]) {
-                let edge = &comp.edges[e];
-                for &(take, error) in takes(&edge.stmt) {
-                    if !keep(e, take) {
-                        continue;
+            for (reach, state) in ways {
+                for &e in succ.get(loc.index()).map(Vec::as_slice).unwrap_or(&[]) {
+                    let edge = &comp.edges[e];
+                    for &(take, error) in takes(&edge.stmt) {
+                        if !keep(e, take) {
+                            continue;
+                        }
+                        let step = enc.step(edge, take, &state);
+                        let cond = Bool::and(&[reach.clone(), step.guard]).simplify();
+                        if cond.as_bool() == Some(false) {
+                            continue;
+                        }
+                        let head = if error {
+                            Head::Error
+                        } else if is_cut[edge.to.index()] {
+                            Head::Cut(cut_index(edge.to).expect("a cut point"))
+                        } else {
+                            incoming.entry(edge.to).or_default().push((cond, step.post));
+                            continue;
+                        };
+                        let mut all = defs.clone();
+                        all.push(cond);
+                        out.push(Block { from: Some(ci), constraint: Bool::and(&all), post: step.post, head });
                     }
-                    let step = enc.step(edge, take, &state);
-                    let cond = Bool::and(&[reach.clone(), step.guard]).simplify();
-                    if cond.as_bool() == Some(false) {
-                        continue;
-                    }
-                    let head = if error {
-                        Head::Error
-                    } else if is_cut[edge.to.index()] {
-                        Head::Cut(cut_index(edge.to).expect("a cut point"))
-                    } else {
-                        incoming.entry(edge.to).or_default().push((cond, step.post));
-                        continue;
-                    };
-                    let mut all = defs.clone();
-                    all.push(cond);
-                    out.push(Block { from: Some(ci), constraint: Bool::and(&all), post: step.post, head });
                 }
             }
         }
@@ -425,6 +455,12 @@ pub fn k_induction(
     Ok(None)
 }
 
+/// Paths into one location that [`prove`]'s blocks keep apart before merging them: a block per
+/// path, so that each consecution query is over straight-line code (`loop-lit/bhmr2007`, proved
+/// in 0.2 s, and `examples-c/loops/two_rates.c`, where the query over the merged branch ran out
+/// of budget), while a cascade of branches still costs at most this many blocks per edge.
+const MAX_WAYS: usize = 8;
+
 /// Samples taken per cut point, at most.
 const MAX_SAMPLES: usize = 400;
 /// Runs of the interpreter that sample states.
@@ -440,6 +476,9 @@ const MAX_PRUNES_3: usize = 40;
 /// Candidates per cut point in the second round, at most: those that survived the first
 /// round, then the shapes of all samples, then the case splits, in that order.
 const MAX_CANDIDATES_2: usize = 240;
+
+/// Candidates per cut point from [`super::templates::value_splits`], beyond [`MAX_CANDIDATES_2`].
+const MAX_VALUE_SPLIT_CANDIDATES: usize = 64;
 
 /// Tries to prove that no error of `comp` is reachable with invariants at the cut points of
 /// the block encoding: candidates are the affine equalities that every sampled state at a cut
@@ -462,7 +501,8 @@ pub fn prove_between(
 ) -> Attempt {
     let enc = Encoder::new(comp);
     let vocab = enc.state("");
-    let blocks = blocks(&enc, &vocab, &|_, _| true, false);
+    let blocks = blocks_by_path(&enc, &vocab, &|_, _| true, false, MAX_WAYS);
+    tracing::debug!(blocks = blocks.blocks.len(), "blocks");
     let mut smt = Smt::with_deadline(budget, *deadline);
     let mut attempt = Attempt { k: 0, invariants: Vec::new(), proved: false, why_not: None, calls: 0 };
     let samples = sample(comp, &blocks.cuts);
@@ -561,6 +601,18 @@ pub fn prove_between(
                         cands[c].push(f);
                     }
                 }
+                // The states of a state machine have an allowance of their own: their bounds
+                // are few and each says what no conjunction of the shapes above can.
+                let mut allowance = MAX_VALUE_SPLIT_CANDIDATES;
+                for f in super::templates::value_splits(comp, &enc, &vocab, rows, live, &atoms) {
+                    if allowance == 0 {
+                        break;
+                    }
+                    if !cands[c].contains(&f) {
+                        cands[c].push(f);
+                        allowance -= 1;
+                    }
+                }
             }
         }
         if round == 2 {
@@ -584,7 +636,10 @@ pub fn prove_between(
         let invs: Vec<Bool> = cands.iter().map(|c| Bool::and(c)).collect();
         attempt.invariants = blocks.cuts.iter().copied().zip(cands.iter().cloned()).collect();
         kept = Some(cands);
-        match check(&blocks, &vocab, &invs, &mut fresh) {
+        let t0 = std::time::Instant::now();
+        let rechecked = check(&blocks, &vocab, &invs, &mut fresh);
+        tracing::debug!(round, ?rechecked, took = ?t0.elapsed(), "re-check");
+        match rechecked {
             Ok(true) => {
                 attempt.proved = true;
                 attempt.why_not = None;
@@ -625,10 +680,22 @@ fn houdini(
     smt: &mut Smt,
 ) -> Result<(), SmtError> {
     let mut prunes = 0;
+    // Candidates only ever go: a block whose query was unsatisfiable stays so while the
+    // candidates at its start stay (fewer at its end only weaken what it must establish). So
+    // a block is asked again only after its start lost a candidate: asking the same query
+    // again cost `loop-lit/bhmr2007` 11 s and its budget, where the first answer took 1 s.
+    // `lost[c]` counts the prunes at cut point `c`; `passed[b]` is that count at `b`'s start
+    // when `b`'s query was last unsatisfiable.
+    let mut lost = vec![0usize; cands.len()];
+    let mut passed: Vec<Option<usize>> = vec![None; blocks.blocks.len()];
     loop {
         let mut changed = false;
-        for b in &blocks.blocks {
+        for (bi, b) in blocks.blocks.iter().enumerate() {
             let Head::Cut(d) = b.head else { continue };
+            let start_lost = |lost: &[usize]| b.from.map_or(0, |c| lost[c]);
+            if passed[bi] == Some(start_lost(&lost)) {
+                continue;
+            }
             loop {
                 if cands[d].is_empty() {
                     break;
@@ -642,7 +709,10 @@ fn houdini(
                 let t0 = std::time::Instant::now();
                 let answer = smt.model(&facts);
                 tracing::trace!(block = ?(b.from, b.head), n = cands[d].len(), took = ?t0.elapsed(), ok = answer.is_ok(), "houdini query");
-                let Some(model) = answer? else { break };
+                let Some(model) = answer? else {
+                    passed[bi] = Some(start_lost(&lost));
+                    break;
+                };
                 let before = cands[d].len();
                 let keep: Vec<bool> =
                     post.iter().map(|p| model.eval(p, true).and_then(|v| v.as_bool()) != Some(false)).collect();
@@ -653,6 +723,7 @@ fn houdini(
                     return Err(SmtError::Unknown("a model that falsifies no candidate".into()));
                 }
                 changed = true;
+                lost[d] += 1;
                 prunes += 1;
                 if prunes > max_prunes {
                     return Err(SmtError::Unknown(format!("more than {max_prunes} rounds of pruning")));

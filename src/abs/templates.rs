@@ -19,7 +19,13 @@
 //!   the samples at a cut point see both ways, where `q` is an interval, octagon bound, congruence
 //!   or affine equality of the samples on that side only: a disjunctive invariant such as
 //!   "when `y` is even, `x` is even and at most 100; otherwise `x` is at most 99" (SV-COMP's
-//!   `loop-acceleration/diamond`), which no conjunction of the other shapes expresses.
+//!   `loop-acceleration/diamond`), which no conjunction of the other shapes expresses;
+//! - **value splits** ([`value_splits`]) `x == c -> lo <= y <= hi` for up to a dozen tests of a
+//!   variable against a constant (the states of a state machine), intervals only and only
+//!   where the state narrows the samples' range, with an allowance of their own beside the
+//!   candidate cap: `ssh-simplified/s3_srvr_1a` needs the bound of its flag in each state and was
+//!   left to CEGAR (21 refinements, about 109,000 checks) while the case splits' octagons of the
+//!   first atoms filled the candidates; with them, round 2 proves it (1,068 checks).
 //!
 //! Three more sources of candidates (this module's second half):
 //!
@@ -58,6 +64,8 @@
 //!   (a loop that runs to 1000 only when an input keeps it going) is guessed too tight and pruned.
 //! - Octagons and splits grow quadratically; they are offered only for at most [`MAX_OCTAGON_VARS`]
 //!   variables of a type and [`MAX_SPLITS`] atoms per cut point.
+//! - A value split bounds one variable per state; a state machine whose states are told apart
+//!   by two variables, or by a range rather than a value, gets no per-state bounds.
 
 use z3::ast::{BV, Bool};
 
@@ -227,6 +235,63 @@ pub fn splits(
             qs.extend(equalities(&owned));
             for q in qs {
                 out.push(guard.implies(&q));
+            }
+        }
+    }
+    out
+}
+
+/// The most state values a cut point's candidates are split on ([`value_splits`]).
+pub const MAX_VALUE_SPLITS: usize = 16;
+
+/// The case splits of a state machine: for each atom `x == c` of `atoms` (a variable compared
+/// with a constant, as a `switch` on a state variable compiles) that `rows` see both ways, at
+/// most [`MAX_VALUE_SPLITS`] of them, `x == c -> lo <= y <= hi` for every live variable `y`
+/// whose samples in that state have a narrower range than all samples have (the bound says
+/// something only the state knows: `s__state == 8576 -> blastFlag <= 2`,
+/// `ssh-simplified/s3_srvr_1a`). Intervals only, so that a dozen states fit where
+/// [`splits`]' octagons of a few atoms fill the candidates.
+pub fn value_splits(
+    comp: &Component,
+    enc: &Encoder,
+    vocab: &[Sym],
+    rows: &[State],
+    live: &[bool],
+    atoms: &[&Expr],
+) -> Vec<Bool> {
+    let mut out = Vec::new();
+    let vars = scalars(comp, live);
+    let span = |states: &[&State], i: usize| {
+        let vals = states.iter().map(|s| value(s, i));
+        (vals.clone().min().unwrap_or(0), vals.max().unwrap_or(0))
+    };
+    let all: Vec<&State> = rows.iter().collect();
+    let mut used = 0;
+    for atom in atoms {
+        if used >= MAX_VALUE_SPLITS {
+            break;
+        }
+        let ExprKind::Binary(BinOp::Eq, a, b) = &atom.kind else { continue };
+        let is_value_test = matches!(
+            (&a.kind, &b.kind),
+            (ExprKind::Var(_), ExprKind::Const(_)) | (ExprKind::Const(_), ExprKind::Var(_))
+        );
+        if !is_value_test {
+            continue;
+        }
+        let yes: Vec<&State> = rows.iter().filter(|s| crate::ir::eval::eval(atom, *s) != 0).collect();
+        if yes.is_empty() || yes.len() == rows.len() {
+            continue;
+        }
+        used += 1;
+        let p = enc.cond(atom, vocab);
+        for &(i, t) in &vars {
+            let Some(x) = bv(vocab, i) else { continue };
+            let (lo, hi) = span(&yes, i);
+            let (all_lo, all_hi) = span(&all, i);
+            // A side is offered only where the state narrows the samples' range.
+            for q in bounds(&widened(x, t), lo, hi, all_lo, all_hi, smt::width(t) + 2) {
+                out.push(p.implies(&q));
             }
         }
     }
