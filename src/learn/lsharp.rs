@@ -93,6 +93,10 @@ struct Incremental {
     /// first `by_out_upto` basis nodes.
     by_out: [Vec<u32>; 2],
     by_out_upto: usize,
+    /// Frontier nodes by answer (rejected `[0]`, accepted `[1]`; a node without one in both),
+    /// so that a promoted node is compared only with those of its own answer (the others are
+    /// apart from it). A superset: promoted nodes are dropped lazily.
+    frontier_by_out: [Vec<NodeId>; 2],
     /// The hypothesis kept up to date: `next[q * k + a]` is the basis index of basis node
     /// `q`'s child on `a` or of that child's first candidate ([`NONE`] if it has none), for
     /// the extended basis nodes.
@@ -259,6 +263,10 @@ impl LSharp {
                     }
                     Self::set_index(&mut self.frontier_index, c, self.frontier.len() as u32);
                     self.frontier.push((c, cands));
+                    match self.tree.out(c) {
+                        Some(b) => self.inc.frontier_by_out[usize::from(b)].push(c),
+                        None => self.inc.frontier_by_out.iter_mut().for_each(|v| v.push(c)),
+                    }
                     self.inc.changed.push(c);
                 }
                 self.sync_next(c);
@@ -280,19 +288,6 @@ impl LSharp {
             Some(r) => r,
             None => self.frontier_of(c).and_then(|i| self.frontier[i].1.first().copied()).unwrap_or(NONE),
         };
-    }
-
-    /// Drops candidates that the tree now shows apart.
-    fn refresh(&mut self, i: usize) {
-        let (n, mut cands) = std::mem::take(&mut self.frontier[i]);
-        let before = cands.len();
-        cands.retain(|&q| !self.tree.apart(n, self.basis[q as usize]));
-        self.inc.dropped += before - cands.len();
-        if cands.len() != before {
-            self.inc.changed.push(n);
-        }
-        self.frontier[i] = (n, cands);
-        self.sync_next(n);
     }
 
     /// Brings every frontier node's candidates up to date with the tree: only the answers
@@ -385,9 +380,13 @@ impl LSharp {
         self.basis.push(n);
         Self::set_index(&mut self.basis_index, n, q);
         self.sync_next(n);
+        // Basis nodes have known answers, and a frontier node with the other answer is apart
+        // from `n`: only those with `n`'s answer (or none) are compared.
         let mut rev = Vec::new();
-        for j in 0..self.frontier.len() {
-            let f = self.frontier[j].0;
+        let b = usize::from(self.tree.out(n) == Some(true));
+        let mut same = std::mem::take(&mut self.inc.frontier_by_out[b]);
+        same.retain(|&f| {
+            let Some(j) = self.frontier_of(f) else { return false };
             if !self.tree.apart(f, n) {
                 self.frontier[j].1.push(q);
                 self.inc.changed.push(f);
@@ -396,7 +395,9 @@ impl LSharp {
                     self.sync_next(f);
                 }
             }
-        }
+            true
+        });
+        self.inc.frontier_by_out[b] = same;
         self.inc.rev.push(rev);
     }
 
@@ -470,7 +471,10 @@ impl LSharp {
                         _ => witness,
                     };
                     self.ask(f, &word, oracle);
-                    self.refresh(i);
+                    // Only the answers just logged (at `f·word`, and what prefix closure
+                    // implies from it) are new: `settle` re-checks what they can separate,
+                    // `f`'s candidates among them (`f` keeps its index: nothing is promoted).
+                    self.settle();
                     separated = true;
                 }
             }
