@@ -39,9 +39,10 @@
 //! section C) it asks fewer queries on most targets and fewer equivalence queries on many, but
 //! up to 6% more on some, and costs time.
 //!
-//! Known weaknesses: the consistency check still runs the hypothesis over the whole tree for every hypothesis (one
-//! pass over the node array); a new frontier node is compared with every basis node, and a new
-//! basis node with every frontier node.
+//! Known weaknesses: the consistency check still runs the hypothesis over the whole tree for
+//! every hypothesis (one pass over the node array); a new frontier node is compared with every
+//! basis node, and a new basis node with every frontier node of its answer (no sifting index
+//! over the basis); the ADS rule's search costs 3x to 5x the time of the witness rule.
 
 use super::adaptive::Reference;
 use super::lstar::{LearnError, Membership, Stats, Teacher};

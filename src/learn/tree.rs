@@ -22,8 +22,10 @@
 //! decided without touching the nodes themselves.
 //!
 //! Known weakness: children are a sorted list per node (searched by bisection), one allocation
-//! per inner node; a new basis node is compared with every frontier node by walking both
-//! subtrees, which is where most of L#'s time goes on the large LearnLib targets.
+//! per inner node; a new basis node is compared with every frontier node of its answer by
+//! walking both subtrees, which is where much of L#'s time goes on the large targets.
+//! [`ObservationTree::best_split`] (the ADS rule's search) walks the candidates' subtrees side
+//! by side for every question it chooses, bounded by a node budget.
 
 /// A node of the tree, i.e. a word.
 pub type NodeId = u32;
