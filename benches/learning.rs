@@ -7,7 +7,8 @@
 //!   `specs/`), each one learned to completion by subst's L* before it is written;
 //! - `learning run FILE...` learns each target with `subst::learn::lstar::learn` and an exact
 //!   equivalence oracle, and prints one JSON object a line with the counts (`--learner lsharp`:
-//!   L#; `--learner adaptive`: adaptive L# whose reference model is the target with one
+//!   L# with its default separation rule, `lsharp-witness` and `lsharp-ads` with the shortest
+//!   witness and the ADS rule; `--learner adaptive`: adaptive L# whose reference model is the target with one
 //!   transition redirected, the transition of the middle state on the first letter, to the next
 //!   state: the re-learning of a slightly changed system).
 //!
@@ -45,8 +46,8 @@ use subst::automata::dla::{Dla, StateId};
 use subst::automata::safety;
 use subst::check::ag::{AssumptionOracle, DynamicChecker, expose_errors};
 use subst::check::verify::ordered_parts;
-use subst::learn::LSharp;
 use subst::learn::lstar::{CexMode, Membership, Stats, Teacher, learn};
+use subst::learn::{LSharp, Separation};
 
 /// The format tag of target files.
 const FORMAT: &str = "subst-learning-target/1";
@@ -75,11 +76,13 @@ fn main() -> ExitCode {
         if a == "--learner" {
             match raw.next().as_deref() {
                 Some("lstar") => learners.push(Algorithm::LStar),
-                Some("lsharp") => learners.push(Algorithm::LSharp),
+                Some("lsharp") => learners.push(Algorithm::LSharp(Separation::default())),
+                Some("lsharp-witness") => learners.push(Algorithm::LSharp(Separation::Witness)),
+                Some("lsharp-ads") => learners.push(Algorithm::LSharp(Separation::Ads)),
                 Some("adaptive") => learners.push(Algorithm::Adaptive),
-                Some("all") => learners.extend([Algorithm::LStar, Algorithm::LSharp]),
+                Some("all") => learners.extend([Algorithm::LStar, Algorithm::LSharp(Separation::default())]),
                 other => {
-                    eprintln!("learning: --learner lstar|lsharp|adaptive|all, not {other:?}");
+                    eprintln!("learning: --learner lstar|lsharp|lsharp-witness|lsharp-ads|adaptive|all, not {other:?}");
                     return ExitCode::FAILURE;
                 }
             }
@@ -98,7 +101,7 @@ fn main() -> ExitCode {
         Some("run") => args[1..].iter().try_for_each(|f| learners.iter().try_for_each(|&l| run(Path::new(f), l))),
         _ => {
             eprintln!(
-                "usage: learning gen DIR [SPECS_DIR] | learning run [--learner lstar|lsharp|adaptive|all] FILE... \\
+                "usage: learning gen DIR [SPECS_DIR] | learning run [--learner lstar|lsharp|lsharp-witness|lsharp-ads|adaptive|all] FILE... \\
                  (FILE: a target .json, or a LearnLib v2 .dfa or .dfa.gz; see benches/LEARNING.md)"
             );
             return ExitCode::SUCCESS;
@@ -117,7 +120,8 @@ fn main() -> ExitCode {
 #[derive(Clone, Copy, Debug)]
 enum Algorithm {
     LStar,
-    LSharp,
+    /// L# with the given separation rule.
+    LSharp(Separation),
     /// Adaptive L# with the target, one transition redirected, as its reference.
     Adaptive,
 }
@@ -126,7 +130,9 @@ impl Algorithm {
     fn name(self) -> &'static str {
         match self {
             Algorithm::LStar => "lstar",
-            Algorithm::LSharp => "lsharp",
+            Algorithm::LSharp(s) if s == Separation::default() => "lsharp",
+            Algorithm::LSharp(Separation::Witness) => "lsharp-witness",
+            Algorithm::LSharp(Separation::Ads) => "lsharp-ads",
             Algorithm::Adaptive => "adaptive",
         }
     }
@@ -441,9 +447,10 @@ fn run(path: &Path, algorithm: Algorithm) -> Result<(), String> {
     let mut tree_refinements = None;
     let (hypothesis, stats): (Dla, Stats) = match algorithm {
         Algorithm::LStar => learn(target.alphabet.clone(), &mut teacher, CexMode::RivestSchapire, target.prefix_closed),
-        Algorithm::LSharp => {
+        Algorithm::LSharp(separation) => {
             // `lsharp::learn`, written out to read the learner's count of tree refinements.
             let mut learner = LSharp::new(target.alphabet.clone(), target.prefix_closed);
+            learner.separation = separation;
             learner.close(&mut teacher);
             loop {
                 let h = learner.hypothesis();

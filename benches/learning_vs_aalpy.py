@@ -256,7 +256,7 @@ def order_key(name):
     return (2, 0, name)
 
 
-SUBST_LEARNERS = ["lstar", "lsharp"]
+SUBST_LEARNERS = ["lstar", "lsharp", "lsharp-ads"]
 # A subst learner left out with --subst-learners.
 NOT_RUN = "not run"
 
@@ -267,27 +267,36 @@ def cell(r):
     return "timeout" if r is None else f"{r['membership']} / {r['equivalence']} / {r['ms']:.0f}"
 
 
+def goals(r, a):
+    """Issue 15's goals for one subst learner's result `r`: MQ against the best AALpy learner,
+    EQ against AALpy's L*, time against AALpy's fastest (NaN where a side has no result)."""
+    done = [x for x in a.values() if isinstance(x, dict)]
+    nan = float("nan")
+    if not isinstance(r, dict):
+        return nan, nan, nan
+    mq = ratio(r["membership"], min(x["membership"] for x in done)) if done else nan
+    eq = ratio(r["equivalence"], a["lstar"]["equivalence"]) if isinstance(a.get("lstar"), dict) else nan
+    ms = ratio(r["ms"], min(x["ms"] for x in done)) if done else nan
+    return mq, eq, ms
+
+
 def table(rows):
     """One line per target: MQ / EQ / ms of every learner, then the goals of issue 15 for
-    subst's L#: MQ against the best AALpy learner, EQ against AALpy's L*, time against AALpy's
-    fastest."""
+    subst's L# (default separation) and L# with the ADS rule: MQ against the best AALpy
+    learner, EQ against AALpy's L*, time against AALpy's fastest."""
     head = (
-        "| target | states | letters | subst L* | subst L# | AALpy L* | AALpy KV | AALpy L# "
-        "| L# MQ / best AALpy MQ | L# EQ / AALpy L* EQ | L# ms / fastest AALpy ms |"
+        "| target | states | letters | subst L* | subst L# | subst L# ADS | AALpy L* | AALpy KV | AALpy L# "
+        "| L# MQ / best AALpy MQ | L# EQ / AALpy L* EQ | L# ms / fastest AALpy ms "
+        "| ADS MQ / best AALpy MQ | ADS EQ / AALpy L* EQ | ADS ms / fastest AALpy ms |"
     )
-    lines = [head, "|" + "---|" * 11]
+    lines = [head, "|" + "---|" * 15]
     for r in rows:
         s, a = r["subst"], r["aalpy"]
-        done = [x for x in a.values() if isinstance(x, dict)]
-        sharp = s["lsharp"] if isinstance(s["lsharp"], dict) else None
-        nan = float("nan")
-        mq = ratio(sharp["membership"], min(x["membership"] for x in done)) if done and sharp else nan
-        eq = ratio(sharp["equivalence"], a["lstar"]["equivalence"]) if isinstance(a.get("lstar"), dict) and sharp else nan
-        ms = ratio(sharp["ms"], min(x["ms"] for x in done)) if done and sharp else nan
+        sharp, ads = goals(s["lsharp"], a), goals(s["lsharp-ads"], a)
         lines.append(
-            f"| {r['name']} | {r['states']} | {r['letters']} | {cell(s['lstar'])} | {cell(sharp)} "
-            f"| {cell(a.get('lstar'))} | {cell(a.get('kv'))} | {cell(a.get('lsharp'))} "
-            f"| {mq:.3f} | {eq:.3f} | {ms:.4f} |"
+            f"| {r['name']} | {r['states']} | {r['letters']} | {cell(s['lstar'])} | {cell(s['lsharp'])} "
+            f"| {cell(s['lsharp-ads'])} | {cell(a.get('lstar'))} | {cell(a.get('kv'))} | {cell(a.get('lsharp'))} "
+            f"| {sharp[0]:.3f} | {sharp[1]:.3f} | {sharp[2]:.4f} | {ads[0]:.3f} | {ads[1]:.3f} | {ads[2]:.4f} |"
         )
     return "\n".join(lines)
 
@@ -312,7 +321,7 @@ def main():
     parser.add_argument(
         "--subst-learners",
         default=",".join(SUBST_LEARNERS),
-        help="comma separated subset of lstar,lsharp (a learner left out shows `not run`)",
+        help="comma separated subset of lstar,lsharp,lsharp-ads (a learner left out shows `not run`)",
     )
     args = parser.parse_args()
 
@@ -362,7 +371,7 @@ def main():
             print(f"learning {n} with AALpy {algorithm}", file=sys.stderr)
             aalpy[algorithm] = run_aalpy_isolated(aalpy_files[n], algorithm, args.time_limit)
             print(f"  {cell(aalpy[algorithm])}", file=sys.stderr)
-        shape = next((r for r in (s["lsharp"], s["lstar"]) if isinstance(r, dict)), None)
+        shape = next((r for r in (s["lsharp"], s["lsharp-ads"], s["lstar"]) if isinstance(r, dict)), None)
         if shape is None:
             continue
         rows.append({"name": n, "states": shape["states"], "letters": shape["letters"], "subst": s, "aalpy": aalpy})

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use subst::automata::dla::{Builder, Dla, Trace};
 use subst::automata::inclusion::{self, Inclusion};
 use subst::learn::lstar::{self, CexMode, Membership, Stats, Teacher};
-use subst::learn::{LSharp, adaptive, lsharp};
+use subst::learn::{LSharp, Separation, adaptive, lsharp};
 
 const LETTERS: [&str; 3] = ["a", "b", "c"];
 
@@ -121,6 +121,18 @@ proptest! {
     fn lsharp_learns_random_prefix_closed_dfas(s in shape(true)) {
         let target = build(&s);
         check_learned(&target, true, lsharp::learn(alphabet(&s), &mut DlaTeacher { target: &target }, true))?;
+    }
+
+    #[test]
+    fn lsharp_with_the_ads_rule_learns_random_dfas(s in shape(false)) {
+        let target = build(&s);
+        check_learned(&target, false, lsharp::learn_with(alphabet(&s), &mut DlaTeacher { target: &target }, false, Separation::Ads))?;
+    }
+
+    #[test]
+    fn lsharp_with_the_ads_rule_learns_random_prefix_closed_dfas(s in shape(true)) {
+        let target = build(&s);
+        check_learned(&target, true, lsharp::learn_with(alphabet(&s), &mut DlaTeacher { target: &target }, true, Separation::Ads))?;
     }
 
     /// Adaptive L# with a reference that has nothing to do with the target (another random

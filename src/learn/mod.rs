@@ -14,7 +14,7 @@ pub mod lstar;
 pub mod table;
 pub mod tree;
 
-pub use lsharp::{LSharp, SavedTree};
+pub use lsharp::{LSharp, SavedTree, Separation};
 pub use lstar::{CexMode, Learner, Membership, Stats, Teacher};
 pub use table::Table;
 

@@ -22,8 +22,10 @@
 //! decided without touching the nodes themselves.
 //!
 //! Known weakness: children are a sorted list per node (searched by bisection), one allocation
-//! per inner node; a new basis node is compared with every frontier node by walking both
-//! subtrees, which is where most of L#'s time goes on the large LearnLib targets.
+//! per inner node; a new basis node is compared with every frontier node of its answer by
+//! walking both subtrees, which is where much of L#'s time goes on the large targets.
+//! [`ObservationTree::best_split`] (the ADS rule's search) walks the candidates' subtrees side
+//! by side for every question it chooses, bounded by a node budget.
 
 /// A node of the tree, i.e. a word.
 pub type NodeId = u32;
@@ -327,6 +329,117 @@ impl ObservationTree {
         self.walk(p, v).and_then(|n| self.out(n)).is_some_and(|b| b != answer)
     }
 
+    /// The ADS rule's choice of query for a frontier node `f` whose candidates are
+    /// `cands` (basis nodes, at least two): among the words `w` (at most `max_depth` long)
+    /// for which the tree holds some candidate's `c·w` and not `f·w`, one that splits the
+    /// candidates best, i.e. with the least expected number of candidates left after `f·w` is
+    /// answered, if `f` is like each candidate with equal chance: with `a` candidates
+    /// accepting `w`, `r` rejecting it and `u` not known, that is
+    /// `(a·(a + u) + r·(r + u)) / (a + r)`; only words with `a ≥ 1` and `r ≥ 1` qualify.
+    /// Shorter words win ties. This is the first test of an adaptive distinguishing sequence
+    /// over the candidates in which every test is one membership query (one bit), not one
+    /// letter with an output (the paper's Mealy setting); the learner asks it and chooses the
+    /// next test for the candidates left. The search is breadth-first over the candidates'
+    /// subtrees side by side and stops after `budget` visited nodes; `None` if no word
+    /// qualifies within these bounds.
+    pub fn best_split(&self, f: NodeId, cands: &[NodeId], max_depth: usize, budget: usize) -> Option<Vec<u32>> {
+        /// A candidate below a rejected node of a prefix-closed tree: rejects every extension.
+        const REJECTED: NodeId = NodeId::MAX;
+        /// `f`'s word followed by this position's word is not in the tree.
+        const ABSENT: NodeId = NodeId::MAX;
+        struct Position {
+            parent: u32,
+            letter: u32,
+            depth: u32,
+            f: NodeId,
+            nodes: Vec<NodeId>,
+        }
+        let mut arena = vec![Position { parent: 0, letter: 0, depth: 0, f, nodes: cands.to_vec() }];
+        let mut best: Option<(u64, u64, usize)> = None; // (numerator, denominator, position)
+        let mut visited = 0usize;
+        let mut next = 0usize;
+        let mut triples: Vec<(u32, NodeId)> = Vec::new();
+        while next < arena.len() {
+            let at = next;
+            next += 1;
+            if arena[at].depth as usize >= max_depth || visited >= budget {
+                continue;
+            }
+            // The children of this position: per letter, the candidates' children there (a
+            // rejected candidate of a prefix-closed tree goes along with every letter).
+            triples.clear();
+            let mut rejected = 0usize;
+            for &n in &arena[at].nodes {
+                if n == REJECTED {
+                    rejected += 1;
+                    continue;
+                }
+                visited += 1 + self.nodes[n as usize].children.len();
+                triples.extend(self.nodes[n as usize].children.iter().map(|&(l, c)| (l, c)));
+            }
+            triples.sort_unstable_by_key(|&(l, _)| l);
+            let depth = arena[at].depth + 1;
+            let fa = arena[at].f;
+            let mut i = 0;
+            while i < triples.len() {
+                let l = triples[i].0;
+                let mut j = i;
+                while j < triples.len() && triples[j].0 == l {
+                    j += 1;
+                }
+                let fc = if fa == ABSENT { ABSENT } else { self.child(fa, l).unwrap_or(ABSENT) };
+                let f_known = fc != ABSENT && self.out(fc).is_some();
+                let mut nodes: Vec<NodeId> = Vec::with_capacity(j - i + rejected);
+                let (mut acc, mut rej) = (0u64, rejected as u64);
+                nodes.extend(std::iter::repeat_n(REJECTED, rejected));
+                for &(_, c) in &triples[i..j] {
+                    match self.out(c) {
+                        Some(false) if self.prefix_closed => {
+                            rej += 1;
+                            nodes.push(REJECTED);
+                        }
+                        Some(b) => {
+                            if b {
+                                acc += 1;
+                            } else {
+                                rej += 1;
+                            }
+                            nodes.push(c);
+                        }
+                        None => nodes.push(c),
+                    }
+                }
+                let unknown = cands.len() as u64 - acc - rej;
+                let pos = arena.len();
+                if !f_known && acc >= 1 && rej >= 1 {
+                    let (num, den) = (acc * (acc + unknown) + rej * (rej + unknown), acc + rej);
+                    if best.is_none_or(|(bn, bd, _)| num * bd < bn * den) {
+                        best = Some((num, den, pos));
+                    }
+                }
+                // Below a known answer of `f`'s in a prefix-closed tree that is a rejection,
+                // every answer of `f` is known: nothing to ask there.
+                let f_dead = self.prefix_closed && fc != ABSENT && self.out(fc) == Some(false);
+                // A position is searched below only if some candidate has children there.
+                if !f_dead && nodes.iter().any(|&n| n != REJECTED && !self.nodes[n as usize].children.is_empty()) {
+                    arena.push(Position { parent: at as u32, letter: l, depth, f: fc, nodes });
+                } else {
+                    // Still record the position so that `best` can point at it.
+                    arena.push(Position { parent: at as u32, letter: l, depth: u32::MAX, f: fc, nodes: Vec::new() });
+                }
+                i = j;
+            }
+        }
+        let (_, _, mut pos) = best?;
+        let mut word = Vec::with_capacity(8);
+        while pos != 0 {
+            word.push(arena[pos].letter);
+            pos = arena[pos].parent as usize;
+        }
+        word.reverse();
+        Some(word)
+    }
+
     /// A shortest word that shows `p` and `q` apart.
     pub fn witness(&self, p: NodeId, q: NodeId) -> Option<Vec<u32>> {
         self.witness_from(p, q).map(|(p2, _)| {
@@ -414,6 +527,53 @@ mod tests {
         assert!(t.apart(p, q));
         assert_eq!(t.witness(p, q), Some(vec![1]));
         assert_eq!(t.witness(p, p), None);
+    }
+
+    /// A tree with basis-like nodes `p`, `q`, `r`, `s` (the words 0, 1, 2, 3) and a node `f`
+    /// (the word 4), each of the first four with answers to the suffixes given.
+    fn four_candidates(answers: [[Option<bool>; 2]; 4]) -> (ObservationTree, Vec<NodeId>, NodeId) {
+        let mut t = ObservationTree::new(5, false);
+        let mut cands = Vec::new();
+        for (x, row) in answers.iter().enumerate() {
+            let c = t.walk_or_add(ROOT, &[x as u32]);
+            t.set_out(c, true);
+            for (a, b) in row.iter().enumerate() {
+                if let Some(b) = b {
+                    let n = t.walk_or_add(c, &[a as u32]);
+                    t.set_out(n, *b);
+                }
+            }
+            cands.push(c);
+        }
+        let f = t.walk_or_add(ROOT, &[4]);
+        t.set_out(f, true);
+        (t, cands, f)
+    }
+
+    #[test]
+    fn the_best_split_halves_the_candidates_where_the_first_witness_cuts_off_one() {
+        // Suffix 0 shows p apart from the rest (the shortest witness of p and q); suffix 1
+        // splits them two and two.
+        let y = Some(true);
+        let n = Some(false);
+        let (t, cands, f) = four_candidates([[y, y], [n, y], [n, n], [n, n]]);
+        assert_eq!(t.witness(cands[0], cands[1]), Some(vec![0]));
+        assert_eq!(t.best_split(f, &cands, 1, 1000), Some(vec![1]));
+    }
+
+    #[test]
+    fn the_best_split_skips_words_the_frontier_node_has_answered() {
+        let y = Some(true);
+        let n = Some(false);
+        let (mut t, cands, f) = four_candidates([[y, y], [n, y], [n, n], [n, n]]);
+        let fa = t.walk_or_add(f, &[1]);
+        t.set_out(fa, true);
+        assert_eq!(t.best_split(f, &cands, 1, 1000), Some(vec![0]));
+        // No word left that splits the candidates, or none within the depth.
+        let fb = t.walk_or_add(f, &[0]);
+        t.set_out(fb, true);
+        assert_eq!(t.best_split(f, &cands, 1, 1000), None);
+        assert_eq!(t.best_split(f, &cands, 0, 1000), None);
     }
 
     #[test]
