@@ -1705,6 +1705,66 @@ mod tests {
         }
     }
 
+    /// A component over `a`, `b`, `c` that errs on `b` after three `a`s; `b` and `c` are
+    /// harmless before.
+    fn counter() -> Dla {
+        let mut b = Builder::new();
+        for e in ["a", "b", "c"] {
+            b.add_event(e);
+        }
+        let s: Vec<StateId> = (0..4).map(|_| b.add_state(&[], true)).collect();
+        let err = b.add_error_state();
+        for k in 0..4 {
+            b.add_transition(s[k], "a", s[(k + 1).min(3)]);
+            b.add_transition(s[k], "c", s[k]);
+            b.add_transition(s[k], "b", if k == 3 { err } else { s[k] });
+        }
+        b.set_initial(s[0]);
+        b.build()
+    }
+
+    #[test]
+    fn widening_the_alphabet_keeps_the_accepted_answers_and_saves_their_queries() {
+        let component = counter();
+        let names = |v: &[&str]| v.iter().map(|e| e.to_string()).collect::<Vec<String>>();
+        let (narrow, wide) = (names(&["a", "c"]), names(&["a", "b", "c"]));
+        for algorithm in [Algorithm::LStar, Algorithm::LSharp] {
+            let start = |alphabet: &[String]| match algorithm {
+                Algorithm::LStar => AnyLearner::Star(Learner::new(alphabet.to_vec(), CexMode::RivestSchapire, true)),
+                _ => AnyLearner::Sharp(LSharp::new(alphabet.to_vec(), true)),
+            };
+            let mut oracle = AssumptionOracle::new(&component, None, &narrow);
+            let mut learner = LevelLearner::new(start(&narrow), false);
+            assert!(generate(&mut learner, &mut oracle, &mut AgStats::default()).is_ok());
+            // The accepted words over `a c` (indices into `narrow`), prefixes implied for L#.
+            let accepted: Vec<Vec<u32>> = match &learner.learner {
+                AnyLearner::Star(l) => l.table().answers.iter().filter(|&(_, &b)| b).map(|(w, _)| w.clone()).collect(),
+                AnyLearner::Sharp(l) => l.saved().answers.into_iter().filter(|(_, b)| *b).map(|(w, _)| w).collect(),
+            };
+            assert!(accepted.iter().any(|w| w.len() >= 2), "{algorithm}: {accepted:?}");
+            let mut widened = learner.widened(&wide, CexMode::RivestSchapire);
+            let mut wide_oracle = AssumptionOracle::new(&component, None, &wide);
+            for w in &accepted {
+                let word: Vec<String> = w.iter().map(|&a| narrow[a as usize].clone()).collect();
+                // Still accepted over the wider alphabet, and known without a query.
+                assert!(wide_oracle.member(&word), "{algorithm}: {word:?}");
+                let at: Vec<u32> = word.iter().map(|e| wide.binary_search(e).unwrap() as u32).collect();
+                let known = match &widened.learner {
+                    AnyLearner::Star(l) => l.table().answers.get(&at).copied(),
+                    AnyLearner::Sharp(l) => l.tree().walk(crate::learn::tree::ROOT, &at).and_then(|n| l.tree().out(n)),
+                };
+                assert_eq!(known, Some(true), "{algorithm}: {word:?}");
+            }
+            let mut fresh = LevelLearner::new(start(&wide), false);
+            let a =
+                generate(&mut widened, &mut AssumptionOracle::new(&component, None, &wide), &mut AgStats::default());
+            let b = generate(&mut fresh, &mut AssumptionOracle::new(&component, None, &wide), &mut AgStats::default());
+            assert!(a.is_ok() && b.is_ok());
+            let (kept, from_nothing) = (widened.learner.stats().membership, fresh.learner.stats().membership);
+            assert!(kept < from_nothing, "{algorithm}: {kept} queries with the kept answers, {from_nothing} without");
+        }
+    }
+
     #[test]
     fn an_expired_oracle_says_so_and_accepts_everything() {
         let (component, property) = example();
