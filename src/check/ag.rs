@@ -176,6 +176,9 @@ pub struct AgStats {
     pub reuse_budget: Option<usize>,
     /// Re-use ran over its budget, and the run started from nothing.
     pub fell_back: bool,
+    /// The search of the product proved the property, and the levels were learned afterwards
+    /// for a later run ([`DynamicChecker::with_learning_after_search`]) within their budget.
+    pub learned_after_search: bool,
     /// Membership queries asked by the re-use given up on (included in `membership`; here the
     /// oracle's count, which includes the query that analyses each counterexample).
     pub abandoned_membership: usize,
@@ -790,6 +793,9 @@ pub struct DynamicChecker {
     budget: Option<Arc<AtomicUsize>>,
     /// The least budget of a run that re-uses the levels ([`MIN_REUSE_BUDGET`]).
     min_budget: usize,
+    /// After the search of the product proves the property, learn the assumptions anyway
+    /// ([`DynamicChecker::with_learning_after_search`]).
+    learn_after_search: bool,
 }
 
 /// A run that starts from the levels of an earlier run (its old assumptions, Fig. 3) may ask
@@ -817,6 +823,7 @@ impl DynamicChecker {
             learned: 0,
             budget: None,
             min_budget: MIN_REUSE_BUDGET,
+            learn_after_search: false,
         }
     }
 
@@ -860,6 +867,17 @@ impl DynamicChecker {
     /// queries before it gives them up ([`MIN_REUSE_BUDGET`] by default; [`REUSE_SHARE`]).
     pub fn with_min_reuse_budget(mut self, queries: usize) -> DynamicChecker {
         self.min_budget = queries;
+        self
+    }
+
+    /// With `learn`, a run whose search of the product proves the property (which then
+    /// learns nothing) learns the assumptions of its levels afterwards, so that a later run
+    /// (after an upgrade) can check the old assumptions against the new components instead of
+    /// searching the new product (paper 003 re-uses assumptions, and has no such search). The
+    /// learning is bounded by the states the search explored, counted in membership queries.
+    /// Off by default: it only pays when a later run follows (`subst check`'s old version).
+    pub fn with_learning_after_search(mut self, learn: bool) -> DynamicChecker {
+        self.learn_after_search = learn;
         self
     }
 
@@ -999,6 +1017,7 @@ impl DynamicChecker {
             stats.reuse_budget = Some(budget);
             let remaining = Arc::new(AtomicUsize::new(budget));
             self.budget = Some(remaining.clone());
+            let before = stats.membership;
             let attempt = self.dynamic_check(0, components, property, stats);
             self.budget = None;
             match attempt {
@@ -1011,7 +1030,8 @@ impl DynamicChecker {
                     let spent = budget - remaining.load(Ordering::Relaxed);
                     tracing::debug!(spent, budget, "re-use of the levels over its budget: starting from nothing");
                     stats.abandoned_membership = spent;
-                    stats.membership += spent;
+                    // The levels that finished counted theirs already; the budget counted all.
+                    stats.membership = before + spent;
                     stats.fell_back = true;
                     self.levels = vec![Level::default(); components.len() - 1];
                     self.learned = 0;
@@ -1019,12 +1039,42 @@ impl DynamicChecker {
             }
         }
         if let Some(outcome) = probe(components, property, self.probe, stats) {
+            if self.learn_after_search && outcome == Outcome::Holds {
+                self.learn_for_later(components, property, stats);
+            }
             return outcome;
         }
         let before = stats.membership;
         let outcome = self.dynamic_check(0, components, property, stats).unwrap_or(Outcome::Stopped);
         self.learned += stats.membership - before;
         outcome
+    }
+
+    /// After the search of the product proved the property, learns the levels' assumptions
+    /// anyway, for a later run to re-use ([`DynamicChecker::with_learning_after_search`]),
+    /// within a budget of as many membership queries as the search explored states. The
+    /// verdict stays the search's; learning that runs over its budget (or past the
+    /// deadline) leaves no level.
+    fn learn_for_later(&mut self, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) {
+        let budget = stats.probed;
+        let remaining = Arc::new(AtomicUsize::new(budget));
+        self.budget = Some(remaining.clone());
+        let before = stats.membership;
+        let learned = self.dynamic_check(0, components, property, stats);
+        self.budget = None;
+        stats.learned_after_search = true;
+        match learned {
+            Ok(Outcome::Holds) => self.learned = stats.membership - before,
+            // The rule is sound, so it cannot find a violation the whole product does not have;
+            // should it, its levels are not kept.
+            _ => {
+                tracing::debug!(budget, "learning after the search gave up: no level kept");
+                stats.membership = before + (budget - remaining.load(Ordering::Relaxed));
+                stats.learned_after_search = false;
+                self.levels = vec![Level::default(); components.len() - 1];
+                self.learned = 0;
+            }
+        }
     }
 
     /// Fig. 3 for `components[i..]` against `property`. A level is updated only when its
