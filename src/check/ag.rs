@@ -174,7 +174,7 @@ pub struct AgStats {
     /// The membership queries that re-using the earlier run's levels was given
     /// ([`REUSE_SHARE`]), when the run started from them.
     pub reuse_budget: Option<usize>,
-    /// Re-use ran over its budget, and the run started from nothing.
+    /// Re-use ran over its budget, and the run searched the product before learning on.
     pub fell_back: bool,
     /// The search of the product proved the property, and the levels were learned afterwards
     /// for a later run ([`DynamicChecker::with_learning_after_search`]) within their budget.
@@ -785,9 +785,9 @@ pub struct DynamicChecker {
     /// The components, property and outcome of the last run that decided (Fig. 3 line 4 for
     /// the whole assembly: the same automata give the same verdict).
     decided: Option<(Vec<Dla>, Option<Dla>, Outcome)>,
-    /// Membership queries spent on the levels since they were last learned from nothing (for
-    /// restored levels, the answers they hold): what re-using them may cost before a run
-    /// gives up on them ([`REUSE_SHARE`]).
+    /// The most membership queries one run spent on the levels (for restored levels, the
+    /// answers they hold): what re-using them may cost before a run gives up on them
+    /// ([`REUSE_SHARE`]).
     learned: usize,
     /// While a run re-uses the levels: the membership queries it may still ask.
     budget: Option<Arc<AtomicUsize>>,
@@ -799,9 +799,9 @@ pub struct DynamicChecker {
 }
 
 /// A run that starts from the levels of an earlier run (its old assumptions, Fig. 3) may ask
-/// `1 / REUSE_SHARE` of the membership queries that learning those levels cost; past that,
-/// it gives them up and runs as from nothing (the search of the product, then learning), so
-/// that a re-check costs at most this share more than a fresh run.
+/// `1 / REUSE_SHARE` of the membership queries that learning those levels cost before the
+/// search of the product; past that, it searches the product and then goes on learning, as it
+/// would have without the attempt, which so costs at most this share of queries more.
 pub const REUSE_SHARE: usize = 4;
 
 /// The least budget of a run that re-uses levels ([`REUSE_SHARE`]).
@@ -1009,8 +1009,10 @@ impl DynamicChecker {
     /// DynamicCheck (Fig. 3) from the levels of the earlier run first, when there are any, with
     /// a budget of membership queries ([`REUSE_SHARE`]): the old assumptions are checked against
     /// the new components before anything else, and relearned only where they fail. When
-    /// re-use runs over its budget, the levels are dropped and the run goes on as a first
-    /// run does: the bounded search of the product ([`probe`]), then learning from nothing.
+    /// re-use runs over its budget, the run goes on as it would have without that attempt:
+    /// the bounded search of the product ([`probe`]), then DynamicCheck without a budget from
+    /// the levels (those the attempt finished are kept: their answers are the oracle's, asked
+    /// before the budget ran out, and they are hints like every re-used answer).
     fn reuse_then_fresh(&mut self, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Outcome {
         if self.holds_answers() {
             let budget = (self.learned / REUSE_SHARE).max(self.min_budget);
@@ -1022,19 +1024,17 @@ impl DynamicChecker {
             self.budget = None;
             match attempt {
                 Ok(outcome) => {
-                    self.learned += stats.membership;
+                    self.learned = self.learned.max(stats.membership - before);
                     return outcome;
                 }
                 Err(Stopped) if self.deadline.is_some_and(|d| Instant::now() >= d) => return Outcome::Stopped,
                 Err(Stopped) => {
                     let spent = budget - remaining.load(Ordering::Relaxed);
-                    tracing::debug!(spent, budget, "re-use of the levels over its budget: starting from nothing");
+                    tracing::debug!(spent, budget, "re-use of the levels over its budget: searching the product");
                     stats.abandoned_membership = spent;
                     // The levels that finished counted theirs already; the budget counted all.
                     stats.membership = before + spent;
                     stats.fell_back = true;
-                    self.levels = vec![Level::default(); components.len() - 1];
-                    self.learned = 0;
                 }
             }
         }
@@ -1046,17 +1046,18 @@ impl DynamicChecker {
         }
         let before = stats.membership;
         let outcome = self.dynamic_check(0, components, property, stats).unwrap_or(Outcome::Stopped);
-        self.learned += stats.membership - before;
+        self.learned = self.learned.max(stats.membership - before);
         outcome
     }
 
     /// After the search of the product proved the property, learns the levels' assumptions
     /// anyway, for a later run to re-use ([`DynamicChecker::with_learning_after_search`]),
-    /// within a budget of as many membership queries as the search explored states. The
+    /// within a budget of as many membership queries as the search explored states (at least
+    /// the least budget of re-use, [`MIN_REUSE_BUDGET`]). The
     /// verdict stays the search's; learning that runs over its budget (or past the
     /// deadline) leaves no level.
     fn learn_for_later(&mut self, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) {
-        let budget = stats.probed;
+        let budget = stats.probed.max(self.min_budget);
         let remaining = Arc::new(AtomicUsize::new(budget));
         self.budget = Some(remaining.clone());
         let before = stats.membership;
