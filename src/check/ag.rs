@@ -29,7 +29,18 @@
 //! levels below the first changed component keep their component and property, only
 //! assumptions from that index on are looked at again, as Lemma 1 allows.
 //!
-//! Before learning, a bounded breadth-first search of the product ([`PROBE_STATES`] states)
+//! A run whose levels hold answers of an earlier run (an upgrade, a CEGAR round, the cache)
+//! first runs Fig. 3 from them, so that the old assumptions are checked against the new
+//! components before anything else, within a budget of membership queries ([`REUSE_SHARE`]
+//! of what the levels cost to learn). Past the budget, the run goes on as a run without
+//! levels would: the search below, then learning (from the levels it has). A run on exactly
+//! the automata of the last decided run re-uses its outcome (Fig. 3 line 4 for the whole
+//! assembly). For re-use to have assumptions at all where the search decides, a checker
+//! [`DynamicChecker::with_learning_after_search`] learns them after the search has proved the
+//! property (`subst check` does so for the old version), within a budget of the search's
+//! explored states.
+//!
+//! Without levels to re-use, a bounded breadth-first search of the product ([`PROBE_STATES`] states)
 //! looks for a violation. The rule finds a shallow violation only after every level has
 //! learned a candidate (`benches/SCALABLE.md`, TURNS). The search only ever returns a real
 //! trace of the product, and "holds" only when it has explored every state of the product:
@@ -81,14 +92,18 @@
 //! previous run (CEGAR rounds, upgrades, the cache), so that its table or tree stays usable
 //! and the events it added are not looked for again. Alphabets shrink the levels below too: `φ_{i+1} = A_i` has
 //! the alphabet `Σ_A`, so the next interface is `(αM_{i+1} ∪ Σ_A) ∩ α(M_{i+2} || ..)`.
-//! Weaknesses: a refinement throws the level's answers away (as the paper does: they were
-//! about another language), so an assumption that needs most of its interface costs one
-//! fresh start per missing event, and more queries than learning over the whole interface
-//! (`benches/LEARNING.md`, alphabet refinement); the paper's other choices of events to add
-//! ("backward", all differences) are not implemented.
+//! A refinement keeps the level's accepted answers (`LevelLearner::widened`): over the
+//! wider alphabet the events added are no longer free moves of the component, so a word it
+//! accepted stays accepted; rejected answers are dropped (the paper drops all of them).
+//! Weaknesses: an assumption that needs most of its interface still re-asks every rejected
+//! word and the new letters' extensions per missing event; the paper's other choices of
+//! events to add ("backward", all differences) are not implemented.
 //!
 //! Known weaknesses: a contradicted hint re-validates the whole table or tree, and in CEGAR
-//! rounds on the IPC it is contradicted in most rounds. Assumptions range
+//! rounds on the IPC it is contradicted in most rounds. The re-use budget bounds the queries
+//! of a failed attempt, not its safety checks (Oracle 1, the last level), and a fallback costs
+//! the attempt plus the search; learning after the search costs the old version's check up
+//! to a budget of queries for a re-check that may never come (`verify` does not do it). Assumptions range
 //! over events only (the state propositions of paper 003's state/event L* are not yet part of
 //! the interface). Counterexample witnesses are found by an explicit search of the constrained
 //! product. A search of the product that gives up has cost its whole budget for nothing: on
