@@ -1025,9 +1025,8 @@ impl DynamicChecker {
     /// a budget of membership queries ([`REUSE_SHARE`]): the old assumptions are checked against
     /// the new components before anything else, and relearned only where they fail. When
     /// re-use runs over its budget, the run goes on as it would have without that attempt:
-    /// the bounded search of the product ([`probe`]), then DynamicCheck without a budget from
-    /// the levels (those the attempt finished are kept: their answers are the oracle's, asked
-    /// before the budget ran out, and they are hints like every re-used answer).
+    /// the levels as they were before it, the bounded search of the product ([`probe`]), then
+    /// DynamicCheck without a budget.
     fn reuse_then_fresh(&mut self, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Outcome {
         if self.holds_answers() {
             let budget = (self.learned / REUSE_SHARE).max(self.min_budget);
@@ -1035,6 +1034,10 @@ impl DynamicChecker {
             let remaining = Arc::new(AtomicUsize::new(budget));
             self.budget = Some(remaining.clone());
             let before = stats.membership;
+            // A level keeps the deeper result it got with the deeper levels as they were: an
+            // attempt that stops half-way may have updated some deeper levels and not the
+            // level above them, whose result would then seem to be about the new ones.
+            let snapshot = (self.levels.clone(), self.last.clone());
             let attempt = self.dynamic_check(0, components, property, stats);
             self.budget = None;
             match attempt {
@@ -1050,6 +1053,7 @@ impl DynamicChecker {
                     // The levels that finished counted theirs already; the budget counted all.
                     stats.membership = before + spent;
                     stats.fell_back = true;
+                    (self.levels, self.last) = snapshot;
                 }
             }
         }
