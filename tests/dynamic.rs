@@ -256,3 +256,89 @@ fn a_product_beyond_the_search_budget_is_left_to_the_rule() {
         assert!(!stats.decided_by_probe && stats.membership > 0, "{learner}: {stats:?}");
     }
 }
+
+#[test]
+fn old_assumptions_are_checked_before_the_search_of_the_product() {
+    for learner in LEARNERS {
+        let m = model("pipeline.lts", "PIPELINE", "ORDERED");
+        let last = m.parts.len() - 1;
+        let mut new_parts = m.parts.clone();
+        new_parts[last] = mutate(&m.parts[last], false, 0);
+        let mut checker = learning_only(learner, Reuse::Hints);
+        checker.run(&m.parts, Some(&m.property));
+        // The upgrade runs with the search on: the old assumptions suffice, so it never runs.
+        let mut checker = checker.with_probe(subst::check::ag::PROBE_STATES);
+        let (upgraded, stats) = checker.run(&new_parts, Some(&m.property));
+        let (_, scratch) = learning_only(learner, Reuse::Hints).run(&new_parts, Some(&m.property));
+        assert_eq!(upgraded, Outcome::Holds, "{learner}");
+        assert_eq!((stats.probed, stats.membership, stats.fell_back), (0, 0, false), "{learner}: {stats:?}");
+        assert!(stats.reuse_budget.is_some() && scratch.membership > 0, "{learner}: {stats:?} {scratch:?}");
+    }
+}
+
+#[test]
+fn a_run_on_the_automata_of_the_last_decided_run_re_uses_its_outcome() {
+    for learner in LEARNERS {
+        let m = model("paper000.lts", "BROKEN", "ORDER");
+        for mut checker in [checker(learner), learning_only(learner, Reuse::Hints)] {
+            let (first, _) = checker.run(&m.parts, Some(&m.property));
+            let (again, stats) = checker.run(&m.parts, Some(&m.property));
+            assert_eq!(again, first, "{learner}");
+            assert!(stats.result_reused, "{learner}: {stats:?}");
+            assert_eq!((stats.probed, stats.membership, stats.checks), (0, 0, 0), "{learner}: {stats:?}");
+        }
+    }
+}
+
+#[test]
+fn re_use_over_its_budget_gives_up_and_keeps_the_verdict_of_mono() {
+    // With no least budget, a quarter of the first run's queries: many upgrades run over it.
+    let mut fell_back = 0;
+    for learner in LEARNERS {
+        for &(file, assembly, property) in MODELS {
+            let m = model(file, assembly, property);
+            for (k, part) in m.parts.iter().enumerate() {
+                let mut new_parts = m.parts.clone();
+                new_parts[k] = mutate(part, true, 31 * k as u64 + 7);
+                let mut checker = learning_only(learner, Reuse::Hints).with_min_reuse_budget(0);
+                checker.run(&m.parts, Some(&m.property));
+                let (after, stats) = checker.run(&new_parts, Some(&m.property));
+                let expected = mono(&new_parts, &m.property, &m.hidden);
+                let what = format!("{learner} {file} part {k}: {stats:?}");
+                assert_eq!(matches!(after, Outcome::Holds), expected, "{what}");
+                if stats.fell_back {
+                    fell_back += 1;
+                    // The attempt asked no more than its budget.
+                    assert!(stats.abandoned_membership <= stats.reuse_budget.unwrap_or(0), "{what}");
+                }
+            }
+        }
+    }
+    assert!(fell_back > 0, "some re-use ran over its budget");
+}
+
+#[test]
+fn assumptions_learned_after_the_search_spare_the_upgrade_its_search() {
+    for learner in LEARNERS {
+        let m = model("pipeline.lts", "PIPELINE", "ORDERED");
+        let last = m.parts.len() - 1;
+        let mut new_parts = m.parts.clone();
+        new_parts[last] = mutate(&m.parts[last], false, 0);
+        let mut upgrades = Vec::new();
+        for learn in [true, false] {
+            let mut checker = checker(learner).with_learning_after_search(learn).with_min_reuse_budget(10_000);
+            let (original, first) = checker.run(&m.parts, Some(&m.property));
+            assert_eq!(original, Outcome::Holds, "{learner}");
+            assert!(first.decided_by_probe, "{learner}: {first:?}");
+            assert_eq!((first.learned_after_search, first.membership > 0), (learn, learn), "{learner}: {first:?}");
+            let (upgraded, second) = checker.run(&new_parts, Some(&m.property));
+            assert_eq!(upgraded, Outcome::Holds, "{learner}");
+            upgrades.push(second);
+        }
+        // With the old assumptions the upgrade asks nothing and searches nothing; without, it
+        // searches the new product.
+        let (with, without) = (&upgrades[0], &upgrades[1]);
+        assert_eq!((with.membership, with.probed), (0, 0), "{learner}: {with:?}");
+        assert!(without.probed > 0 && without.decided_by_probe, "{learner}: {without:?}");
+    }
+}

@@ -29,7 +29,18 @@
 //! levels below the first changed component keep their component and property, only
 //! assumptions from that index on are looked at again, as Lemma 1 allows.
 //!
-//! Before learning, a bounded breadth-first search of the product ([`PROBE_STATES`] states)
+//! A run whose levels hold answers of an earlier run (an upgrade, a CEGAR round, the cache)
+//! first runs Fig. 3 from them, so that the old assumptions are checked against the new
+//! components before anything else, within a budget of membership queries ([`REUSE_SHARE`]
+//! of what the levels cost to learn). Past the budget, the run goes on as a run without
+//! levels would: the search below, then learning (from the levels it has). A run on exactly
+//! the automata of the last decided run re-uses its outcome (Fig. 3 line 4 for the whole
+//! assembly). For re-use to have assumptions at all where the search decides, a checker
+//! [`DynamicChecker::with_learning_after_search`] learns them after the search has proved the
+//! property (`subst check` does so for the old version), within a budget of the search's
+//! explored states.
+//!
+//! Without levels to re-use, a bounded breadth-first search of the product ([`PROBE_STATES`] states)
 //! looks for a violation. The rule finds a shallow violation only after every level has
 //! learned a candidate (`benches/SCALABLE.md`, TURNS). The search only ever returns a real
 //! trace of the product, and "holds" only when it has explored every state of the product:
@@ -81,14 +92,18 @@
 //! previous run (CEGAR rounds, upgrades, the cache), so that its table or tree stays usable
 //! and the events it added are not looked for again. Alphabets shrink the levels below too: `φ_{i+1} = A_i` has
 //! the alphabet `Σ_A`, so the next interface is `(αM_{i+1} ∪ Σ_A) ∩ α(M_{i+2} || ..)`.
-//! Weaknesses: a refinement throws the level's answers away (as the paper does: they were
-//! about another language), so an assumption that needs most of its interface costs one
-//! fresh start per missing event, and more queries than learning over the whole interface
-//! (`benches/LEARNING.md`, alphabet refinement); the paper's other choices of events to add
-//! ("backward", all differences) are not implemented.
+//! A refinement keeps the level's accepted answers (`LevelLearner::widened`): over the
+//! wider alphabet the events added are no longer free moves of the component, so a word it
+//! accepted stays accepted; rejected answers are dropped (the paper drops all of them).
+//! Weaknesses: an assumption that needs most of its interface still re-asks every rejected
+//! word and the new letters' extensions per missing event; the paper's other choices of
+//! events to add ("backward", all differences) are not implemented.
 //!
 //! Known weaknesses: a contradicted hint re-validates the whole table or tree, and in CEGAR
-//! rounds on the IPC it is contradicted in most rounds. Assumptions range
+//! rounds on the IPC it is contradicted in most rounds. The re-use budget bounds the queries
+//! of a failed attempt, not its safety checks (Oracle 1, the last level), and a fallback costs
+//! the attempt plus the search; learning after the search costs the old version's check up
+//! to a budget of queries for a re-check that may never come (`verify` does not do it). Assumptions range
 //! over events only (the state propositions of paper 003's state/event L* are not yet part of
 //! the interface). Counterexample witnesses are found by an explicit search of the constrained
 //! product. A search of the product that gives up has cost its whole budget for nothing: on
@@ -96,6 +111,8 @@
 //! (`benches/SCALABLE.md`); the budget of 50,000 states is what P2 of the IPC needs.
 
 use crate::util::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::automata::dla::{Builder, Dla, StateId};
@@ -166,6 +183,20 @@ pub struct AgStats {
     pub alphabet_per_level: Vec<(usize, usize)>,
     /// Per level, how many times a spurious counterexample widened the alphabet.
     pub alphabet_refinements: Vec<usize>,
+    /// The components and property were those of the last run that decided, whose outcome
+    /// was re-used without any check.
+    pub result_reused: bool,
+    /// The membership queries that re-using the earlier run's levels was given
+    /// ([`REUSE_SHARE`]), when the run started from them.
+    pub reuse_budget: Option<usize>,
+    /// Re-use ran over its budget, and the run searched the product before learning on.
+    pub fell_back: bool,
+    /// The search of the product proved the property, and the levels were learned afterwards
+    /// for a later run ([`DynamicChecker::with_learning_after_search`]) within their budget.
+    pub learned_after_search: bool,
+    /// Membership queries asked by the re-use given up on (included in `membership`; here the
+    /// oracle's count, which includes the query that analyses each counterexample).
+    pub abandoned_membership: usize,
 }
 
 /// Adds what one learner of level `i` did to `stats`.
@@ -376,8 +407,11 @@ pub struct AssumptionOracle<'a> {
     /// observation table share their prefixes, so a query only simulates its new suffix.
     memo: HashMap<Vec<u32>, After>,
     deadline: Option<Instant>,
-    /// The deadline passed: every later answer is a placeholder, and whoever asked must drop
-    /// what it learned from them.
+    /// The membership queries the run may still ask, shared by the oracles of every level
+    /// ([`DynamicChecker`] re-using its levels, [`REUSE_SHARE`]).
+    budget: Option<Arc<AtomicUsize>>,
+    /// The deadline passed or the budget ran out: every later answer is a placeholder, and
+    /// whoever asked must drop what it learned from them.
     expired: bool,
 }
 
@@ -427,8 +461,25 @@ impl<'a> AssumptionOracle<'a> {
             queries: 0,
             memo: HashMap::default(),
             deadline: None,
+            budget: None,
             expired: false,
         }
+    }
+
+    /// The oracle answers at most as many queries truthfully as `budget` holds, taking one
+    /// from it per query (shared with other oracles); then it expires as at the deadline.
+    pub fn with_budget(mut self, budget: Option<Arc<AtomicUsize>>) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// Takes one query from the budget; `true` (and the oracle expires) when none was left.
+    fn over_budget(&mut self) -> bool {
+        let Some(b) = &self.budget else { return false };
+        if b.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1)).is_err() {
+            self.expired = true;
+        }
+        self.expired
     }
 
     /// The oracle stops answering truthfully after `deadline` (see [`AssumptionOracle::expired`]).
@@ -437,7 +488,7 @@ impl<'a> AssumptionOracle<'a> {
         self
     }
 
-    /// Whether the deadline passed during a query: from then on, every membership query is
+    /// Whether the deadline passed (or the budget ran out) during a query: from then on, every membership query is
     /// answered `true` and Oracle 1 accepts every candidate, so that the learner stops quickly;
     /// nothing learned since may be used.
     pub fn expired(&self) -> bool {
@@ -536,6 +587,9 @@ impl Membership for AssumptionOracle<'_> {
             self.expired = true;
             return true;
         }
+        if self.over_budget() {
+            return true;
+        }
         // A letter outside the interface: the component does not constrain it, and the answer
         // is that of the word before it.
         let mut ixs: Vec<u32> = Vec::with_capacity(word.len());
@@ -559,6 +613,9 @@ impl Membership for AssumptionOracle<'_> {
         }
         if self.queries.is_multiple_of(DEADLINE_EVERY) && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.expired = true;
+            return true;
+        }
+        if self.over_budget() {
             return true;
         }
         self.answer(word)
@@ -662,8 +719,10 @@ pub enum InterfaceAlphabet {
 enum LevelEnd {
     /// The level's outcome, its learner, its last assumption and the deeper result for it.
     Done { outcome: Outcome, learner: Box<LevelLearner>, assumption: Dla, result: Outcome },
-    /// The counterexample was spurious because of the alphabet: add these events.
-    Widen(Vec<String>),
+    /// The counterexample was spurious because of the alphabet: add these events. The level's
+    /// learner comes along, so that its answers that stay valid over the wider alphabet are
+    /// kept ([`LevelLearner::widened`]).
+    Widen(Vec<String>, Box<LevelLearner>),
 }
 
 /// The alphabet a level's assumption starts from under [`InterfaceAlphabet::Refine`]: the
@@ -738,7 +797,30 @@ pub struct DynamicChecker {
     reuse: Reuse,
     /// Whether assumptions range over the whole interface or over a refined part of it.
     alphabet: InterfaceAlphabet,
+    /// The components, property and outcome of the last run that decided (Fig. 3 line 4 for
+    /// the whole assembly: the same automata give the same verdict).
+    decided: Option<(Vec<Dla>, Option<Dla>, Outcome)>,
+    /// The most membership queries one run spent on the levels (for restored levels, the
+    /// answers they hold): what re-using them may cost before a run gives up on them
+    /// ([`REUSE_SHARE`]).
+    learned: usize,
+    /// While a run re-uses the levels: the membership queries it may still ask.
+    budget: Option<Arc<AtomicUsize>>,
+    /// The least budget of a run that re-uses the levels ([`MIN_REUSE_BUDGET`]).
+    min_budget: usize,
+    /// After the search of the product proves the property, learn the assumptions anyway
+    /// ([`DynamicChecker::with_learning_after_search`]).
+    learn_after_search: bool,
 }
+
+/// A run that starts from the levels of an earlier run (its old assumptions, Fig. 3) may ask
+/// `1 / REUSE_SHARE` of the membership queries that learning those levels cost before the
+/// search of the product; past that, it searches the product and then goes on learning, as it
+/// would have without the attempt, which so costs at most this share of queries more.
+pub const REUSE_SHARE: usize = 4;
+
+/// The least budget of a run that re-uses levels ([`REUSE_SHARE`]).
+pub const MIN_REUSE_BUDGET: usize = 256;
 
 impl DynamicChecker {
     /// A checker with nothing learned yet.
@@ -752,6 +834,11 @@ impl DynamicChecker {
             probe: PROBE_STATES,
             reuse: Reuse::default(),
             alphabet: InterfaceAlphabet::default(),
+            decided: None,
+            learned: 0,
+            budget: None,
+            min_budget: MIN_REUSE_BUDGET,
+            learn_after_search: false,
         }
     }
 
@@ -791,6 +878,24 @@ impl DynamicChecker {
         self
     }
 
+    /// A run that re-uses the levels of an earlier run may ask at least `queries` membership
+    /// queries before it gives them up ([`MIN_REUSE_BUDGET`] by default; [`REUSE_SHARE`]).
+    pub fn with_min_reuse_budget(mut self, queries: usize) -> DynamicChecker {
+        self.min_budget = queries;
+        self
+    }
+
+    /// With `learn`, a run whose search of the product proves the property (which then
+    /// learns nothing) learns the assumptions of its levels afterwards, so that a later run
+    /// (after an upgrade) can check the old assumptions against the new components instead of
+    /// searching the new product (paper 003 re-uses assumptions, and has no such search). The
+    /// learning is bounded by the states the search explored, counted in membership queries.
+    /// Off by default: it only pays when a later run follows (`subst check`'s old version).
+    pub fn with_learning_after_search(mut self, learn: bool) -> DynamicChecker {
+        self.learn_after_search = learn;
+        self
+    }
+
     /// The learner of the assumptions.
     pub fn algorithm(&self) -> Algorithm {
         self.algorithm
@@ -820,8 +925,15 @@ impl DynamicChecker {
                 },
                 _ => Level::default(),
             })
-            .collect();
-        DynamicChecker { levels, ..DynamicChecker::new(mode) }
+            .collect::<Vec<Level>>();
+        // What learning them cost is not kept; each answer they hold was one query.
+        let learned = levels
+            .iter()
+            .map(|l| {
+                l.table.as_ref().map_or(0, |t| t.answers.len()) + l.tree.as_ref().map_or(0, |t| t.saved().answers.len())
+            })
+            .sum();
+        DynamicChecker { levels, learned, ..DynamicChecker::new(mode) }
     }
 
     /// What [`DynamicChecker::restore`] needs: per level, its table and the digest of what it
@@ -883,18 +995,106 @@ impl DynamicChecker {
             // A different number of components: nothing to re-use.
             self.levels = vec![Level::default(); components.len().saturating_sub(1)];
             self.last = None;
+            self.learned = 0;
         }
         let outcome = if components.is_empty() {
             Outcome::Holds
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             Outcome::Stopped
-        } else if let Some(violation) = probe(components, property, self.probe, &mut stats) {
-            violation
+        } else if let Some((_, _, outcome)) =
+            self.decided.as_ref().filter(|(c, p, _)| c.as_slice() == components && p.as_ref() == property)
+        {
+            stats.result_reused = true;
+            outcome.clone()
         } else {
-            self.dynamic_check(0, components, property, &mut stats).unwrap_or(Outcome::Stopped)
+            self.reuse_then_fresh(components, property, &mut stats)
         };
+        if outcome != Outcome::Stopped {
+            self.decided = Some((components.to_vec(), property.cloned(), outcome.clone()));
+        }
         stats.assumption_states = self.levels.iter().map(|l| l.assumption.as_ref().map_or(0, Dla::n_states)).collect();
         (outcome, stats)
+    }
+
+    /// Whether some level holds answers of an earlier run (a table or a tree).
+    fn holds_answers(&self) -> bool {
+        self.levels.iter().any(|l| l.table.is_some() || l.tree.is_some())
+    }
+
+    /// DynamicCheck (Fig. 3) from the levels of the earlier run first, when there are any, with
+    /// a budget of membership queries ([`REUSE_SHARE`]): the old assumptions are checked against
+    /// the new components before anything else, and relearned only where they fail. When
+    /// re-use runs over its budget, the run goes on as it would have without that attempt:
+    /// the levels as they were before it, the bounded search of the product ([`probe`]), then
+    /// DynamicCheck without a budget.
+    fn reuse_then_fresh(&mut self, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Outcome {
+        if self.holds_answers() {
+            let budget = (self.learned / REUSE_SHARE).max(self.min_budget);
+            stats.reuse_budget = Some(budget);
+            let remaining = Arc::new(AtomicUsize::new(budget));
+            self.budget = Some(remaining.clone());
+            let before = stats.membership;
+            // A level keeps the deeper result it got with the deeper levels as they were: an
+            // attempt that stops half-way may have updated some deeper levels and not the
+            // level above them, whose result would then seem to be about the new ones.
+            let snapshot = (self.levels.clone(), self.last.clone());
+            let attempt = self.dynamic_check(0, components, property, stats);
+            self.budget = None;
+            match attempt {
+                Ok(outcome) => {
+                    self.learned = self.learned.max(stats.membership - before);
+                    return outcome;
+                }
+                Err(Stopped) if self.deadline.is_some_and(|d| Instant::now() >= d) => return Outcome::Stopped,
+                Err(Stopped) => {
+                    let spent = budget - remaining.load(Ordering::Relaxed);
+                    tracing::debug!(spent, budget, "re-use of the levels over its budget: searching the product");
+                    stats.abandoned_membership = spent;
+                    // The levels that finished counted theirs already; the budget counted all.
+                    stats.membership = before + spent;
+                    stats.fell_back = true;
+                    (self.levels, self.last) = snapshot;
+                }
+            }
+        }
+        if let Some(outcome) = probe(components, property, self.probe, stats) {
+            if self.learn_after_search && outcome == Outcome::Holds {
+                self.learn_for_later(components, property, stats);
+            }
+            return outcome;
+        }
+        let before = stats.membership;
+        let outcome = self.dynamic_check(0, components, property, stats).unwrap_or(Outcome::Stopped);
+        self.learned = self.learned.max(stats.membership - before);
+        outcome
+    }
+
+    /// After the search of the product proved the property, learns the levels' assumptions
+    /// anyway, for a later run to re-use ([`DynamicChecker::with_learning_after_search`]),
+    /// within a budget of as many membership queries as the search explored states (at least
+    /// the least budget of re-use, [`MIN_REUSE_BUDGET`]). The
+    /// verdict stays the search's; learning that runs over its budget (or past the
+    /// deadline) leaves no level.
+    fn learn_for_later(&mut self, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) {
+        let budget = stats.probed.max(self.min_budget);
+        let remaining = Arc::new(AtomicUsize::new(budget));
+        self.budget = Some(remaining.clone());
+        let before = stats.membership;
+        let learned = self.dynamic_check(0, components, property, stats);
+        self.budget = None;
+        stats.learned_after_search = true;
+        match learned {
+            Ok(Outcome::Holds) => self.learned = stats.membership - before,
+            // The rule is sound, so it cannot find a violation the whole product does not have;
+            // should it, its levels are not kept.
+            _ => {
+                tracing::debug!(budget, "learning after the search gave up: no level kept");
+                stats.membership = before + (budget - remaining.load(Ordering::Relaxed));
+                stats.learned_after_search = false;
+                self.levels = vec![Level::default(); components.len() - 1];
+                self.learned = 0;
+            }
+        }
     }
 
     /// Fig. 3 for `components[i..]` against `property`. A level is updated only when its
@@ -951,18 +1151,19 @@ impl DynamicChecker {
             }
         };
         let mut refinements = 0;
+        let mut widened: Option<LevelLearner> = None;
         let (outcome, learner, assumption, result) = loop {
-            let fresh = refinements > 0;
-            match self.learn_level(i, components, property, (&interface, &alphabet), fresh, stats)? {
+            match self.learn_level(i, components, property, (&interface, &alphabet), widened.take(), stats)? {
                 LevelEnd::Done { outcome, learner, assumption, result } => {
                     break (outcome, learner, assumption, result);
                 }
-                LevelEnd::Widen(events) => {
+                LevelEnd::Widen(events, learner) => {
                     tracing::debug!(level = i, added = ?events, "alphabet refinement");
                     alphabet.extend(events);
                     alphabet.sort();
                     alphabet.dedup();
                     refinements += 1;
+                    widened = Some(learner.widened(&alphabet, self.mode));
                 }
             }
         };
@@ -1010,8 +1211,9 @@ impl DynamicChecker {
 
     /// Lines 5-15 of Fig. 3 at level `i`, the assumption over `alphabet` (a part of the
     /// level's `interface` that holds every event of the property in it, see
-    /// [`initial_alphabet`]). With `fresh`, nothing of the level's earlier runs is used (the
-    /// alphabet was just refined, and every old answer was about a different language). Ends
+    /// [`initial_alphabet`]). With `widened` (the alphabet was just refined), learning starts
+    /// from that learner, which holds the answers of the narrower alphabet that stay valid
+    /// ([`LevelLearner::widened`]), and nothing else of the level's earlier runs is used. Ends
     /// with the level's outcome, or with the events that a counterexample, spurious only
     /// because the assumption ignores them, says to add ([`widen`]).
     fn learn_level(
@@ -1020,9 +1222,10 @@ impl DynamicChecker {
         components: &[Dla],
         property: Option<&Dla>,
         (interface, alphabet): (&[String], &[String]),
-        fresh: bool,
+        widened: Option<LevelLearner>,
         stats: &mut AgStats,
     ) -> Result<LevelEnd, Stopped> {
+        let fresh = widened.is_some();
         let m = &components[i];
         let rest = &components[i + 1..];
         // Line 5: GenerateAssumption, from the previous table when there is one.
@@ -1032,7 +1235,8 @@ impl DynamicChecker {
         // A restored table learned for this very component and property.
         let same_as_saved =
             level.component.is_none() && level.digest.as_ref().is_some_and(|d| *d == level_digest(m, property));
-        let mut oracle = AssumptionOracle::new(m, property, alphabet).with_deadline(self.deadline);
+        let mut oracle =
+            AssumptionOracle::new(m, property, alphabet).with_deadline(self.deadline).with_budget(self.budget.clone());
         let start = Instant::now();
         // A table or tree kept from a level with a different component or property holds hints.
         let mut unchecked = level.hints;
@@ -1106,7 +1310,10 @@ impl DynamicChecker {
                 }
             }),
         };
-        let mut learner = LevelLearner::new(learner, unchecked);
+        let mut learner = match widened {
+            Some(l) => l,
+            None => LevelLearner::new(learner, unchecked),
+        };
         learner.adaptive_fallback = self.reuse == Reuse::HintsThenAdaptive;
         // An assumption that passed Oracle 1 for this component and property passes it again.
         // Line 5 re-uses the assumption itself when its table was re-used unchanged: the table
@@ -1153,7 +1360,9 @@ impl DynamicChecker {
                     // `Σ_A` left free; whether it does when they follow `ce` too is the
                     // question over the whole interface.
                     if alphabet.len() < interface.len() {
-                        let mut whole = AssumptionOracle::new(m, property, interface).with_deadline(self.deadline);
+                        let mut whole = AssumptionOracle::new(m, property, interface)
+                            .with_deadline(self.deadline)
+                            .with_budget(self.budget.clone());
                         let real = !whole.member(&project(ce, interface));
                         if whole.expired() {
                             return Err(Stopped);
@@ -1162,7 +1371,7 @@ impl DynamicChecker {
                             let events = widen(m, property, interface, alphabet, ce);
                             stats.learning += start.elapsed();
                             count_learner(stats, i, &learner.learner.stats());
-                            return Ok(LevelEnd::Widen(events));
+                            return Ok(LevelEnd::Widen(events, Box::new(learner)));
                         }
                     }
                     stats.learning += start.elapsed();
@@ -1318,6 +1527,50 @@ impl LevelLearner {
 }
 
 impl LevelLearner {
+    /// The learner for the same level over `alphabet`, a widening of this learner's alphabet
+    /// ([`widen`]), that knows every word this one accepted and nothing else.
+    ///
+    /// Why the accepted answers stay valid: `σ ∈ Σ_A*` is in `U_i` over `Σ_A` when `M_i`,
+    /// driven by `σ` with its events in `Σ_i \ Σ_A` free, cannot violate the property. Over
+    /// `Σ_A' ⊇ Σ_A` the events of `Σ_A' \ Σ_A` are no longer free: the linear assumption of
+    /// `σ` never performs them, so `M_i` has fewer runs and no more violations, and `σ` is in
+    /// `U_i` over `Σ_A'` too. A rejected word may become accepted, so those answers are left
+    /// out. The kept answers are as trustworthy as they were (hints stay hints).
+    fn widened(self, alphabet: &[String], mode: CexMode) -> LevelLearner {
+        let LevelLearner { learner, unchecked, contradicted, adaptive_fallback } = self;
+        let old: &[String] = match &learner {
+            AnyLearner::Star(l) => l.alphabet(),
+            AnyLearner::Sharp(l) => l.alphabet(),
+        };
+        // Widening only adds letters, so every old letter has an index in `alphabet`.
+        let index: Option<Vec<u32>> = old.iter().map(|e| alphabet.binary_search(e).ok().map(|k| k as u32)).collect();
+        let remap = |w: &[u32], index: &[u32]| -> Vec<u32> { w.iter().map(|&a| index[a as usize]).collect() };
+        let learner = match (learner, index) {
+            (AnyLearner::Star(l), Some(index)) => {
+                let mut table = Table::new(alphabet.to_vec());
+                table.answers =
+                    l.table().answers.iter().filter(|&(_, &b)| b).map(|(w, _)| (remap(w, &index), true)).collect();
+                AnyLearner::Star(Learner::from_table(table, mode, true))
+            }
+            (AnyLearner::Sharp(l), Some(index)) => {
+                let saved = l.saved();
+                let widened = SavedTree {
+                    alphabet: alphabet.to_vec(),
+                    prefix_closed: saved.prefix_closed,
+                    answers: saved.answers.iter().filter(|(_, b)| *b).map(|(w, _)| (remap(w, &index), true)).collect(),
+                    basis: saved.basis.iter().map(|w| remap(w, &index)).collect(),
+                };
+                AnyLearner::Sharp(
+                    LSharp::from_saved(&widened).unwrap_or_else(|| LSharp::new(alphabet.to_vec(), saved.prefix_closed)),
+                )
+            }
+            // Not a widening: nothing carries over.
+            (AnyLearner::Star(_), None) => AnyLearner::Star(Learner::new(alphabet.to_vec(), mode, true)),
+            (AnyLearner::Sharp(_), None) => AnyLearner::Sharp(LSharp::new(alphabet.to_vec(), true)),
+        };
+        LevelLearner { learner, unchecked, contradicted, adaptive_fallback }
+    }
+
     /// Refines the learner with `cex`, a word in the symmetric difference of the candidate and
     /// `U_i`. With answers of `U_i` that always succeeds. When an unchecked table or tree fails
     /// (a hint contradicts `cex`), a tree first has its rejected words asked again: a refined
@@ -1519,6 +1772,66 @@ mod tests {
                 let refined = run(InterfaceAlphabet::Refine);
                 assert_eq!(matches!(refined, Outcome::Holds), matches!(full, Outcome::Holds), "{algorithm}");
             }
+        }
+    }
+
+    /// A component over `a`, `b`, `c` that errs on `b` after three `a`s; `b` and `c` are
+    /// harmless before.
+    fn counter() -> Dla {
+        let mut b = Builder::new();
+        for e in ["a", "b", "c"] {
+            b.add_event(e);
+        }
+        let s: Vec<StateId> = (0..4).map(|_| b.add_state(&[], true)).collect();
+        let err = b.add_error_state();
+        for k in 0..4 {
+            b.add_transition(s[k], "a", s[(k + 1).min(3)]);
+            b.add_transition(s[k], "c", s[k]);
+            b.add_transition(s[k], "b", if k == 3 { err } else { s[k] });
+        }
+        b.set_initial(s[0]);
+        b.build()
+    }
+
+    #[test]
+    fn widening_the_alphabet_keeps_the_accepted_answers_and_saves_their_queries() {
+        let component = counter();
+        let names = |v: &[&str]| v.iter().map(|e| e.to_string()).collect::<Vec<String>>();
+        let (narrow, wide) = (names(&["a", "c"]), names(&["a", "b", "c"]));
+        for algorithm in [Algorithm::LStar, Algorithm::LSharp] {
+            let start = |alphabet: &[String]| match algorithm {
+                Algorithm::LStar => AnyLearner::Star(Learner::new(alphabet.to_vec(), CexMode::RivestSchapire, true)),
+                _ => AnyLearner::Sharp(LSharp::new(alphabet.to_vec(), true)),
+            };
+            let mut oracle = AssumptionOracle::new(&component, None, &narrow);
+            let mut learner = LevelLearner::new(start(&narrow), false);
+            assert!(generate(&mut learner, &mut oracle, &mut AgStats::default()).is_ok());
+            // The accepted words over `a c` (indices into `narrow`), prefixes implied for L#.
+            let accepted: Vec<Vec<u32>> = match &learner.learner {
+                AnyLearner::Star(l) => l.table().answers.iter().filter(|&(_, &b)| b).map(|(w, _)| w.clone()).collect(),
+                AnyLearner::Sharp(l) => l.saved().answers.into_iter().filter(|(_, b)| *b).map(|(w, _)| w).collect(),
+            };
+            assert!(accepted.iter().any(|w| w.len() >= 2), "{algorithm}: {accepted:?}");
+            let mut widened = learner.widened(&wide, CexMode::RivestSchapire);
+            let mut wide_oracle = AssumptionOracle::new(&component, None, &wide);
+            for w in &accepted {
+                let word: Vec<String> = w.iter().map(|&a| narrow[a as usize].clone()).collect();
+                // Still accepted over the wider alphabet, and known without a query.
+                assert!(wide_oracle.member(&word), "{algorithm}: {word:?}");
+                let at: Vec<u32> = word.iter().map(|e| wide.binary_search(e).unwrap() as u32).collect();
+                let known = match &widened.learner {
+                    AnyLearner::Star(l) => l.table().answers.get(&at).copied(),
+                    AnyLearner::Sharp(l) => l.tree().walk(crate::learn::tree::ROOT, &at).and_then(|n| l.tree().out(n)),
+                };
+                assert_eq!(known, Some(true), "{algorithm}: {word:?}");
+            }
+            let mut fresh = LevelLearner::new(start(&wide), false);
+            let a =
+                generate(&mut widened, &mut AssumptionOracle::new(&component, None, &wide), &mut AgStats::default());
+            let b = generate(&mut fresh, &mut AssumptionOracle::new(&component, None, &wide), &mut AgStats::default());
+            assert!(a.is_ok() && b.is_ok());
+            let (kept, from_nothing) = (widened.learner.stats().membership, fresh.learner.stats().membership);
+            assert!(kept < from_nothing, "{algorithm}: {kept} queries with the kept answers, {from_nothing} without");
         }
     }
 

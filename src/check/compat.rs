@@ -469,6 +469,11 @@ pub fn check(
                         .with_alphabet(options.alphabet)
                         .with_probe(options.probe),
                 };
+                // The new version's check follows: when the search of the product proves the
+                // property, the old assumptions are learned all the same, so that the upgrade
+                // checks them against the new components (paper 003) instead of searching
+                // the new product.
+                checker = checker.with_learning_after_search(true);
                 let run = old_version.check(&old_components, property.as_ref(), &mut checker, options.limits);
                 options.cache.store("compat", &old_key, &CachedRun::of(&run, &checker));
                 old_version.store_predicates(&options.cache);
@@ -487,6 +492,7 @@ pub fn check(
                 tracing::debug!(component = np.name(), seeded, "seeded with the old version's predicates");
             }
         }
+        checker = checker.with_learning_after_search(false);
         let upgrade = new_version.check(&new_components, property.as_ref(), &mut checker, options.limits);
         // The new version is the old one of the next upgrade (unless it is the same code, whose
         // entry keeps the figures of the check from nothing).
