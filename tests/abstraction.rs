@@ -16,59 +16,14 @@ mod common;
 
 use common::generator;
 use common::header;
+use common::soundness::{input_lists, seed_predicates};
 use subst::abs::explicit::Explicit;
 use subst::abs::refine::{Replay, simulate};
 use subst::abs::{Abstractor, Arg, EventView, Mode};
 use subst::check::cegar::run_labels;
 use subst::front::{self, FrontOptions};
-use subst::ir::{Component, Stmt, interp};
+use subst::ir::{Component, interp};
 use subst::smt::{Smt, Take};
-
-/// Predicates for the test: the atoms of up to `max` branch conditions, at every location.
-fn seed_predicates(abs: &mut Abstractor, max: usize) {
-    let comp = abs.component();
-    let mut conds = Vec::new();
-    for e in &comp.edges {
-        if let Stmt::Assume(c) = &e.stmt {
-            let f = abs.enc.cond(c, &abs.vocab);
-            for a in subst::smt::atoms(&f) {
-                if !conds.contains(&a) && conds.len() < max {
-                    conds.push(a);
-                }
-            }
-        }
-    }
-    for l in 0..comp.n_locs {
-        for c in &conds {
-            abs.precision.add(subst::ir::LocId(l), c.clone());
-        }
-    }
-}
-
-fn input_lists(seed: u64) -> Vec<Vec<i128>> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    let extremes = [0i128, 1, -1, 2147483647, -2147483648, 4294967295, 255, -128, 7, -7, 3, 2];
-    (0..6)
-        .map(|_| {
-            (0..30)
-                .map(|_| {
-                    let r = next();
-                    match r % 3 {
-                        0 => extremes[(r >> 8) as usize % extremes.len()],
-                        1 => (r >> 8) as i64 as i128 % 10,
-                        _ => (r >> 3) as i32 as i128,
-                    }
-                })
-                .collect()
-        })
-        .collect()
-}
 
 /// The must-model's paths from initial states, of at most `len` edges, at most `max` of them.
 fn must_paths(arg: &Arg, len: usize, max: usize) -> Vec<Vec<(usize, Take)>> {

@@ -9,13 +9,14 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use common::soundness::{input_lists, seed_predicates};
 use common::{generator, header};
 use subst::abs::blocks::Blocks;
 use subst::abs::{Abstractor, EventView, Mode};
 use subst::check::cegar::run_labels;
 use subst::check::cegar::{CPart, CegarOptions, CegarOutcome, run};
 use subst::front::{self, FrontOptions};
-use subst::ir::{Component, Stmt, interp};
+use subst::ir::{Component, interp};
 use subst::smt::Smt;
 
 fn example(name: &str) -> PathBuf {
@@ -82,26 +83,6 @@ fn a_real_bug_after_a_spurious_path_is_found_with_blocks_too() {
     assert!(blocks < single, "{blocks} block states, {single} single");
 }
 
-/// Predicates for the soundness check: the atoms of up to `max` branch conditions, everywhere.
-fn seed_predicates(abs: &mut Abstractor, max: usize) {
-    let comp = abs.component();
-    let mut conds = Vec::new();
-    for e in &comp.edges {
-        if let Stmt::Assume(c) = &e.stmt {
-            for a in subst::smt::atoms(&abs.enc.cond(c, &abs.vocab)) {
-                if !conds.contains(&a) && conds.len() < max {
-                    conds.push(a);
-                }
-            }
-        }
-    }
-    for l in 0..comp.n_locs {
-        for c in &conds {
-            abs.precision.add(subst::ir::LocId(l), c.clone());
-        }
-    }
-}
-
 /// Whether the block-encoded may-model of `comp` has a path for the interpreter's run on each
 /// of `inputs`; the number of runs checked, or the first one without a path.
 fn block_model_covers_runs(comp: &Component, inputs: &[Vec<i128>], preds: usize) -> Result<usize, String> {
@@ -120,31 +101,6 @@ fn block_model_covers_runs(comp: &Component, inputs: &[Vec<i128>], preds: usize)
         }
     }
     Ok(inputs.len())
-}
-
-fn input_lists(seed: u64) -> Vec<Vec<i128>> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    let extremes = [0i128, 1, -1, 2147483647, -2147483648, 255, -128, 7, -7, 3, 2];
-    (0..6)
-        .map(|_| {
-            (0..30)
-                .map(|_| {
-                    let r = next();
-                    match r % 3 {
-                        0 => extremes[(r >> 8) as usize % extremes.len()],
-                        1 => (r >> 8) as i64 as i128 % 10,
-                        _ => (r >> 3) as i32 as i128,
-                    }
-                })
-                .collect()
-        })
-        .collect()
 }
 
 #[test]

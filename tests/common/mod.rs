@@ -8,4 +8,5 @@
 pub mod generator;
 pub mod header;
 pub mod native;
+pub mod soundness;
 pub mod traces;
