@@ -14,6 +14,10 @@
 //! - [`Smt::sat`] and the other checks never guess: a solver `unknown` (resource budget, deadline, or an incomplete
 //!   theory) is an [`SmtError`], which callers turn into the verdict Unknown, or into
 //!   the sound side of an approximation (an absent must-transition), never into "holds".
+//! - A check over its budget is asked once more of a one-shot solver given the same assertions
+//!   ([`Smt`]'s retry): Z3's incremental mode, which every [`Smt`] is in, skips the
+//!   preprocessing that decides some queries (array-heavy bounded searches) at a small fraction
+//!   of the cost. Same formula, so the answer is as sound; both attempts count work, not time.
 
 pub mod division;
 
