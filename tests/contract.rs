@@ -462,6 +462,34 @@ fn check_of_two_models_prints_json() {
 }
 
 #[test]
+fn check_stats_of_two_models_say_how_dynamic_check_was_decided() {
+    let dir = "specs/upgrades/output_twice";
+    let (old, new) = (format!("{dir}/old.lts"), format!("{dir}/new.lts"));
+    let lines = |extra: &[&str]| {
+        let mut args = vec!["check", old.as_str(), new.as_str(), "--stats"];
+        args.extend(extra);
+        let (_, out, err) = subst(&root(), &args);
+        let found: Vec<String> =
+            out.lines().filter(|l| l.trim().starts_with("DynamicCheck ")).map(|l| l.trim().to_string()).collect();
+        assert_eq!(found.len(), 2, "{out}{err}");
+        found
+    };
+    // By default the small product is searched whole, for both versions.
+    assert_eq!(
+        lines(&[]),
+        [
+            "DynamicCheck original: 1 run, 1 decided by the product search",
+            "DynamicCheck upgrade: 1 run, 1 decided by the product search"
+        ]
+    );
+    // Without the search, the upgrade starts from the levels the original check learned.
+    assert_eq!(
+        lines(&["--probe-states", "0"]),
+        ["DynamicCheck original: 1 run", "DynamicCheck upgrade: 1 run, 1 from the earlier run's levels"]
+    );
+}
+
+#[test]
 fn an_input_error_under_json_is_an_error_document() {
     let (code, out, err) =
         subst(&data("props"), &["verify", "server.c", "--spec", "unknown_variable.lts", "--format", "json"]);

@@ -55,6 +55,22 @@ fn an_unchanged_assembly_is_re_proved_without_membership_queries() {
 }
 
 #[test]
+fn a_queue_upgrade_is_re_checked_from_the_assumptions_learned_after_the_search() {
+    // The search of the old product proves P1; the old levels are learned all the same, and
+    // the upgrade of the queue is re-checked from them (paper 003), not by a new search.
+    let (code, text) = check_cached("examples-c/ipc/upgrades/ipc1/ipc.c", "P1", "text", &["--no-cache", "--stats"]);
+    assert_eq!(code, 0, "{text}");
+    let line = |which: &str| {
+        text.lines()
+            .find_map(|l| l.trim().strip_prefix(&format!("DynamicCheck {which}: ")))
+            .unwrap_or_else(|| panic!("no DynamicCheck line for {which}:\n{text}"))
+            .to_string()
+    };
+    assert!(line("old").contains("levels learned after the search"), "{text}");
+    assert_eq!(line("new"), "1 run, 1 from the earlier run's levels", "{text}");
+}
+
+#[test]
 fn after_a_cache_hit_an_unchanged_assembly_needs_no_queries_and_no_refinement() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let cache = ["--cache", dir.path().to_str().expect("UTF-8"), "--probe-states", "0"];

@@ -178,6 +178,8 @@ pub struct AgStats {
     /// The search explored the whole product without finding a violation, so the property
     /// holds without learning.
     pub decided_by_probe: bool,
+    /// The search found a violation of the product before learning.
+    pub violated_by_probe: bool,
     /// Per level, the size of the assumption's alphabet and of the level's whole interface,
     /// at the level's last check ([`InterfaceAlphabet`]; equal under `Full`).
     pub alphabet_per_level: Vec<(usize, usize)>,
@@ -197,6 +199,47 @@ pub struct AgStats {
     /// Membership queries asked by the re-use given up on (included in `membership`; here the
     /// oracle's count, which includes the query that analyses each counterexample).
     pub abandoned_membership: usize,
+}
+
+/// What DynamicCheck did over the runs of one check (the rounds of a CEGAR loop, or the one
+/// run of an FSP check), for `--stats`: how each run was decided, and what re-use cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunCounts {
+    /// Runs of DynamicCheck.
+    pub runs: usize,
+    /// Runs decided by the search of the product before learning: it found a violation, or
+    /// explored the whole product without one.
+    pub decided_by_search: usize,
+    /// Runs that started from the levels of an earlier run ([`AgStats::reuse_budget`]).
+    pub from_earlier_levels: usize,
+    /// Of those, runs whose re-use ran over its budget and fell back ([`AgStats::fell_back`]).
+    pub over_budget: usize,
+    /// Membership queries given up with them ([`AgStats::abandoned_membership`]).
+    pub abandoned_membership: usize,
+    /// Runs on the very automata of the last decided run, whose outcome was re-used.
+    pub outcome_reused: usize,
+    /// Some run's levels were learned after the search proved the property, for a later run.
+    pub learned_after_search: bool,
+}
+
+impl RunCounts {
+    /// Adds one run of DynamicCheck.
+    pub fn add(&mut self, s: &AgStats) {
+        self.runs += 1;
+        self.decided_by_search += usize::from(s.decided_by_probe || s.violated_by_probe);
+        self.from_earlier_levels += usize::from(s.reuse_budget.is_some());
+        self.over_budget += usize::from(s.fell_back);
+        self.abandoned_membership += s.abandoned_membership;
+        self.outcome_reused += usize::from(s.result_reused);
+        self.learned_after_search |= s.learned_after_search;
+    }
+
+    /// The counts of one run.
+    pub fn of(s: &AgStats) -> RunCounts {
+        let mut c = RunCounts::default();
+        c.add(s);
+        c
+    }
 }
 
 /// Adds what one learner of level `i` did to `stats`.
@@ -355,6 +398,7 @@ fn probe(components: &[Dla], property: Option<&Dla>, budget: usize, stats: &mut 
     match found {
         Some(Safety::Violated { trace, states }) => {
             stats.probed += states;
+            stats.violated_by_probe = true;
             Some(Outcome::Violated(trace))
         }
         Some(Safety::Holds { states }) => {

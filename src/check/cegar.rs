@@ -186,6 +186,9 @@ pub struct CegarStats {
     /// With [`ModelCheck::Dynamic`]: alphabet refinements over all rounds and levels.
     #[serde(skip)]
     pub alphabet_refinements: usize,
+    /// With [`ModelCheck::Dynamic`]: how its runs were decided and what re-use cost.
+    #[serde(skip)]
+    pub dynamic_runs: super::ag::RunCounts,
 }
 
 /// Loop iterations the bounded search reaches at its first turn (before the second round of
@@ -348,6 +351,7 @@ fn loop_(
                 stats.candidates += ag.candidates;
                 stats.alphabet_per_level = ag.alphabet_per_level.clone();
                 stats.alphabet_refinements += ag.alphabet_refinements.iter().sum::<usize>();
+                stats.dynamic_runs.add(&ag);
                 match outcome {
                     super::ag::Outcome::Holds => return CegarOutcome::Holds,
                     super::ag::Outcome::Violated(trace) => trace,

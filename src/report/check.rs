@@ -182,6 +182,9 @@ pub struct RunReport {
     pub dynamic_check_ms: f64,
     /// Whether it was read from the cache instead of computed now.
     pub cached: bool,
+    /// How its runs of DynamicCheck were decided (text report only; none when cached).
+    #[serde(skip)]
+    pub dynamic_runs: crate::check::ag::RunCounts,
 }
 
 /// One C component's run along a violation.
@@ -408,6 +411,7 @@ fn run_report(r: &CompatRun) -> RunReport {
         time_ms: (r.time.as_secs_f64() * 1e4).round() / 10.0,
         dynamic_check_ms: (r.stats.dynamic.as_secs_f64() * 1e4).round() / 10.0,
         cached: r.cached,
+        dynamic_runs: r.stats.dynamic_runs,
     }
 }
 
@@ -938,6 +942,11 @@ impl CheckReport {
                     u.dynamic_check_ms,
                     ratio(u.dynamic_check_ms, o.dynamic_check_ms)
                 );
+                for (which, r) in [("old", o), ("new", u)] {
+                    if r.dynamic_runs.runs > 0 {
+                        let _ = writeln!(out, "  DynamicCheck {which}: {}", super::dynamic_runs(&r.dynamic_runs));
+                    }
+                }
             }
             for r in [o, u] {
                 if let Some(why) = &r.reason {

@@ -36,6 +36,32 @@ fn ag_stats_line(s: &AgStats) -> String {
     )
 }
 
+/// How the runs of DynamicCheck were decided and what re-use cost, e.g. `6 runs, 1 decided by
+/// the product search, levels learned after the search`.
+fn dynamic_runs(c: &crate::check::ag::RunCounts) -> String {
+    let mut out = format!("{} run{}", c.runs, if c.runs == 1 { "" } else { "s" });
+    if c.decided_by_search > 0 {
+        let _ = write!(out, ", {} decided by the product search", c.decided_by_search);
+    }
+    if c.learned_after_search {
+        out.push_str(", levels learned after the search");
+    }
+    if c.from_earlier_levels > 0 {
+        let _ = write!(out, ", {} from the earlier run's levels", c.from_earlier_levels);
+    }
+    if c.over_budget > 0 {
+        let _ = write!(
+            out,
+            ", {} over the re-use budget ({} membership queries given up)",
+            c.over_budget, c.abandoned_membership
+        );
+    }
+    if c.outcome_reused > 0 {
+        let _ = write!(out, ", {} on unchanged automata (outcome re-used)", c.outcome_reused);
+    }
+    out
+}
+
 /// Per level, the size of the assumption's alphabet and of its interface: `[2/5, 3/3]`.
 fn alphabets(per_level: &[(usize, usize)]) -> String {
     let sizes: Vec<String> = per_level.iter().map(|(a, i)| format!("{a}/{i}")).collect();
@@ -78,6 +104,10 @@ pub fn upgrade_text(u: &Upgrade, stats: bool) -> String {
                 "    re-used tables at levels {:?}, re-validated {:?}, re-used results {:?}",
                 s.reused, s.revalidated, s.results_reused
             );
+            for (which, s) in [("original", &r.original.stats), ("upgrade", &r.upgrade.stats)] {
+                let counts = crate::check::ag::RunCounts::of(s);
+                let _ = writeln!(out, "    DynamicCheck {which}: {}", dynamic_runs(&counts));
+            }
         }
     }
     let _ = writeln!(out, "verdict: {}", verdict_word(&u.verdict()));
@@ -257,6 +287,9 @@ fn cegar_stats_lines(s: &crate::check::cegar::CegarStats) -> String {
         let _ = writeln!(out, "alphabet refinements: {}", s.alphabet_refinements);
     } else {
         let _ = writeln!(out, "product states: {}", s.product_states);
+    }
+    if s.dynamic_runs.runs > 0 {
+        let _ = writeln!(out, "dynamic check: {}", dynamic_runs(&s.dynamic_runs));
     }
     let _ = writeln!(out, "bounded search depth: {}{}", s.bmc_depth, if s.bmc_complete { " (complete)" } else { "" });
     if s.invariants > 0 {
