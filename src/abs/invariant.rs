@@ -34,7 +34,7 @@
 //! variables as columns of the samples, [`super::templates::products`]) to what survived and to
 //! round 2's candidates, offered again (a bound that is inductive only beside a product
 //! equality was pruned in round 2: `loop-lit/afnp2014`, `examples-c/loops/triangle_gap.c`),
-//! with a quarter of the budget per query and [`MAX_PRUNES_3`] rounds, since their queries are
+//! with a quarter of the budget per query and `MAX_PRUNES_3` rounds, since their queries are
 //! nonlinear. The equalities of every round also take the program's own nonlinear terms
 //! (`n / 2`, `i % 2`) as columns ([`super::templates::program_terms`]).
 //!
@@ -94,8 +94,8 @@
 //!   state is not compared in a condition is left to k-induction and CEGAR.
 //! - Equalities come from samples: a relation that small inputs never exercise, or one that
 //!   holds only modulo 2^w, is not guessed. No candidate speaks about arrays.
-//! - The sampling runs and Houdini's pruning are bounded by counts ([`SAMPLE_RUNS`],
-//!   [`SAMPLE_STEPS`], [`MAX_PRUNES`]), each query by the solver's limit.
+//! - The sampling runs and Houdini's pruning are bounded by counts (`SAMPLE_RUNS`,
+//!   `SAMPLE_STEPS`, `MAX_PRUNES`), each query by the solver's limit.
 
 use std::collections::BTreeMap;
 

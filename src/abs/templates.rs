@@ -337,7 +337,7 @@ pub fn thresholds(comp: &Component) -> Vec<i128> {
 /// The most thresholds kept (the ones of smallest magnitude).
 const MAX_THRESHOLDS: usize = 24;
 
-/// The thresholds of `comp`, at most [`MAX_THRESHOLDS`] of them.
+/// The thresholds of `comp`, at most `MAX_THRESHOLDS` of them.
 pub fn few_thresholds(comp: &Component) -> Vec<i128> {
     let mut t = thresholds(comp);
     if t.len() > MAX_THRESHOLDS {

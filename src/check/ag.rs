@@ -374,7 +374,7 @@ pub fn expose_errors(components: &[Dla], property: Option<&Dla>, fallible: &[boo
 }
 
 /// How many product states the bounded search for a violation explores before learning
-/// starts ([`probe`]).
+/// starts (`probe`).
 pub const PROBE_STATES: usize = 50_000;
 
 /// A breadth-first search of the whole product for a violation, given up after

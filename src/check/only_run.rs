@@ -25,7 +25,7 @@
 //! **Loop acceleration** (the closed form of a loop whose body is a translation, as in
 //! Boigelot, *Symbolic methods for exploring infinite state spaces*, PhD thesis, Liège 1998;
 //! here for one concrete run and one path at a time). At a loop head, once the witness holds its
-//! first [`KEPT`] steps, [`accelerate`] executes one iteration on a copy of the state and reads
+//! first [`KEPT`] steps, `accelerate` executes one iteration on a copy of the state and reads
 //! its path symbolically: when every assignment on it is a linear term and every branch a
 //! comparison of linear terms, and the iteration moves each variable it reads by a constant
 //! (`x += 2` until a bound; the copies of a called function's parameters ride along), the values
@@ -130,7 +130,7 @@ pub struct Runner {
     /// (doubling after each failure, so that a loop it cannot speed up costs little).
     visits: Vec<u64>,
     next_try: Vec<u64>,
-    /// Steps skipped by loop acceleration ([`accelerate`]), counted in [`Runner::steps`].
+    /// Steps skipped by loop acceleration (`accelerate`), counted in [`Runner::steps`].
     pub accelerated: u64,
 }
 

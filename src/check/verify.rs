@@ -261,7 +261,7 @@ const EXHAUSTIVE_PARTS: usize = 9;
 /// Level `i`'s interface is `Σ_i = (αM_i ∪ αφ_i) ∩ α(M_{i+1} || ..)`, with `αφ_0` the property's
 /// alphabet and `αφ_{i+1} = Σ_i` (the assumption's); the last part has none. Each letter of an
 /// interface multiplies the membership queries of its level, and a small interface lets the
-/// parts on each side be closed off early. Up to [`EXHAUSTIVE_PARTS`] parts every order is
+/// parts on each side be closed off early. Up to `EXHAUSTIVE_PARTS` parts every order is
 /// searched (branch and bound), beyond that the part with the smallest interface goes next.
 /// Ties go to the order that comes first in the composition's order.
 ///
