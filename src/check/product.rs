@@ -552,6 +552,9 @@ pub struct ProductStats {
     pub depth: usize,
     /// Solver checks.
     pub calls: u64,
+    /// Of the bounded search's checks, those over budget that a fresh solver answered
+    /// ([`crate::smt::SmtStats::one_shot`]).
+    pub one_shot: u64,
 }
 
 /// Decides containment of `old` in `new` on their product, when it can: each query has
@@ -584,6 +587,7 @@ pub fn decide(old: &Component, new: &Component, budget: u32, deadline: Deadline)
     if let Some(d) = search(&mut bmc, FIRST_DEPTH, &mut calls) {
         stats.depth = bmc.depth();
         stats.calls = calls.calls;
+        stats.one_shot = calls.one_shot;
         return (d, stats);
     }
     let (proof, cuts, proof_calls) = prove(comp, budget, deadline);
@@ -591,12 +595,14 @@ pub fn decide(old: &Component, new: &Component, budget: u32, deadline: Deadline)
     if let Some(p) = proof {
         stats.depth = bmc.depth();
         stats.calls = calls.calls + proof_calls;
+        stats.one_shot = calls.one_shot;
         return (Decision::Contained(p), stats);
     }
     let d = search(&mut bmc, MAX_DEPTH, &mut calls)
         .unwrap_or_else(|| Decision::Undecided(format!("no proof, and no error within {MAX_DEPTH} iterations")));
     stats.depth = bmc.depth();
     stats.calls = calls.calls + proof_calls;
+    stats.one_shot = calls.one_shot;
     (d, stats)
 }
 
