@@ -1,5 +1,6 @@
 // expect: true
 // `/` and `%` split seconds into h:m:s, then a nondet number of ticks (up to 100000) keeps h*3600 + m*60 + r == s: needs a linear invariant
+// unknown today: the refinement queries over 32-bit `/` and `%` by constants use up the solver's budget of work
 
 /*
  * For s >= 0: h = s / 3600, m = (s % 3600) / 60, r = s % 60. Since 60 divides 3600,

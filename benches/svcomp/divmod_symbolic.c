@@ -1,5 +1,6 @@
 // expect: true
 // `/` and `%` by a symbolic divisor d in 1..1000: q*d + r == x, |r| < d, r takes the sign of x (hard for bit-vector solvers)
+// unknown today: the refinement queries over 32-bit `/` and `%` by a symbolic divisor use up the solver's budget of work
 extern void abort(void);
 void reach_error() {}
 extern int __VERIFIER_nondet_int(void);

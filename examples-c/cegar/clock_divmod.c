@@ -1,6 +1,5 @@
 // verify: holds
 // A `%` and `/` arithmetic fact: splitting seconds into hours, minutes and seconds with / and % and putting them back gives the same number, with minutes and seconds below 60.
-// unknown today: the 32-bit `/` and `%` facts (by constants, combined with `*`) make the refinement queries exceed the SMT time limit
 
 /*
  * For s >= 0: h = s / 3600, m = (s % 3600) / 60, r = s % 60. Since 60 divides 3600,
