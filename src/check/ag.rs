@@ -36,7 +36,9 @@
 //! levels would: the search below, then learning (from the levels it has). Once re-using
 //! the levels ran over the budget, the next runs (the next CEGAR rounds, which differ by one
 //! refined component) try them with no query at all until a run learns from them within the
-//! budget ([`DynamicChecker::renew_reuse`] for a new version). A run on exactly
+//! budget ([`DynamicChecker::renew_reuse`] for a new version). A violation that the old
+//! assumptions lead to is reported by the search's shortest trace of the product when the
+//! search finds one within its budget, since CEGAR refines the components along it. A run on exactly
 //! the automata of the last decided run re-uses its outcome (Fig. 3 line 4 for the whole
 //! assembly). For re-use to have assumptions at all where the search decides, a checker
 //! [`DynamicChecker::with_learning_after_search`] learns them after the search has proved the
@@ -1076,7 +1078,7 @@ impl DynamicChecker {
                 Ok(outcome) => {
                     self.learned = self.learned.max(stats.membership - before);
                     self.reuse_over_budget = false;
-                    return outcome;
+                    return self.shortest(outcome, components, property, stats);
                 }
                 Err(Stopped) if self.deadline.is_some_and(|d| Instant::now() >= d) => return Outcome::Stopped,
                 Err(Stopped) => {
@@ -1107,6 +1109,23 @@ impl DynamicChecker {
             self.reuse_over_budget = spent > full;
         }
         outcome
+    }
+
+    /// A violation that the old assumptions led to is a real trace of the product, but one
+    /// shaped by them: the rule's witness follows the counterexample of the deeper levels, not
+    /// a shortest path. CEGAR refines the components along the trace it gets, and along such
+    /// traces the IPC's new ipc-queue cost twice the refinement work of the shortest ones
+    /// (`benches/COMPAT.md`). So the bounded search of the product ([`probe`]) looks for a
+    /// shortest violation, as a run without levels would have found first; the rule's trace
+    /// stays when the search gives up. Either way the outcome is a violation of the product.
+    fn shortest(&self, outcome: Outcome, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Outcome {
+        if !matches!(outcome, Outcome::Violated(_)) {
+            return outcome;
+        }
+        match probe(components, property, self.probe, stats) {
+            Some(found @ Outcome::Violated(_)) => found,
+            _ => outcome,
+        }
     }
 
     /// After the search of the product proved the property, learns the levels' assumptions
@@ -1718,6 +1737,69 @@ mod tests {
 
     fn chaos() -> Dla {
         looping(&["a", "b"])
+    }
+
+    /// A chain of `events` from `from` in `b`, ending in `to`.
+    fn chain(b: &mut Builder, from: StateId, events: &[&str], to: StateId) {
+        let mut at = from;
+        for (k, e) in events.iter().enumerate() {
+            let next = if k + 1 == events.len() { to } else { b.add_state(&[], true) };
+            b.add_transition(at, e, next);
+            at = next;
+        }
+    }
+
+    /// A component over `a`, `b` (shared) and `x` (its own) that errs right after `a`, or
+    /// after `b b` and five `x`; and the other component, over `a`, `b` and its own `c`: the
+    /// old one does one `b` and then `c` forever, the new one `b b`, or `c c c a`.
+    fn far_and_near() -> (Dla, Dla, Dla) {
+        let mut b = Builder::new();
+        for e in ["a", "b", "x"] {
+            b.add_event(e);
+        }
+        let s0 = b.add_state(&[], true);
+        let s1 = b.add_state(&[], true);
+        let err = b.add_error_state();
+        b.add_transition(s0, "a", err);
+        b.add_transition(s0, "b", s1);
+        chain(&mut b, s1, &["b", "x", "x", "x", "x", "x"], err);
+        b.set_initial(s0);
+        let errs = b.build();
+        let other = |new: bool| {
+            let mut b = Builder::new();
+            for e in ["a", "b", "c"] {
+                b.add_event(e);
+            }
+            let s0 = b.add_state(&[], true);
+            let s1 = b.add_state(&[], true);
+            b.add_transition(s0, "b", s1);
+            if new {
+                let end = b.add_state(&[], true);
+                b.add_transition(s1, "b", end);
+                chain(&mut b, s0, &["c", "c", "c", "a"], end);
+            } else {
+                b.add_transition(s1, "c", s1);
+            }
+            b.set_initial(s0);
+            b.build()
+        };
+        (errs, other(false), other(true))
+    }
+
+    #[test]
+    fn a_violation_from_the_old_assumptions_is_reported_by_the_search_s_shortest_trace() {
+        for algorithm in [Algorithm::LStar, Algorithm::LSharp] {
+            let (errs, old, new) = far_and_near();
+            let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(algorithm).with_probe(0);
+            let (original, _) = checker.run(&[errs.clone(), old], None);
+            assert_eq!(original, Outcome::Holds, "{algorithm}");
+            // The old assumption (no `a`, no `b b`) is violated by the new component's
+            // shortest `b b`, whose witness is 7 events long; the product errs after 4.
+            let mut checker = checker.with_probe(PROBE_STATES);
+            let (upgraded, stats) = checker.run(&[errs, new], None);
+            assert!(stats.reuse_budget.is_some() && !stats.fell_back, "{algorithm}: {stats:?}");
+            assert_eq!(upgraded, Outcome::Violated(["c", "c", "c", "a"].map(String::from).to_vec()), "{algorithm}");
+        }
     }
 
     #[test]
