@@ -342,3 +342,60 @@ fn assumptions_learned_after_the_search_spare_the_upgrade_its_search() {
         assert!(without.probed > 0 && without.decided_by_probe, "{learner}: {without:?}");
     }
 }
+
+/// The upgrades of [`re_use_over_its_budget_gives_up_and_keeps_the_verdict_of_mono`] whose
+/// attempt fell back and whose learning from the levels then asked more than the budget too,
+/// each followed by a second change of the same part (a next CEGAR round): the checker, the
+/// parts of the last run, the property, and the model.
+fn over_budget_then_changed_again(learner: Algorithm, mut each: impl FnMut(DynamicChecker, Vec<Dla>, &Model, String)) {
+    for &(file, assembly, property) in MODELS {
+        let m = model(file, assembly, property);
+        for (k, part) in m.parts.iter().enumerate() {
+            let mut upgraded = m.parts.clone();
+            upgraded[k] = mutate(part, true, 31 * k as u64 + 7);
+            let mut checker = learning_only(learner, Reuse::Hints).with_min_reuse_budget(0);
+            checker.run(&m.parts, Some(&m.property));
+            let (_, stats) = checker.run(&upgraded, Some(&m.property));
+            let budget = stats.reuse_budget.unwrap_or(usize::MAX);
+            if !stats.fell_back || stats.membership - stats.abandoned_membership <= budget {
+                continue;
+            }
+            let mut next = upgraded.clone();
+            next[k] = mutate(&upgraded[k], true, 17 * k as u64 + 3);
+            if next == upgraded {
+                continue;
+            }
+            each(checker, next, &m, format!("{learner} {file} part {k}"));
+        }
+    }
+}
+
+#[test]
+fn re_use_that_ran_over_its_budget_gets_no_query_next_time() {
+    let mut cases = 0;
+    for learner in LEARNERS {
+        over_budget_then_changed_again(learner, |mut checker, next, m, what| {
+            cases += 1;
+            let (after, stats) = checker.run(&next, Some(&m.property));
+            assert_eq!(matches!(after, Outcome::Holds), mono(&next, &m.property, &m.hidden), "{what}");
+            // The old assumptions are tried as they are, without a query.
+            assert_eq!((stats.reuse_budget, stats.abandoned_membership), (Some(0), 0), "{what}: {stats:?}");
+        });
+    }
+    assert!(cases > 0, "some re-use ran over its budget twice");
+}
+
+#[test]
+fn a_renewed_checker_tries_its_levels_first_again() {
+    let mut cases = 0;
+    for learner in LEARNERS {
+        over_budget_then_changed_again(learner, |checker, next, m, what| {
+            cases += 1;
+            let mut checker = checker.renew_reuse();
+            let (after, stats) = checker.run(&next, Some(&m.property));
+            assert_eq!(matches!(after, Outcome::Holds), mono(&next, &m.property, &m.hidden), "{what}");
+            assert!(stats.reuse_budget.is_some_and(|b| b > 0), "{what}: {stats:?}");
+        });
+    }
+    assert!(cases > 0, "some re-use ran over its budget twice");
+}

@@ -33,7 +33,12 @@
 //! first runs Fig. 3 from them, so that the old assumptions are checked against the new
 //! components before anything else, within a budget of membership queries ([`REUSE_SHARE`]
 //! of what the levels cost to learn). Past the budget, the run goes on as a run without
-//! levels would: the search below, then learning (from the levels it has). A run on exactly
+//! levels would: the search below, then learning (from the levels it has). Once re-using
+//! the levels ran over the budget, the next runs (the next CEGAR rounds, which differ by one
+//! refined component) try them with no query at all until a run learns from them within the
+//! budget ([`DynamicChecker::renew_reuse`] for a new version). A violation that the old
+//! assumptions lead to is reported by the search's shortest trace of the product when the
+//! search finds one within its budget, since CEGAR refines the components along it. A run on exactly
 //! the automata of the last decided run re-uses its outcome (Fig. 3 line 4 for the whole
 //! assembly). For re-use to have assumptions at all where the search decides, a checker
 //! [`DynamicChecker::with_learning_after_search`] learns them after the search has proved the
@@ -189,7 +194,8 @@ pub struct AgStats {
     /// was re-used without any check.
     pub result_reused: bool,
     /// The membership queries that re-using the earlier run's levels was given
-    /// ([`REUSE_SHARE`]), when the run started from them.
+    /// ([`REUSE_SHARE`]), when the run started from them: 0 when re-using these levels ran
+    /// over the budget in an earlier run ([`DynamicChecker::renew_reuse`]).
     pub reuse_budget: Option<usize>,
     /// Re-use ran over its budget, and the run searched the product before learning on.
     pub fell_back: bool,
@@ -855,6 +861,10 @@ pub struct DynamicChecker {
     /// After the search of the product proves the property, learn the assumptions anyway
     /// ([`DynamicChecker::with_learning_after_search`]).
     learn_after_search: bool,
+    /// Re-using the levels as they are would run over its budget: an attempt from them did,
+    /// or learning from them took more queries than the budget. The next run tries them
+    /// with no query at all (the old assumptions as they are), not with the budget.
+    reuse_over_budget: bool,
 }
 
 /// A run that starts from the levels of an earlier run (its old assumptions, Fig. 3) may ask
@@ -883,6 +893,7 @@ impl DynamicChecker {
             budget: None,
             min_budget: MIN_REUSE_BUDGET,
             learn_after_search: false,
+            reuse_over_budget: false,
         }
     }
 
@@ -937,6 +948,18 @@ impl DynamicChecker {
     /// Off by default: it only pays when a later run follows (`subst check`'s old version).
     pub fn with_learning_after_search(mut self, learn: bool) -> DynamicChecker {
         self.learn_after_search = learn;
+        self
+    }
+
+    /// The next run tries the levels first with the whole budget again, even if re-using
+    /// them ran over it in an earlier run. Within one CEGAR loop, a failed attempt is not
+    /// repeated from the same levels with the same budget in the next rounds (they differ from
+    /// the last round by one refined component, and a failed attempt costs its budget for
+    /// nothing): they get none. A new version of the components (`subst check`'s upgrade)
+    /// renews it, since its first round is where the old assumptions are meant to be
+    /// re-validated and learned on (paper 003 Fig. 3).
+    pub fn renew_reuse(mut self) -> DynamicChecker {
+        self.reuse_over_budget = false;
         self
     }
 
@@ -1040,6 +1063,7 @@ impl DynamicChecker {
             self.levels = vec![Level::default(); components.len().saturating_sub(1)];
             self.last = None;
             self.learned = 0;
+            self.reuse_over_budget = false;
         }
         let outcome = if components.is_empty() {
             Outcome::Holds
@@ -1071,9 +1095,19 @@ impl DynamicChecker {
     /// re-use runs over its budget, the run goes on as it would have without that attempt:
     /// the levels as they were before it, the bounded search of the product ([`probe`]), then
     /// DynamicCheck without a budget.
+    ///
+    /// An attempt that would repeat one that ran over its budget gets no query: when re-using
+    /// these levels ran over the budget in an earlier run (CEGAR rounds of one loop differ by
+    /// one refined component), the old assumptions are tried as they are, and the first
+    /// membership query ends the attempt. Learning from the levels within the budget, or a
+    /// successful attempt, gives the next run the whole budget again. Either way the verdict
+    /// comes from the same sound steps (Fig. 3 from the levels, or the search); only what an
+    /// abandoned attempt may cost changes.
     fn reuse_then_fresh(&mut self, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Outcome {
-        if self.holds_answers() {
-            let budget = (self.learned / REUSE_SHARE).max(self.min_budget);
+        let reusing = self.holds_answers();
+        let full = (self.learned / REUSE_SHARE).max(self.min_budget);
+        if reusing {
+            let budget = if self.reuse_over_budget { 0 } else { full };
             stats.reuse_budget = Some(budget);
             let remaining = Arc::new(AtomicUsize::new(budget));
             self.budget = Some(remaining.clone());
@@ -1087,7 +1121,8 @@ impl DynamicChecker {
             match attempt {
                 Ok(outcome) => {
                     self.learned = self.learned.max(stats.membership - before);
-                    return outcome;
+                    self.reuse_over_budget = false;
+                    return self.shortest(outcome, components, property, stats);
                 }
                 Err(Stopped) if self.deadline.is_some_and(|d| Instant::now() >= d) => return Outcome::Stopped,
                 Err(Stopped) => {
@@ -1097,6 +1132,7 @@ impl DynamicChecker {
                     // The levels that finished counted theirs already; the budget counted all.
                     stats.membership = before + spent;
                     stats.fell_back = true;
+                    self.reuse_over_budget = true;
                     (self.levels, self.last) = snapshot;
                 }
             }
@@ -1109,8 +1145,31 @@ impl DynamicChecker {
         }
         let before = stats.membership;
         let outcome = self.dynamic_check(0, components, property, stats).unwrap_or(Outcome::Stopped);
-        self.learned = self.learned.max(stats.membership - before);
+        let spent = stats.membership - before;
+        self.learned = self.learned.max(spent);
+        if reusing && outcome != Outcome::Stopped {
+            // What an attempt from these levels would have asked: the next run gives them the
+            // whole budget again if it was within it.
+            self.reuse_over_budget = spent > full;
+        }
         outcome
+    }
+
+    /// A violation that the old assumptions led to is a real trace of the product, but one
+    /// shaped by them: the rule's witness follows the counterexample of the deeper levels, not
+    /// a shortest path. CEGAR refines the components along the trace it gets, and along such
+    /// traces the IPC's new ipc-queue cost twice the refinement work of the shortest ones
+    /// (`benches/COMPAT.md`). So the bounded search of the product ([`probe`]) looks for a
+    /// shortest violation, as a run without levels would have found first; the rule's trace
+    /// stays when the search gives up. Either way the outcome is a violation of the product.
+    fn shortest(&self, outcome: Outcome, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Outcome {
+        if !matches!(outcome, Outcome::Violated(_)) {
+            return outcome;
+        }
+        match probe(components, property, self.probe, stats) {
+            Some(found @ Outcome::Violated(_)) => found,
+            _ => outcome,
+        }
     }
 
     /// After the search of the product proved the property, learns the levels' assumptions
@@ -1128,7 +1187,11 @@ impl DynamicChecker {
         self.budget = None;
         stats.learned_after_search = true;
         match learned {
-            Ok(Outcome::Holds) => self.learned = stats.membership - before,
+            Ok(Outcome::Holds) => {
+                self.learned = stats.membership - before;
+                // Levels learned for these very components: worth trying first.
+                self.reuse_over_budget = false;
+            }
             // The rule is sound, so it cannot find a violation the whole product does not have;
             // should it, its levels are not kept.
             _ => {
@@ -1718,6 +1781,69 @@ mod tests {
 
     fn chaos() -> Dla {
         looping(&["a", "b"])
+    }
+
+    /// A chain of `events` from `from` in `b`, ending in `to`.
+    fn chain(b: &mut Builder, from: StateId, events: &[&str], to: StateId) {
+        let mut at = from;
+        for (k, e) in events.iter().enumerate() {
+            let next = if k + 1 == events.len() { to } else { b.add_state(&[], true) };
+            b.add_transition(at, e, next);
+            at = next;
+        }
+    }
+
+    /// A component over `a`, `b` (shared) and `x` (its own) that errs right after `a`, or
+    /// after `b b` and five `x`; and the other component, over `a`, `b` and its own `c`: the
+    /// old one does one `b` and then `c` forever, the new one `b b`, or `c c c a`.
+    fn far_and_near() -> (Dla, Dla, Dla) {
+        let mut b = Builder::new();
+        for e in ["a", "b", "x"] {
+            b.add_event(e);
+        }
+        let s0 = b.add_state(&[], true);
+        let s1 = b.add_state(&[], true);
+        let err = b.add_error_state();
+        b.add_transition(s0, "a", err);
+        b.add_transition(s0, "b", s1);
+        chain(&mut b, s1, &["b", "x", "x", "x", "x", "x"], err);
+        b.set_initial(s0);
+        let errs = b.build();
+        let other = |new: bool| {
+            let mut b = Builder::new();
+            for e in ["a", "b", "c"] {
+                b.add_event(e);
+            }
+            let s0 = b.add_state(&[], true);
+            let s1 = b.add_state(&[], true);
+            b.add_transition(s0, "b", s1);
+            if new {
+                let end = b.add_state(&[], true);
+                b.add_transition(s1, "b", end);
+                chain(&mut b, s0, &["c", "c", "c", "a"], end);
+            } else {
+                b.add_transition(s1, "c", s1);
+            }
+            b.set_initial(s0);
+            b.build()
+        };
+        (errs, other(false), other(true))
+    }
+
+    #[test]
+    fn a_violation_from_the_old_assumptions_is_reported_by_the_search_s_shortest_trace() {
+        for algorithm in [Algorithm::LStar, Algorithm::LSharp] {
+            let (errs, old, new) = far_and_near();
+            let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(algorithm).with_probe(0);
+            let (original, _) = checker.run(&[errs.clone(), old], None);
+            assert_eq!(original, Outcome::Holds, "{algorithm}");
+            // The old assumption (no `a`, no `b b`) is violated by the new component's
+            // shortest `b b`, whose witness is 7 events long; the product errs after 4.
+            let mut checker = checker.with_probe(PROBE_STATES);
+            let (upgraded, stats) = checker.run(&[errs, new], None);
+            assert!(stats.reuse_budget.is_some() && !stats.fell_back, "{algorithm}: {stats:?}");
+            assert_eq!(upgraded, Outcome::Violated(["c", "c", "c", "a"].map(String::from).to_vec()), "{algorithm}");
+        }
     }
 
     #[test]

@@ -492,7 +492,9 @@ pub fn check(
                 tracing::debug!(component = np.name(), seeded, "seeded with the old version's predicates");
             }
         }
-        checker = checker.with_learning_after_search(false);
+        // The upgrade's first round tries the old assumptions first, whatever the old
+        // version's rounds did with them.
+        checker = checker.with_learning_after_search(false).renew_reuse();
         let upgrade = new_version.check(&new_components, property.as_ref(), &mut checker, options.limits);
         // The new version is the old one of the next upgrade (unless it is the same code, whose
         // entry keeps the figures of the check from nothing).
