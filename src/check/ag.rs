@@ -1166,7 +1166,11 @@ impl DynamicChecker {
         if !matches!(outcome, Outcome::Violated(_)) {
             return outcome;
         }
-        match probe(components, property, self.probe, stats) {
+        // The rule decided; the search only gives the trace (not a run decided by the search).
+        let decided_by_search = stats.violated_by_probe;
+        let found = probe(components, property, self.probe, stats);
+        stats.violated_by_probe = decided_by_search;
+        match found {
             Some(found @ Outcome::Violated(_)) => found,
             _ => outcome,
         }
