@@ -34,6 +34,23 @@ pub trait Membership {
         self.member(&names)
     }
 
+    /// The answers for every prefix of the word of letter indices into `alphabet`: entry `i`
+    /// is whether `word[..i]` is in the target language (`word.len() + 1` entries). This is
+    /// an *output query* in the sense of AALpy and the L# paper: one reset, one run of the
+    /// word, an answer after every letter. The default asks prefix by prefix, so it is correct
+    /// for every oracle but costs `word.len() + 1` queries; an oracle that answers all
+    /// prefixes in one run overrides it and says so with [`Membership::answers_prefixes`].
+    fn member_prefixes_indexed(&mut self, alphabet: &[String], word: &[u32]) -> Vec<bool> {
+        (0..=word.len()).map(|i| self.member_indexed(alphabet, &word[..i])).collect()
+    }
+
+    /// Whether [`Membership::member_prefixes_indexed`] costs one query (one run of the word)
+    /// rather than one per prefix. Learners ask prefix queries only of an oracle that says so,
+    /// so that a counted query stays one unit of the oracle's work. `false` by default.
+    fn answers_prefixes(&self) -> bool {
+        false
+    }
+
     /// Whether the learner must stop now: the answers can no longer be used (the run's
     /// deadline passed). A learner that sees `true` returns from its loops as soon as it can,
     /// leaving itself in no state fit for use; whoever drives it drops it. Learners ask this
@@ -66,8 +83,11 @@ pub enum CexMode {
 /// Counts of the work a learner did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Membership queries the teacher answered.
+    /// Membership queries the teacher answered. A prefix query
+    /// ([`Membership::member_prefixes_indexed`]) counts once, like one of AALpy's queries.
     pub membership: usize,
+    /// Letters of the membership queries the teacher answered (AALpy's `num_steps`).
+    pub symbols: usize,
     /// Answers found in the cache.
     pub cached: usize,
     /// Answers given by the prefix-closure shortcut.
@@ -150,6 +170,7 @@ impl Learner {
             return false;
         }
         self.stats.membership += 1;
+        self.stats.symbols += w.len();
         let b = oracle.member_indexed(&self.table.alphabet, w);
         self.table.answers.insert(w.to_vec(), b);
         b
@@ -368,6 +389,14 @@ impl Membership for TeacherMembership<'_> {
 
     fn member_indexed(&mut self, alphabet: &[String], word: &[u32]) -> bool {
         self.0.member_indexed(alphabet, word)
+    }
+
+    fn member_prefixes_indexed(&mut self, alphabet: &[String], word: &[u32]) -> Vec<bool> {
+        self.0.member_prefixes_indexed(alphabet, word)
+    }
+
+    fn answers_prefixes(&self) -> bool {
+        self.0.answers_prefixes()
     }
 
     fn stopped(&mut self) -> bool {
