@@ -358,6 +358,44 @@ impl Membership for DfaTeacher<'_> {
     fn answers_prefixes(&self) -> bool {
         !self.words
     }
+
+    fn member_adaptive_indexed(
+        &mut self,
+        alphabet: &[String],
+        word: &[u32],
+        next: &mut dyn FnMut(bool) -> Option<u32>,
+    ) -> Vec<bool> {
+        if !self.same_alphabet(alphabet) {
+            let mut w = word.to_vec();
+            let mut answers: Vec<bool> = (0..=w.len()).map(|i| self.member_indexed(alphabet, &w[..i])).collect();
+            while let Some(a) = next(*answers.last().expect("the empty word's answer")) {
+                w.push(a);
+                answers.push(self.member_indexed(alphabet, &w));
+            }
+            return answers;
+        }
+        // One run: the word, then one letter at a time as `next` chooses.
+        self.membership += 1;
+        let mut q = self.target.start();
+        let mut answers = Vec::with_capacity(word.len() + 8);
+        answers.push(self.target.accepts(q));
+        for &a in word {
+            q = self.target.step(q, a as usize);
+            answers.push(self.target.accepts(q));
+        }
+        let mut letters = word.len();
+        while let Some(a) = next(*answers.last().expect("the empty word's answer")) {
+            q = self.target.step(q, a as usize);
+            answers.push(self.target.accepts(q));
+            letters += 1;
+        }
+        self.symbols += letters;
+        answers
+    }
+
+    fn answers_adaptively(&self) -> bool {
+        !self.words
+    }
 }
 
 impl Teacher for DfaTeacher<'_> {

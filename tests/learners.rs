@@ -93,6 +93,28 @@ impl Membership for PrefixTeacher<'_> {
     fn answers_prefixes(&self) -> bool {
         true
     }
+
+    fn member_adaptive_indexed(
+        &mut self,
+        alphabet: &[String],
+        word: &[u32],
+        next: &mut dyn FnMut(bool) -> Option<u32>,
+    ) -> Vec<bool> {
+        self.runs += 1;
+        let mut names: Vec<String> = word.iter().map(|&a| alphabet[a as usize].clone()).collect();
+        let mut answers: Vec<bool> =
+            (0..=names.len()).map(|i| DlaTeacher { target: self.target }.member(&names[..i])).collect();
+        while let Some(a) = next(*answers.last().expect("the empty word's answer")) {
+            names.push(alphabet[a as usize].clone());
+            answers.push(DlaTeacher { target: self.target }.member(&names));
+        }
+        self.letters += names.len();
+        answers
+    }
+
+    fn answers_adaptively(&self) -> bool {
+        true
+    }
 }
 
 impl Teacher for PrefixTeacher<'_> {

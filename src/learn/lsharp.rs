@@ -42,12 +42,14 @@
 //! Separation has two rules ([`Separation`]): the shortest word that shows the first two
 //! candidates apart (the default), or the ADS rule, which asks the word of the tree that splits
 //! all candidates best ([`ObservationTree::best_split`]) and chooses again after the answer, so
-//! that the questions form an adaptive distinguishing sequence over the candidates. Each test of
-//! the sequence is one query (an output query answers every prefix, but the next letter of an
-//! adaptive sequence is not chosen within the run); in the paper (and AALpy) an adaptive query
-//! runs the whole sequence letter by letter and counts once. The ADS rule is not the default: measured (`benches/LEARNING.md`,
-//! section C) it asks fewer queries on most targets and fewer equivalence queries on many, but
-//! up to 6% more on some, and costs time.
+//! that the questions form an adaptive distinguishing sequence over the candidates. With an
+//! oracle that runs adaptive queries ([`Membership::answers_adaptively`]) the whole sequence
+//! is one query, as in the paper and AALpy: the run goes on from the node it has reached, with
+//! the candidates that agree with every answer so far ([`LSharp::ask_adaptive`]); with any
+//! other oracle each test of the sequence is one query. The ADS rule is not the default: with
+//! one word per test (the teachers of `check`) it asks fewer queries on most targets but up to
+//! 6% more on some, and it costs time; with adaptive queries it asks fewer on every target of
+//! the bench (`benches/LEARNING.md`, section C).
 //!
 //! Known weaknesses: the consistency check still runs the hypothesis over the whole tree for
 //! every hypothesis (one pass over the node array); a new frontier node is compared with every
@@ -141,6 +143,9 @@ const ADS_BUDGET: usize = 1 << 11;
 /// section C), 10 letters cut the equivalence queries on random targets by 40% to 90% at about
 /// the same number of membership queries; 5 and 20 did less well.
 pub const PROBE_TAIL: usize = 10;
+
+/// How many letters an adaptive query of the ADS rule may add after its first word.
+const ADS_MAX_LETTERS: usize = 1 << 10;
 
 /// No index.
 const NONE: u32 = u32::MAX;
@@ -312,6 +317,69 @@ impl LSharp {
         self.stats.symbols += word.len();
         self.closed = None;
         let answers = oracle.member_prefixes_indexed(&self.alphabet, &word);
+        let mut at = ROOT;
+        for (i, &b) in answers.iter().enumerate().take(word.len() + 1) {
+            if i > 0 {
+                if pc && self.tree.out(at) == Some(false) {
+                    break;
+                }
+                at = self.tree.child_or_add(at, word[i - 1]);
+            }
+            self.tree.set_out(at, b);
+        }
+    }
+
+    /// The ADS rule as one adaptive query ([`Membership::member_adaptive_indexed`]): runs
+    /// frontier node `f`'s word, then `first` (a word that splits the candidate nodes `cands`,
+    /// which guarantees progress), then, while two or more candidates agree with every answer
+    /// of the run and have answers in the tree, a word that splits those, chosen from the
+    /// node the run has reached. Counted as one query and its letters; every answer of the run
+    /// is recorded, as for a prefix query.
+    fn ask_adaptive(&mut self, f: NodeId, cands: &[NodeId], first: Vec<u32>, oracle: &mut dyn Membership) {
+        let prefix = self.tree.word(f);
+        let pc = self.tree.prefix_closed();
+        let mut chosen: Vec<u32> = Vec::new();
+        let answers = {
+            let tree = &mut self.tree;
+            let mut must = first.len();
+            let mut plan: std::collections::VecDeque<u32> = first.into();
+            let mut at = f;
+            let mut tracked: Vec<NodeId> = cands.to_vec();
+            let mut started = false;
+            let mut next = |b: bool| -> Option<u32> {
+                if started {
+                    // `b` is the answer at `at`: the candidates that answered otherwise there
+                    // are apart from `f`, and those without an answer cannot be followed.
+                    tracked.retain(|&p| tree.out(p) == Some(b));
+                }
+                started = true;
+                if pc && !b {
+                    return None; // every extension is rejected: nothing more to learn
+                }
+                if must == 0 {
+                    if tracked.len() < 2 || chosen.len() >= ADS_MAX_LETTERS {
+                        return None;
+                    }
+                    if plan.is_empty() {
+                        let w = tree.witness(tracked[0], tracked[1])?;
+                        let d = w.len() + ADS_EXTRA_DEPTH;
+                        plan.extend(tree.best_split(at, &tracked, d, ADS_BUDGET).unwrap_or(w));
+                    }
+                }
+                let a = plan.pop_front()?;
+                must = must.saturating_sub(1);
+                at = tree.child_or_add(at, a);
+                tracked = tracked.iter().filter_map(|&p| tree.child(p, a)).collect();
+                chosen.push(a);
+                Some(a)
+            };
+            oracle.member_adaptive_indexed(&self.alphabet, &prefix, &mut next)
+        };
+        let mut word = prefix;
+        word.extend_from_slice(&chosen);
+        self.stats.membership += 1;
+        self.stats.symbols += word.len();
+        self.closed = None;
         let mut at = ROOT;
         for (i, &b) in answers.iter().enumerate().take(word.len() + 1) {
             if i > 0 {
@@ -613,6 +681,17 @@ impl LSharp {
                     let (p, q) = (self.basis[cands[0] as usize], self.basis[cands[1] as usize]);
                     // Basis nodes are pairwise apart, so a witness exists.
                     let Some(witness) = self.tree.witness(p, q) else { break };
+                    if self.separation == Separation::Ads && cands.len() >= 3 && oracle.answers_adaptively() {
+                        let nodes: Vec<NodeId> = cands.iter().map(|&c| self.basis[c as usize]).collect();
+                        let first = self
+                            .tree
+                            .best_split(f, &nodes, witness.len() + ADS_EXTRA_DEPTH, ADS_BUDGET)
+                            .unwrap_or(witness);
+                        self.ask_adaptive(f, &nodes, first, oracle);
+                        self.settle();
+                        separated = true;
+                        continue;
+                    }
                     let word = match self.separation {
                         Separation::Ads if cands.len() >= 3 => {
                             let nodes: Vec<NodeId> = cands.iter().map(|&c| self.basis[c as usize]).collect();
@@ -1060,6 +1139,27 @@ mod tests {
         fn answers_prefixes(&self) -> bool {
             true
         }
+
+        fn member_adaptive_indexed(
+            &mut self,
+            _alphabet: &[String],
+            word: &[u32],
+            next: &mut dyn FnMut(bool) -> Option<u32>,
+        ) -> Vec<bool> {
+            self.runs += 1;
+            let mut w = word.to_vec();
+            let mut answers: Vec<bool> = (0..=w.len()).map(|i| self.table.run(&w[..i])).collect();
+            while let Some(a) = next(*answers.last().expect("the empty word's answer")) {
+                w.push(a);
+                answers.push(self.table.run(&w));
+            }
+            self.letters += w.len();
+            answers
+        }
+
+        fn answers_adaptively(&self) -> bool {
+            true
+        }
     }
 
     impl LSharp {
@@ -1177,6 +1277,20 @@ mod tests {
         );
     }
 
+    /// The ADS rule with an oracle that runs each adaptive sequence in one run: one query per
+    /// sequence, so fewer queries than the same rule with one word per test (pinned, as above).
+    #[test]
+    fn an_adaptive_query_counts_once_per_sequence_on_a_fixed_target() {
+        let words = learn_table(&mut Table::random(40, 8, 11, true), true, Separation::Ads, false);
+        let mut oracle = Prefixes { table: Table::random(40, 8, 11, true), runs: 0, letters: 0 };
+        let adaptive = learn_with_oracle(&mut oracle, |p| &p.table, true, Separation::Ads, false);
+        assert_eq!((adaptive.membership, adaptive.symbols), (oracle.runs, oracle.letters));
+        assert_eq!(
+            ((words.membership, words.candidates), (adaptive.membership, adaptive.candidates)),
+            ((1706, 31), (1262, 1))
+        );
+    }
+
     /// The learner's counts are the oracle's runs and letters, with and without prefix
     /// queries, on random targets of both kinds.
     #[test]
@@ -1195,6 +1309,9 @@ mod tests {
             let mut oracle = Prefixes { table: Table::random(10, 3, seed, prefix_closed), runs: 0, letters: 0 };
             let stats = learn_with_oracle(&mut oracle, |p| &p.table, prefix_closed, Separation::Witness, false);
             assert_eq!((stats.membership, stats.symbols), (oracle.runs, oracle.letters), "seed {seed}, prefixes");
+            let mut oracle = Prefixes { table: Table::random(10, 3, seed, prefix_closed), runs: 0, letters: 0 };
+            let stats = learn_with_oracle(&mut oracle, |p| &p.table, prefix_closed, Separation::Ads, false);
+            assert_eq!((stats.membership, stats.symbols), (oracle.runs, oracle.letters), "seed {seed}, adaptive");
             let mut oracle = Words(Prefixes { table: Table::random(10, 3, seed, prefix_closed), runs: 0, letters: 0 });
             let stats = learn_with_oracle(&mut oracle, |p| &p.0.table, prefix_closed, Separation::Witness, false);
             assert_eq!((stats.membership, stats.symbols), (oracle.0.runs, oracle.0.letters), "seed {seed}, words");

@@ -51,6 +51,37 @@ pub trait Membership {
         false
     }
 
+    /// An adaptive output query: runs the word of letter indices into `alphabet`, then asks
+    /// `next` for one more letter at a time, giving it the answer after the letters run so
+    /// far (first the answer for `word`), until `next` says `None`. Returns the answers for
+    /// every prefix of the whole run (`word` and the letters `next` chose). This is AALpy's
+    /// `adaptive_query` (the paper's adaptive distinguishing sequences). The default asks
+    /// [`Membership::member_prefixes_indexed`] and then one word per letter; an oracle that
+    /// runs it all in one run overrides it and says so with
+    /// [`Membership::answers_adaptively`].
+    fn member_adaptive_indexed(
+        &mut self,
+        alphabet: &[String],
+        word: &[u32],
+        next: &mut dyn FnMut(bool) -> Option<u32>,
+    ) -> Vec<bool> {
+        let mut w = word.to_vec();
+        let mut answers = self.member_prefixes_indexed(alphabet, &w);
+        while let Some(&last) = answers.last()
+            && let Some(a) = next(last)
+        {
+            w.push(a);
+            answers.push(self.member_indexed(alphabet, &w));
+        }
+        answers
+    }
+
+    /// Whether [`Membership::member_adaptive_indexed`] costs one query (one run). Learners
+    /// ask adaptive queries only of an oracle that says so. `false` by default.
+    fn answers_adaptively(&self) -> bool {
+        false
+    }
+
     /// Whether the learner must stop now: the answers can no longer be used (the run's
     /// deadline passed). A learner that sees `true` returns from its loops as soon as it can,
     /// leaving itself in no state fit for use; whoever drives it drops it. Learners ask this
@@ -397,6 +428,19 @@ impl Membership for TeacherMembership<'_> {
 
     fn answers_prefixes(&self) -> bool {
         self.0.answers_prefixes()
+    }
+
+    fn member_adaptive_indexed(
+        &mut self,
+        alphabet: &[String],
+        word: &[u32],
+        next: &mut dyn FnMut(bool) -> Option<u32>,
+    ) -> Vec<bool> {
+        self.0.member_adaptive_indexed(alphabet, word, next)
+    }
+
+    fn answers_adaptively(&self) -> bool {
+        self.0.answers_adaptively()
     }
 
     fn stopped(&mut self) -> bool {
