@@ -568,6 +568,12 @@ impl LSharp {
         let mut rev = std::mem::take(&mut self.inc.rev[q as usize]);
         let mut first_dropped = Vec::new();
         rev.retain(|&f| {
+            // Most frontier nodes have no child on `v`'s first letter, so `f·v` is not in the
+            // tree; the mask says so without touching `f`'s candidates (a stale entry stays
+            // until a later visit, which the superset allows).
+            if !v.is_empty() && !self.tree.may_have_child(f, v[0]) {
+                return true;
+            }
             let Some(i) = self.frontier_of(f) else { return false };
             let cands = &mut self.frontier[i].1;
             let Ok(at) = cands.binary_search(&q) else { return false };

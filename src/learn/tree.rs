@@ -109,6 +109,12 @@ impl ObservationTree {
         self.meta[n as usize] |= KNOWN | if out { ACCEPTED } else { 0 };
     }
 
+    /// Whether `n` may have a child on `letter`: `false` means it has none. Reads one word
+    /// of the letter masks, without touching the node.
+    pub fn may_have_child(&self, n: NodeId, letter: u32) -> bool {
+        self.letter_mask[n as usize] & (1 << (letter % 64)) != 0
+    }
+
     /// The child of `n` on `letter`, if the tree has it.
     pub fn child(&self, n: NodeId, letter: u32) -> Option<NodeId> {
         let c = &self.nodes[n as usize].children;
