@@ -45,7 +45,7 @@
 //! that the questions form an adaptive distinguishing sequence over the candidates. With an
 //! oracle that runs adaptive queries ([`Membership::answers_adaptively`]) the whole sequence
 //! is one query, as in the paper and AALpy: the run goes on from the node it has reached, with
-//! the candidates that agree with every answer so far ([`LSharp::ask_adaptive`]); with any
+//! the candidates that agree with every answer so far (`LSharp::ask_adaptive`); with any
 //! other oracle each test of the sequence is one query. The ADS rule is not the default: with
 //! one word per test (the teachers of `check`) it asks fewer queries on most targets but up to
 //! 6% more on some, and it costs time; with adaptive queries it asks fewer on every target of
@@ -85,7 +85,7 @@ pub struct LSharp {
     /// How a frontier node with several candidates is separated.
     pub separation: Separation,
     /// Whether extension asks each child of a basis node followed by a witness in one run
-    /// ([`LSharp::extension_probe`]), when the oracle answers every prefix. On by default.
+    /// (`LSharp::extension_probe`), when the oracle answers every prefix. On by default.
     pub extension_witness: bool,
     /// How many pseudo-random letters follow the witness in that run ([`PROBE_TAIL`] by
     /// default; 0 for none).
