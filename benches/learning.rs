@@ -10,7 +10,10 @@
 //!   L# with its default separation rule, `lsharp-witness` and `lsharp-ads` with the shortest
 //!   witness and the ADS rule; `--learner adaptive`: adaptive L# whose reference model is the target with one
 //!   transition redirected, the transition of the middle state on the first letter, to the next
-//!   state: the re-learning of a slightly changed system).
+//!   state: the re-learning of a slightly changed system). The teacher answers every prefix of
+//!   a word in one run (an output query, AALpy's unit; `membership` counts runs and `symbols`
+//!   their letters); `--words` makes it answer one word at a time, as the teachers of
+//!   `check` do. `--probe-tail N` sets L#'s `probe_tail` (default `lsharp::PROBE_TAIL`).
 //!
 //! (`cargo bench --bench learning -- gen DIR` works too: the `--bench` flag cargo adds is
 //! ignored.)
@@ -71,9 +74,20 @@ fn main() -> ExitCode {
     // ignored.
     let mut learners: Vec<Algorithm> = Vec::new();
     let mut args: Vec<String> = Vec::new();
+    let mut options = RunOptions { words: false, probe_tail: subst::learn::lsharp::PROBE_TAIL };
     let mut raw = std::env::args().skip(1);
     while let Some(a) = raw.next() {
-        if a == "--learner" {
+        if a == "--words" {
+            options.words = true;
+        } else if a == "--probe-tail" {
+            match raw.next().and_then(|n| n.parse().ok()) {
+                Some(n) => options.probe_tail = n,
+                None => {
+                    eprintln!("learning: --probe-tail needs a number");
+                    return ExitCode::FAILURE;
+                }
+            }
+        } else if a == "--learner" {
             match raw.next().as_deref() {
                 Some("lstar") => learners.push(Algorithm::LStar),
                 Some("lsharp") => learners.push(Algorithm::LSharp(Separation::default())),
@@ -98,10 +112,12 @@ fn main() -> ExitCode {
             let specs = args.get(2).map_or_else(|| PathBuf::from("specs"), PathBuf::from);
             generate(Path::new(&args[1]), &specs)
         }
-        Some("run") => args[1..].iter().try_for_each(|f| learners.iter().try_for_each(|&l| run(Path::new(f), l))),
+        Some("run") => {
+            args[1..].iter().try_for_each(|f| learners.iter().try_for_each(|&l| run(Path::new(f), l, options)))
+        }
         _ => {
             eprintln!(
-                "usage: learning gen DIR [SPECS_DIR] | learning run [--learner lstar|lsharp|lsharp-witness|lsharp-ads|adaptive|all] FILE... \\
+                "usage: learning gen DIR [SPECS_DIR] | learning run [--learner lstar|lsharp|lsharp-witness|lsharp-ads|adaptive|all] [--words] [--probe-tail N] FILE... \\
                  (FILE: a target .json, or a LearnLib v2 .dfa or .dfa.gz; see benches/LEARNING.md)"
             );
             return ExitCode::SUCCESS;
@@ -114,6 +130,13 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// How `run` asks: whether the teacher answers one word at a time, and L#'s probe tail.
+#[derive(Clone, Copy, Debug)]
+struct RunOptions {
+    words: bool,
+    probe_tail: usize,
 }
 
 /// The learners `run` can use.
@@ -273,29 +296,105 @@ struct DfaTeacher<'a> {
     target: &'a Target,
     /// An alphabet found equal to the target's (the learner's, which does not move).
     same_alphabet: *const String,
+    /// Answer one word at a time (no prefix queries).
+    words: bool,
     membership: usize,
+    /// Letters of the membership queries.
+    symbols: usize,
     equivalence: usize,
     /// The equivalence oracle's buffers, kept between calls.
     scratch: ProductScratch,
 }
 
+impl DfaTeacher<'_> {
+    /// Whether `alphabet` is the target's (the learners sort their alphabet, as targets do:
+    /// the indices are then the target's); remembered by address after the first comparison.
+    fn same_alphabet(&mut self, alphabet: &[String]) -> bool {
+        if std::ptr::eq(alphabet.as_ptr(), self.same_alphabet) {
+            return true;
+        }
+        if alphabet != self.target.alphabet {
+            return false;
+        }
+        self.same_alphabet = alphabet.as_ptr();
+        true
+    }
+}
+
 impl Membership for DfaTeacher<'_> {
     fn member(&mut self, word: &[String]) -> bool {
         self.membership += 1;
+        self.symbols += word.len();
         self.target.member(word)
     }
 
     fn member_indexed(&mut self, alphabet: &[String], word: &[u32]) -> bool {
-        // The learners sort their alphabet, as targets do: the indices are the target's.
-        if !std::ptr::eq(alphabet.as_ptr(), self.same_alphabet) {
-            if alphabet != self.target.alphabet {
-                let names: Vec<String> = word.iter().map(|&a| alphabet[a as usize].clone()).collect();
-                return self.member(&names);
-            }
-            self.same_alphabet = alphabet.as_ptr();
+        if !self.same_alphabet(alphabet) {
+            let names: Vec<String> = word.iter().map(|&a| alphabet[a as usize].clone()).collect();
+            return self.member(&names);
         }
         self.membership += 1;
+        self.symbols += word.len();
         self.target.member_indexed(word)
+    }
+
+    fn member_prefixes_indexed(&mut self, alphabet: &[String], word: &[u32]) -> Vec<bool> {
+        if !self.same_alphabet(alphabet) {
+            return (0..=word.len()).map(|i| self.member_indexed(alphabet, &word[..i])).collect();
+        }
+        // One run of the word, an answer after every letter: one query.
+        self.membership += 1;
+        self.symbols += word.len();
+        let mut q = self.target.start();
+        let mut answers = Vec::with_capacity(word.len() + 1);
+        answers.push(self.target.accepts(q));
+        for &a in word {
+            q = self.target.step(q, a as usize);
+            answers.push(self.target.accepts(q));
+        }
+        answers
+    }
+
+    fn answers_prefixes(&self) -> bool {
+        !self.words
+    }
+
+    fn member_adaptive_indexed(
+        &mut self,
+        alphabet: &[String],
+        word: &[u32],
+        next: &mut dyn FnMut(bool) -> Option<u32>,
+    ) -> Vec<bool> {
+        if !self.same_alphabet(alphabet) {
+            let mut w = word.to_vec();
+            let mut answers: Vec<bool> = (0..=w.len()).map(|i| self.member_indexed(alphabet, &w[..i])).collect();
+            while let Some(a) = next(*answers.last().expect("the empty word's answer")) {
+                w.push(a);
+                answers.push(self.member_indexed(alphabet, &w));
+            }
+            return answers;
+        }
+        // One run: the word, then one letter at a time as `next` chooses.
+        self.membership += 1;
+        let mut q = self.target.start();
+        let mut answers = Vec::with_capacity(word.len() + 8);
+        answers.push(self.target.accepts(q));
+        for &a in word {
+            q = self.target.step(q, a as usize);
+            answers.push(self.target.accepts(q));
+        }
+        let mut letters = word.len();
+        while let Some(a) = next(*answers.last().expect("the empty word's answer")) {
+            q = self.target.step(q, a as usize);
+            answers.push(self.target.accepts(q));
+            letters += 1;
+        }
+        self.symbols += letters;
+        answers
+    }
+
+    fn answers_adaptively(&self) -> bool {
+        !self.words
     }
 }
 
@@ -415,6 +514,7 @@ struct RunLine<'a> {
     states: usize,
     letters: usize,
     membership: usize,
+    symbols: usize,
     equivalence: usize,
     cached: usize,
     shortcut: usize,
@@ -425,7 +525,7 @@ struct RunLine<'a> {
     ms: f64,
 }
 
-fn run(path: &Path, algorithm: Algorithm) -> Result<(), String> {
+fn run(path: &Path, algorithm: Algorithm, options: RunOptions) -> Result<(), String> {
     let file = path.file_name().and_then(|s| s.to_str()).unwrap_or("");
     let target: Target = if file.ends_with(".dfa") || file.ends_with(".dfa.gz") {
         Target::from_learnlib(path)?
@@ -439,7 +539,9 @@ fn run(path: &Path, algorithm: Algorithm) -> Result<(), String> {
     let mut teacher = DfaTeacher {
         target: &target,
         same_alphabet: std::ptr::null(),
+        words: options.words,
         membership: 0,
+        symbols: 0,
         equivalence: 0,
         scratch: ProductScratch::default(),
     };
@@ -451,6 +553,7 @@ fn run(path: &Path, algorithm: Algorithm) -> Result<(), String> {
             // `lsharp::learn`, written out to read the learner's count of tree refinements.
             let mut learner = LSharp::new(target.alphabet.clone(), target.prefix_closed);
             learner.separation = separation;
+            learner.probe_tail = options.probe_tail;
             learner.close(&mut teacher);
             loop {
                 let h = learner.hypothesis();
@@ -476,10 +579,19 @@ fn run(path: &Path, algorithm: Algorithm) -> Result<(), String> {
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     // The learner's own count and the teacher's must agree, or the table below counts the
     // wrong thing.
-    if stats.membership != teacher.membership || stats.candidates != teacher.equivalence {
+    if stats.membership != teacher.membership
+        || stats.symbols != teacher.symbols
+        || stats.candidates != teacher.equivalence
+    {
         return Err(format!(
-            "{}: Stats says {} membership and {} candidates, the teacher saw {} and {}",
-            target.name, stats.membership, stats.candidates, teacher.membership, teacher.equivalence
+            "{}: Stats says {} membership, {} symbols and {} candidates, the teacher saw {}, {} and {}",
+            target.name,
+            stats.membership,
+            stats.symbols,
+            stats.candidates,
+            teacher.membership,
+            teacher.symbols,
+            teacher.equivalence
         ));
     }
     let line = RunLine {
@@ -489,6 +601,7 @@ fn run(path: &Path, algorithm: Algorithm) -> Result<(), String> {
         states: target.accepting.len(),
         letters: target.alphabet.len(),
         membership: stats.membership,
+        symbols: stats.symbols,
         equivalence: stats.candidates,
         cached: stats.cached,
         shortcut: stats.shortcut,

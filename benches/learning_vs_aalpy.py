@@ -17,9 +17,11 @@ Steps:
 4. It prints one table (Markdown) and writes every number to target/learning-results.json.
 
 What is counted (see benches/LEARNING.md):
-- AALpy membership queries: queries that reach the system under learning, i.e. the calls of
-  `query` on the wrapped SUL, after AALpy's cache tree has answered what it can.
-- subst membership queries: `Stats::membership`, the queries that reach the teacher, after the
+- AALpy membership queries: AALpy's own `queries_learning`, the queries that miss its cache
+  tree (`CacheSUL`) plus L#'s adaptive (ADS) queries; one query runs one word and answers
+  every prefix of it. `symbols` is AALpy's `steps_learning`, the letters of those queries.
+- subst membership queries: `Stats::membership`, the queries that reach the teacher (a query
+  that answers every prefix of a word counts once; `symbols` counts the letters), after the
   learner's cache (table or tree) and its prefix-closure answers (a word with a rejected prefix
   is rejected; for L#, also: a word with an accepted extension is accepted). AALpy is not told
   that the targets are prefix-closed.
@@ -189,8 +191,12 @@ def learn_aalpy(path, algorithm):
     seconds = time.perf_counter() - start
     if shortest_difference(target, hypothesis) is not None:
         raise SystemExit(f"{target['name']}: AALpy's final hypothesis differs from the target")
+    # AALpy's own counts (of the `CacheSUL` its learners wrap `sul` in): queries that miss its
+    # cache plus L#'s adaptive (ADS) queries, which never reach `sul.query` and so are missing
+    # from `sul.num_queries`; `steps_learning` is their letters.
     return {
-        "membership": sul.num_queries,
+        "membership": info["queries_learning"],
+        "symbols": info["steps_learning"],
         "equivalence": oracle.equivalence_queries,
         "hypothesis_states": len(hypothesis.states),
         "ms": seconds * 1000.0,
@@ -264,7 +270,9 @@ NOT_RUN = "not run"
 def cell(r):
     if r == NOT_RUN:
         return NOT_RUN
-    return "timeout" if r is None else f"{r['membership']} / {r['equivalence']} / {r['ms']:.0f}"
+    if r is None:
+        return "timeout"
+    return f"{r['membership']} / {r.get('symbols', '?')} / {r['equivalence']} / {r['ms']:.0f}"
 
 
 def goals(r, a):
@@ -281,7 +289,7 @@ def goals(r, a):
 
 
 def table(rows):
-    """One line per target: MQ / EQ / ms of every learner, then the goals of issue 15 for
+    """One line per target: MQ / symbols / EQ / ms of every learner, then the goals of issue 15 for
     subst's L# (default separation) and L# with the ADS rule: MQ against the best AALpy
     learner, EQ against AALpy's L*, time against AALpy's fastest."""
     head = (

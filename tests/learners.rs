@@ -68,6 +68,80 @@ impl Teacher for DlaTeacher<'_> {
     }
 }
 
+/// [`DlaTeacher`] answering every prefix of a word in one run (an output query), as the
+/// bench's DFA teacher does; counts its runs and their letters.
+struct PrefixTeacher<'a> {
+    target: &'a Dla,
+    runs: usize,
+    letters: usize,
+}
+
+impl Membership for PrefixTeacher<'_> {
+    fn member(&mut self, word: &[String]) -> bool {
+        self.runs += 1;
+        self.letters += word.len();
+        DlaTeacher { target: self.target }.member(word)
+    }
+
+    fn member_prefixes_indexed(&mut self, alphabet: &[String], word: &[u32]) -> Vec<bool> {
+        self.runs += 1;
+        self.letters += word.len();
+        let names: Vec<String> = word.iter().map(|&a| alphabet[a as usize].clone()).collect();
+        (0..=names.len()).map(|i| DlaTeacher { target: self.target }.member(&names[..i])).collect()
+    }
+
+    fn answers_prefixes(&self) -> bool {
+        true
+    }
+
+    fn member_adaptive_indexed(
+        &mut self,
+        alphabet: &[String],
+        word: &[u32],
+        next: &mut dyn FnMut(bool) -> Option<u32>,
+    ) -> Vec<bool> {
+        self.runs += 1;
+        let mut names: Vec<String> = word.iter().map(|&a| alphabet[a as usize].clone()).collect();
+        let mut answers: Vec<bool> =
+            (0..=names.len()).map(|i| DlaTeacher { target: self.target }.member(&names[..i])).collect();
+        while let Some(a) = next(*answers.last().expect("the empty word's answer")) {
+            names.push(alphabet[a as usize].clone());
+            answers.push(DlaTeacher { target: self.target }.member(&names));
+        }
+        self.letters += names.len();
+        answers
+    }
+
+    fn answers_adaptively(&self) -> bool {
+        true
+    }
+}
+
+impl Teacher for PrefixTeacher<'_> {
+    fn candidate(&mut self, hypothesis: &Dla) -> Option<Vec<String>> {
+        difference(self.target, hypothesis)
+    }
+}
+
+/// Learns with L# and a [`PrefixTeacher`]; the learner's counts must be the teacher's.
+fn lsharp_with_prefixes(
+    s: &Shape,
+    target: &Dla,
+    prefix_closed: bool,
+    separation: Separation,
+) -> Result<(Dla, Stats), lstar::LearnError> {
+    let mut teacher = PrefixTeacher { target, runs: 0, letters: 0 };
+    let learned = lsharp::learn_with(alphabet(s), &mut teacher, prefix_closed, separation);
+    if let Ok((_, stats)) = &learned {
+        assert_eq!(
+            (stats.membership, stats.symbols),
+            (teacher.runs, teacher.letters),
+            "the learner counts the teacher's runs"
+        );
+    }
+    learned
+}
+
 /// A word in the symmetric difference, by the inclusion check both ways.
 fn difference(a: &Dla, b: &Dla) -> Option<Vec<String>> {
     for (x, y) in [(a, b), (b, a)] {
@@ -133,6 +207,30 @@ proptest! {
     fn lsharp_with_the_ads_rule_learns_random_prefix_closed_dfas(s in shape(true)) {
         let target = build(&s);
         check_learned(&target, true, lsharp::learn_with(alphabet(&s), &mut DlaTeacher { target: &target }, true, Separation::Ads))?;
+    }
+
+    #[test]
+    fn lsharp_with_prefix_queries_learns_random_dfas(s in shape(false)) {
+        let target = build(&s);
+        check_learned(&target, false, lsharp_with_prefixes(&s, &target, false, Separation::Witness))?;
+    }
+
+    #[test]
+    fn lsharp_with_prefix_queries_learns_random_prefix_closed_dfas(s in shape(true)) {
+        let target = build(&s);
+        check_learned(&target, true, lsharp_with_prefixes(&s, &target, true, Separation::Witness))?;
+    }
+
+    #[test]
+    fn lsharp_with_prefix_queries_and_the_ads_rule_learns_random_dfas(s in shape(false)) {
+        let target = build(&s);
+        check_learned(&target, false, lsharp_with_prefixes(&s, &target, false, Separation::Ads))?;
+    }
+
+    #[test]
+    fn lsharp_with_prefix_queries_and_the_ads_rule_learns_random_prefix_closed_dfas(s in shape(true)) {
+        let target = build(&s);
+        check_learned(&target, true, lsharp_with_prefixes(&s, &target, true, Separation::Ads))?;
     }
 
     /// Adaptive L# with a reference that has nothing to do with the target (another random

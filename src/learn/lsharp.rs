@@ -15,6 +15,16 @@
 //! which ends at a frontier node that it has made apart from the basis node it was identified
 //! with.
 //!
+//! **Output queries.** An oracle that answers every prefix of a word in one run
+//! ([`Membership::answers_prefixes`], [`Membership::member_prefixes_indexed`]; a DFA run or a
+//! product run has them all) is asked that way: one query records the answer of every prefix
+//! in the tree, as AALpy's L# does, and counts as one membership query plus its letters
+//! ([`Stats::symbols`]). With such an oracle, extension also asks each child of a basis node
+//! followed by a witness of that basis node against another one of its answer, in the same run
+//! (AALpy's `SepSeq` extension rule, [`LSharp::extension_witness`]), so that most new frontier
+//! nodes come with an answer that tells candidates apart. An oracle that answers one word at a
+//! time is asked one word at a time, as before, and extension asks the child alone.
+//!
 //! For a prefix-closed target the tree answers every extension of a rejected word and every
 //! prefix of an accepted one without asking ([`ObservationTree`]); the hypothesis leaves out
 //! its rejecting state, like [`super::lstar::Learner::hypothesis`].
@@ -32,12 +42,14 @@
 //! Separation has two rules ([`Separation`]): the shortest word that shows the first two
 //! candidates apart (the default), or the ADS rule, which asks the word of the tree that splits
 //! all candidates best ([`ObservationTree::best_split`]) and chooses again after the answer, so
-//! that the questions form an adaptive distinguishing sequence over the candidates. A teacher
-//! here answers one word with one bit, so each test of the sequence is one membership query;
-//! in the paper (and AALpy) a query is an output query that runs the whole sequence letter by
-//! letter and counts once. The ADS rule is not the default: measured (`benches/LEARNING.md`,
-//! section C) it asks fewer queries on most targets and fewer equivalence queries on many, but
-//! up to 6% more on some, and costs time.
+//! that the questions form an adaptive distinguishing sequence over the candidates. With an
+//! oracle that runs adaptive queries ([`Membership::answers_adaptively`]) the whole sequence
+//! is one query, as in the paper and AALpy: the run goes on from the node it has reached, with
+//! the candidates that agree with every answer so far (`LSharp::ask_adaptive`); with any
+//! other oracle each test of the sequence is one query. The ADS rule is not the default: with
+//! one word per test (the teachers of `check`) it asks fewer queries on most targets but up to
+//! 6% more on some, and it costs time; with adaptive queries it asks fewer on every target of
+//! the bench (`benches/LEARNING.md`, section C).
 //!
 //! Known weaknesses: the consistency check still runs the hypothesis over the whole tree for
 //! every hypothesis (one pass over the node array); a new frontier node is compared with every
@@ -72,6 +84,12 @@ pub struct LSharp {
     inc: Box<Incremental>,
     /// How a frontier node with several candidates is separated.
     pub separation: Separation,
+    /// Whether extension asks each child of a basis node followed by a witness in one run
+    /// (`LSharp::extension_probe`), when the oracle answers every prefix. On by default.
+    pub extension_witness: bool,
+    /// How many pseudo-random letters follow the witness in that run ([`PROBE_TAIL`] by
+    /// default; 0 for none).
+    pub probe_tail: usize,
     /// Work done so far.
     pub stats: Stats,
     /// Hypotheses refined because they contradicted an answer already in the tree (an old
@@ -121,6 +139,14 @@ const ADS_EXTRA_DEPTH: usize = 1;
 /// How many tree nodes [`ObservationTree::best_split`] may visit per query.
 const ADS_BUDGET: usize = 1 << 11;
 
+/// The default [`LSharp::probe_tail`]: measured on the bench's targets (`benches/LEARNING.md`,
+/// section C), 10 letters cut the equivalence queries on random targets by 40% to 90% at about
+/// the same number of membership queries; 5 and 20 did less well.
+pub const PROBE_TAIL: usize = 10;
+
+/// How many letters an adaptive query of the ADS rule may add after its first word.
+const ADS_MAX_LETTERS: usize = 1 << 10;
+
 /// No index.
 const NONE: u32 = u32::MAX;
 
@@ -156,6 +182,8 @@ impl LSharp {
             closed: None,
             reference: None,
             separation: Separation::default(),
+            extension_witness: true,
+            probe_tail: PROBE_TAIL,
             stats: Stats::default(),
             tree_refinements: 0,
         }
@@ -218,10 +246,149 @@ impl LSharp {
             None => {
                 self.stats.membership += 1;
                 self.closed = None;
-                let b = oracle.member_indexed(&self.alphabet, &self.tree.word(n));
-                self.tree.set_out(n, b);
+                let word = self.tree.word(n);
+                self.stats.symbols += word.len();
+                if !oracle.answers_prefixes() {
+                    let b = oracle.member_indexed(&self.alphabet, &word);
+                    self.tree.set_out(n, b);
+                    return (n, b);
+                }
+                // One run answers every prefix: record them all, root first, so that in
+                // prefix-closed mode a rejected prefix implies the rest as `set_out` does.
+                let answers = oracle.member_prefixes_indexed(&self.alphabet, &word);
+                let mut at = ROOT;
+                for (i, &b) in answers.iter().enumerate().take(word.len() + 1) {
+                    if i > 0 {
+                        at = self.tree.child_or_add(at, word[i - 1]);
+                    }
+                    self.tree.set_out(at, b);
+                }
+                // An oracle that answered fewer prefixes than asked leaves `n` to be asked
+                // alone (a wrong oracle, but never an unknown answer taken as known).
+                let b = match self.tree.out(n) {
+                    Some(b) => b,
+                    None => {
+                        let b = oracle.member_indexed(&self.alphabet, &word);
+                        self.tree.set_out(n, b);
+                        b
+                    }
+                };
                 (n, b)
             }
+        }
+    }
+
+    /// Asks the word of `from` followed by `suffix` as one prefix query (the oracle answers
+    /// every prefix, [`Membership::answers_prefixes`]) and records every answer, unless the
+    /// tree already has the word's answer (cached) or, in prefix-closed mode, a rejected
+    /// prefix of it (the rest is implied: a shortcut). In prefix-closed mode no node is added
+    /// below the first rejected prefix, whose extensions are all rejected.
+    fn ask_run(&mut self, from: NodeId, suffix: &[u32], oracle: &mut dyn Membership) {
+        debug_assert!(oracle.answers_prefixes());
+        let pc = self.tree.prefix_closed();
+        let mut at = from;
+        let mut rest = suffix;
+        while let Some((&a, tail)) = rest.split_first() {
+            if pc && self.tree.out(at) == Some(false) {
+                break;
+            }
+            match self.tree.child(at, a) {
+                Some(c) => {
+                    at = c;
+                    rest = tail;
+                }
+                None => break,
+            }
+        }
+        match self.tree.out(at) {
+            Some(false) if pc => {
+                self.stats.shortcut += 1;
+                return;
+            }
+            Some(_) if rest.is_empty() => {
+                self.stats.cached += 1;
+                return;
+            }
+            _ => {}
+        }
+        let mut word = self.tree.word(from);
+        word.extend_from_slice(suffix);
+        self.stats.membership += 1;
+        self.stats.symbols += word.len();
+        self.closed = None;
+        let answers = oracle.member_prefixes_indexed(&self.alphabet, &word);
+        let mut at = ROOT;
+        for (i, &b) in answers.iter().enumerate().take(word.len() + 1) {
+            if i > 0 {
+                if pc && self.tree.out(at) == Some(false) {
+                    break;
+                }
+                at = self.tree.child_or_add(at, word[i - 1]);
+            }
+            self.tree.set_out(at, b);
+        }
+    }
+
+    /// The ADS rule as one adaptive query ([`Membership::member_adaptive_indexed`]): runs
+    /// frontier node `f`'s word, then `first` (a word that splits the candidate nodes `cands`,
+    /// which guarantees progress), then, while two or more candidates agree with every answer
+    /// of the run and have answers in the tree, a word that splits those, chosen from the
+    /// node the run has reached. Counted as one query and its letters; every answer of the run
+    /// is recorded, as for a prefix query.
+    fn ask_adaptive(&mut self, f: NodeId, cands: &[NodeId], first: Vec<u32>, oracle: &mut dyn Membership) {
+        let prefix = self.tree.word(f);
+        let pc = self.tree.prefix_closed();
+        let mut chosen: Vec<u32> = Vec::new();
+        let answers = {
+            let tree = &mut self.tree;
+            let mut must = first.len();
+            let mut plan: std::collections::VecDeque<u32> = first.into();
+            let mut at = f;
+            let mut tracked: Vec<NodeId> = cands.to_vec();
+            let mut started = false;
+            let mut next = |b: bool| -> Option<u32> {
+                if started {
+                    // `b` is the answer at `at`: the candidates that answered otherwise there
+                    // are apart from `f`, and those without an answer cannot be followed.
+                    tracked.retain(|&p| tree.out(p) == Some(b));
+                }
+                started = true;
+                if pc && !b {
+                    return None; // every extension is rejected: nothing more to learn
+                }
+                if must == 0 {
+                    if tracked.len() < 2 || chosen.len() >= ADS_MAX_LETTERS {
+                        return None;
+                    }
+                    if plan.is_empty() {
+                        let w = tree.witness(tracked[0], tracked[1])?;
+                        let d = w.len() + ADS_EXTRA_DEPTH;
+                        plan.extend(tree.best_split(at, &tracked, d, ADS_BUDGET).unwrap_or(w));
+                    }
+                }
+                let a = plan.pop_front()?;
+                must = must.saturating_sub(1);
+                at = tree.child_or_add(at, a);
+                tracked = tracked.iter().filter_map(|&p| tree.child(p, a)).collect();
+                chosen.push(a);
+                Some(a)
+            };
+            oracle.member_adaptive_indexed(&self.alphabet, &prefix, &mut next)
+        };
+        let mut word = prefix;
+        word.extend_from_slice(&chosen);
+        self.stats.membership += 1;
+        self.stats.symbols += word.len();
+        self.closed = None;
+        let mut at = ROOT;
+        for (i, &b) in answers.iter().enumerate().take(word.len() + 1) {
+            if i > 0 {
+                if pc && self.tree.out(at) == Some(false) {
+                    break;
+                }
+                at = self.tree.child_or_add(at, word[i - 1]);
+            }
+            self.tree.set_out(at, b);
         }
     }
 
@@ -255,8 +422,24 @@ impl LSharp {
                 return;
             }
             let b = self.basis[q];
+            let probe = self.extension_probe(q, oracle);
             for a in 0..letters {
-                let (c, _) = self.ask(b, &[a], oracle);
+                let c = match &probe {
+                    Some(w) if self.tree.child(b, a).and_then(|c| self.tree.out(c)).is_none() => {
+                        let mut word = Vec::with_capacity(w.len() + 1);
+                        word.push(a);
+                        word.extend_from_slice(w);
+                        self.ask_run(b, &word, oracle);
+                        // The child's answer came with the same run, unless the longer word
+                        // was answered before without its prefixes (a restored tree).
+                        let c = self.tree.walk_or_add(b, &[a]);
+                        if self.tree.out(c).is_none() {
+                            self.ask(b, &[a], oracle);
+                        }
+                        c
+                    }
+                    _ => self.ask(b, &[a], oracle).0,
+                };
                 if self.basis_of(c).is_none() && self.frontier_of(c).is_none() {
                     let cands = self.candidates_of(c);
                     for &q in &cands {
@@ -275,6 +458,41 @@ impl LSharp {
             q += 1;
         }
         self.extended = q;
+    }
+
+    /// The suffix asked after each child of basis node `q` in the same run, for an oracle
+    /// that answers every prefix in one run (for any other the longer word would cost a query
+    /// of its own; then `None`). It is a word that shows `q` apart from another basis node with
+    /// `q`'s answer ([`LSharp::extension_witness`], AALpy's `SepSeq` extension rule), so that
+    /// the child's run also answers a word that tells candidates apart, followed by
+    /// [`LSharp::probe_tail`] fixed pseudo-random letters, which explore beyond the child and
+    /// let the tree contradict a hypothesis before the teacher has to.
+    fn extension_probe(&self, q: usize, oracle: &dyn Membership) -> Option<Vec<u32>> {
+        if !oracle.answers_prefixes() {
+            return None;
+        }
+        let b = self.basis[q];
+        let out = self.tree.out(b);
+        if self.tree.prefix_closed() && out == Some(false) {
+            return None;
+        }
+        let mut probe = Vec::new();
+        if self.extension_witness
+            && let Some(r) = self.basis.iter().copied().find(|&r| r != b && out.is_some() && self.tree.out(r) == out)
+            && let Some(w) = self.tree.witness(b, r)
+        {
+            probe = w;
+        }
+        let k = self.alphabet.len() as u64;
+        if k > 0 {
+            // A fixed linear congruential sequence: the same tail for every node and run.
+            let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+            probe.extend((0..self.probe_tail).map(|_| {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                ((x >> 33) % k) as u32
+            }));
+        }
+        (!probe.is_empty()).then_some(probe)
     }
 
     /// Sets the entry of [`Incremental::next`] for `c`, a child of an extended basis node.
@@ -350,6 +568,12 @@ impl LSharp {
         let mut rev = std::mem::take(&mut self.inc.rev[q as usize]);
         let mut first_dropped = Vec::new();
         rev.retain(|&f| {
+            // Most frontier nodes have no child on `v`'s first letter, so `f·v` is not in the
+            // tree; the mask says so without touching `f`'s candidates (a stale entry stays
+            // until a later visit, which the superset allows).
+            if !v.is_empty() && !self.tree.may_have_child(f, v[0]) {
+                return true;
+            }
             let Some(i) = self.frontier_of(f) else { return false };
             let cands = &mut self.frontier[i].1;
             let Ok(at) = cands.binary_search(&q) else { return false };
@@ -407,7 +631,8 @@ impl LSharp {
     /// ([`Membership::stopped`]; the learner is then unfit for use).
     pub fn close(&mut self, oracle: &mut dyn Membership) {
         if self.tree.out(ROOT).is_none() {
-            self.ask(ROOT, &[], oracle);
+            let first = self.extension_probe(0, oracle).unwrap_or_default();
+            self.ask(ROOT, &first, oracle);
         }
         loop {
             if oracle.stopped() {
@@ -462,6 +687,17 @@ impl LSharp {
                     let (p, q) = (self.basis[cands[0] as usize], self.basis[cands[1] as usize]);
                     // Basis nodes are pairwise apart, so a witness exists.
                     let Some(witness) = self.tree.witness(p, q) else { break };
+                    if self.separation == Separation::Ads && cands.len() >= 3 && oracle.answers_adaptively() {
+                        let nodes: Vec<NodeId> = cands.iter().map(|&c| self.basis[c as usize]).collect();
+                        let first = self
+                            .tree
+                            .best_split(f, &nodes, witness.len() + ADS_EXTRA_DEPTH, ADS_BUDGET)
+                            .unwrap_or(witness);
+                        self.ask_adaptive(f, &nodes, first, oracle);
+                        self.settle();
+                        separated = true;
+                        continue;
+                    }
                     let word = match self.separation {
                         Separation::Ads if cands.len() >= 3 => {
                             let nodes: Vec<NodeId> = cands.iter().map(|&c| self.basis[c as usize]).collect();
@@ -882,6 +1118,56 @@ mod tests {
         }
     }
 
+    /// A table that answers every prefix of a word in one run, counting its runs and letters.
+    struct Prefixes {
+        table: Table,
+        runs: usize,
+        letters: usize,
+    }
+
+    impl Membership for Prefixes {
+        fn member(&mut self, _word: &[String]) -> bool {
+            unreachable!("the learner asks by index")
+        }
+
+        fn member_indexed(&mut self, _alphabet: &[String], word: &[u32]) -> bool {
+            self.runs += 1;
+            self.letters += word.len();
+            self.table.run(word)
+        }
+
+        fn member_prefixes_indexed(&mut self, _alphabet: &[String], word: &[u32]) -> Vec<bool> {
+            self.runs += 1;
+            self.letters += word.len();
+            (0..=word.len()).map(|i| self.table.run(&word[..i])).collect()
+        }
+
+        fn answers_prefixes(&self) -> bool {
+            true
+        }
+
+        fn member_adaptive_indexed(
+            &mut self,
+            _alphabet: &[String],
+            word: &[u32],
+            next: &mut dyn FnMut(bool) -> Option<u32>,
+        ) -> Vec<bool> {
+            self.runs += 1;
+            let mut w = word.to_vec();
+            let mut answers: Vec<bool> = (0..=w.len()).map(|i| self.table.run(&w[..i])).collect();
+            while let Some(a) = next(*answers.last().expect("the empty word's answer")) {
+                w.push(a);
+                answers.push(self.table.run(&w));
+            }
+            self.letters += w.len();
+            answers
+        }
+
+        fn answers_adaptively(&self) -> bool {
+            true
+        }
+    }
+
     impl LSharp {
         /// The first inconsistency in the order of a depth-first walk (the definition that
         /// [`LSharp::inconsistency`] computes in one pass).
@@ -926,7 +1212,20 @@ mod tests {
     /// Learns `target` to the end with the given separation rule; the learner's stats, and
     /// the hypothesis checked equal to the target.
     fn learn_table(target: &mut Table, prefix_closed: bool, separation: Separation, check: bool) -> Stats {
-        let alphabet: Vec<String> = (0..target.k).map(|a| format!("l{a}")).collect();
+        learn_with_oracle(target, |t| t, prefix_closed, separation, check)
+    }
+
+    /// [`learn_table`] with an oracle made from the table (`oracle`), which is what the
+    /// learner asks; counterexamples come from the table.
+    fn learn_with_oracle<O: Membership>(
+        target: &mut O,
+        table: impl Fn(&O) -> &Table,
+        prefix_closed: bool,
+        separation: Separation,
+        check: bool,
+    ) -> Stats {
+        let k = table(target).k;
+        let alphabet: Vec<String> = (0..k).map(|a| format!("l{a}")).collect();
         let mut l = LSharp::new(alphabet.clone(), prefix_closed);
         l.separation = separation;
         l.close(target);
@@ -935,10 +1234,94 @@ mod tests {
                 l.assert_incremental_state_is_exact();
             }
             let h = l.hypothesis();
-            let Some(cex) = target.difference(&h, &alphabet) else { break };
+            let Some(cex) = table(target).difference(&h, &alphabet) else { break };
             l.refine(&cex, target).expect("a counterexample makes progress");
         }
         l.stats
+    }
+
+    #[test]
+    fn the_incremental_bookkeeping_is_exact_with_prefix_queries() {
+        for separation in [Separation::Witness, Separation::Ads] {
+            for (seed, prefix_closed) in (1..=24).map(|s| (s, s % 2 == 0)) {
+                let table = Table::random(6 + seed as usize % 7, 2 + seed as usize % 3, seed, prefix_closed);
+                let mut oracle = Prefixes { table, runs: 0, letters: 0 };
+                learn_with_oracle(&mut oracle, |p| &p.table, prefix_closed, separation, true);
+            }
+        }
+    }
+
+    /// One prefix query is one membership query and its letters, and it records the answer of
+    /// every prefix: after asking `l0 l1 l0` of a fresh learner, the three shorter words are
+    /// answered from the tree.
+    #[test]
+    fn a_prefix_query_counts_once_and_answers_every_prefix() {
+        let table = Table::random(8, 2, 3, false);
+        let mut oracle = Prefixes { table, runs: 0, letters: 0 };
+        let mut l = LSharp::new(vec!["l0".into(), "l1".into()], false);
+        l.ask(ROOT, &[0, 1, 0], &mut oracle);
+        assert_eq!((l.stats.membership, l.stats.symbols, oracle.runs, oracle.letters), (1, 3, 1, 3));
+        for prefix in [&[][..], &[0], &[0, 1]] {
+            let (_, b) = l.ask(ROOT, prefix, &mut oracle);
+            assert_eq!(b, oracle.table.run(prefix));
+        }
+        assert_eq!((l.stats.membership, l.stats.cached, oracle.runs), (1, 3, 1));
+    }
+
+    /// On a fixed 40-state prefix-closed target over 8 letters, an oracle that answers every
+    /// prefix in one run is asked fewer queries (each counted once) than one that answers one
+    /// word at a time, and fewer equivalence queries; the counts are pinned so that a change
+    /// of the unit shows.
+    #[test]
+    fn prefix_queries_ask_fewer_queries_than_word_queries_on_a_fixed_target() {
+        let words = learn_table(&mut Table::random(40, 8, 11, true), true, Separation::Witness, false);
+        let mut oracle = Prefixes { table: Table::random(40, 8, 11, true), runs: 0, letters: 0 };
+        let prefixes = learn_with_oracle(&mut oracle, |p| &p.table, true, Separation::Witness, false);
+        assert_eq!(
+            ((words.membership, words.candidates), (prefixes.membership, prefixes.candidates)),
+            ((1855, 40), (1618, 1))
+        );
+    }
+
+    /// The ADS rule with an oracle that runs each adaptive sequence in one run: one query per
+    /// sequence, so fewer queries than the same rule with one word per test (pinned, as above).
+    #[test]
+    fn an_adaptive_query_counts_once_per_sequence_on_a_fixed_target() {
+        let words = learn_table(&mut Table::random(40, 8, 11, true), true, Separation::Ads, false);
+        let mut oracle = Prefixes { table: Table::random(40, 8, 11, true), runs: 0, letters: 0 };
+        let adaptive = learn_with_oracle(&mut oracle, |p| &p.table, true, Separation::Ads, false);
+        assert_eq!((adaptive.membership, adaptive.symbols), (oracle.runs, oracle.letters));
+        assert_eq!(
+            ((words.membership, words.candidates), (adaptive.membership, adaptive.candidates)),
+            ((1706, 31), (1262, 1))
+        );
+    }
+
+    /// The learner's counts are the oracle's runs and letters, with and without prefix
+    /// queries, on random targets of both kinds.
+    #[test]
+    fn the_learners_counts_are_the_oracles_runs_and_letters() {
+        /// [`Prefixes`] answering one word at a time.
+        struct Words(Prefixes);
+        impl Membership for Words {
+            fn member(&mut self, w: &[String]) -> bool {
+                self.0.member(w)
+            }
+            fn member_indexed(&mut self, a: &[String], w: &[u32]) -> bool {
+                self.0.member_indexed(a, w)
+            }
+        }
+        for (seed, prefix_closed) in (1..=12).map(|s| (s, s % 2 == 0)) {
+            let mut oracle = Prefixes { table: Table::random(10, 3, seed, prefix_closed), runs: 0, letters: 0 };
+            let stats = learn_with_oracle(&mut oracle, |p| &p.table, prefix_closed, Separation::Witness, false);
+            assert_eq!((stats.membership, stats.symbols), (oracle.runs, oracle.letters), "seed {seed}, prefixes");
+            let mut oracle = Prefixes { table: Table::random(10, 3, seed, prefix_closed), runs: 0, letters: 0 };
+            let stats = learn_with_oracle(&mut oracle, |p| &p.table, prefix_closed, Separation::Ads, false);
+            assert_eq!((stats.membership, stats.symbols), (oracle.runs, oracle.letters), "seed {seed}, adaptive");
+            let mut oracle = Words(Prefixes { table: Table::random(10, 3, seed, prefix_closed), runs: 0, letters: 0 });
+            let stats = learn_with_oracle(&mut oracle, |p| &p.0.table, prefix_closed, Separation::Witness, false);
+            assert_eq!((stats.membership, stats.symbols), (oracle.0.runs, oracle.0.letters), "seed {seed}, words");
+        }
     }
 
     #[test]

@@ -34,6 +34,54 @@ pub trait Membership {
         self.member(&names)
     }
 
+    /// The answers for every prefix of the word of letter indices into `alphabet`: entry `i`
+    /// is whether `word[..i]` is in the target language (`word.len() + 1` entries). This is
+    /// an *output query* in the sense of AALpy and the L# paper: one reset, one run of the
+    /// word, an answer after every letter. The default asks prefix by prefix, so it is correct
+    /// for every oracle but costs `word.len() + 1` queries; an oracle that answers all
+    /// prefixes in one run overrides it and says so with [`Membership::answers_prefixes`].
+    fn member_prefixes_indexed(&mut self, alphabet: &[String], word: &[u32]) -> Vec<bool> {
+        (0..=word.len()).map(|i| self.member_indexed(alphabet, &word[..i])).collect()
+    }
+
+    /// Whether [`Membership::member_prefixes_indexed`] costs one query (one run of the word)
+    /// rather than one per prefix. Learners ask prefix queries only of an oracle that says so,
+    /// so that a counted query stays one unit of the oracle's work. `false` by default.
+    fn answers_prefixes(&self) -> bool {
+        false
+    }
+
+    /// An adaptive output query: runs the word of letter indices into `alphabet`, then asks
+    /// `next` for one more letter at a time, giving it the answer after the letters run so
+    /// far (first the answer for `word`), until `next` says `None`. Returns the answers for
+    /// every prefix of the whole run (`word` and the letters `next` chose). This is AALpy's
+    /// `adaptive_query` (the paper's adaptive distinguishing sequences). The default asks
+    /// [`Membership::member_prefixes_indexed`] and then one word per letter; an oracle that
+    /// runs it all in one run overrides it and says so with
+    /// [`Membership::answers_adaptively`].
+    fn member_adaptive_indexed(
+        &mut self,
+        alphabet: &[String],
+        word: &[u32],
+        next: &mut dyn FnMut(bool) -> Option<u32>,
+    ) -> Vec<bool> {
+        let mut w = word.to_vec();
+        let mut answers = self.member_prefixes_indexed(alphabet, &w);
+        while let Some(&last) = answers.last()
+            && let Some(a) = next(last)
+        {
+            w.push(a);
+            answers.push(self.member_indexed(alphabet, &w));
+        }
+        answers
+    }
+
+    /// Whether [`Membership::member_adaptive_indexed`] costs one query (one run). Learners
+    /// ask adaptive queries only of an oracle that says so. `false` by default.
+    fn answers_adaptively(&self) -> bool {
+        false
+    }
+
     /// Whether the learner must stop now: the answers can no longer be used (the run's
     /// deadline passed). A learner that sees `true` returns from its loops as soon as it can,
     /// leaving itself in no state fit for use; whoever drives it drops it. Learners ask this
@@ -66,8 +114,11 @@ pub enum CexMode {
 /// Counts of the work a learner did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Membership queries the teacher answered.
+    /// Membership queries the teacher answered. A prefix query
+    /// ([`Membership::member_prefixes_indexed`]) counts once, like one of AALpy's queries.
     pub membership: usize,
+    /// Letters of the membership queries the teacher answered (AALpy's `num_steps`).
+    pub symbols: usize,
     /// Answers found in the cache.
     pub cached: usize,
     /// Answers given by the prefix-closure shortcut.
@@ -150,6 +201,7 @@ impl Learner {
             return false;
         }
         self.stats.membership += 1;
+        self.stats.symbols += w.len();
         let b = oracle.member_indexed(&self.table.alphabet, w);
         self.table.answers.insert(w.to_vec(), b);
         b
@@ -368,6 +420,27 @@ impl Membership for TeacherMembership<'_> {
 
     fn member_indexed(&mut self, alphabet: &[String], word: &[u32]) -> bool {
         self.0.member_indexed(alphabet, word)
+    }
+
+    fn member_prefixes_indexed(&mut self, alphabet: &[String], word: &[u32]) -> Vec<bool> {
+        self.0.member_prefixes_indexed(alphabet, word)
+    }
+
+    fn answers_prefixes(&self) -> bool {
+        self.0.answers_prefixes()
+    }
+
+    fn member_adaptive_indexed(
+        &mut self,
+        alphabet: &[String],
+        word: &[u32],
+        next: &mut dyn FnMut(bool) -> Option<u32>,
+    ) -> Vec<bool> {
+        self.0.member_adaptive_indexed(alphabet, word, next)
+    }
+
+    fn answers_adaptively(&self) -> bool {
+        self.0.answers_adaptively()
     }
 
     fn stopped(&mut self) -> bool {

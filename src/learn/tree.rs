@@ -109,6 +109,12 @@ impl ObservationTree {
         self.meta[n as usize] |= KNOWN | if out { ACCEPTED } else { 0 };
     }
 
+    /// Whether `n` may have a child on `letter`: `false` means it has none. Reads one word
+    /// of the letter masks, without touching the node.
+    pub fn may_have_child(&self, n: NodeId, letter: u32) -> bool {
+        self.letter_mask[n as usize] & (1 << (letter % 64)) != 0
+    }
+
     /// The child of `n` on `letter`, if the tree has it.
     pub fn child(&self, n: NodeId, letter: u32) -> Option<NodeId> {
         let c = &self.nodes[n as usize].children;
@@ -359,6 +365,9 @@ impl ObservationTree {
         let mut visited = 0usize;
         let mut next = 0usize;
         let mut triples: Vec<(u32, NodeId)> = Vec::new();
+        // Buffers of the counting sort of `triples` by letter.
+        let mut sorted: Vec<(u32, NodeId)> = Vec::new();
+        let mut starts: Vec<usize> = vec![0; self.letters as usize + 1];
         while next < arena.len() {
             let at = next;
             next += 1;
@@ -377,7 +386,26 @@ impl ObservationTree {
                 visited += 1 + self.nodes[n as usize].children.len();
                 triples.extend(self.nodes[n as usize].children.iter().map(|&(l, c)| (l, c)));
             }
-            triples.sort_unstable_by_key(|&(l, _)| l);
+            // Grouped by letter; the order within a letter does not matter (only the counts
+            // of answers do). Many children: a counting sort over the alphabet.
+            if triples.len() <= 32 {
+                triples.sort_unstable_by_key(|&(l, _)| l);
+            } else {
+                starts.iter_mut().for_each(|x| *x = 0);
+                for &(l, _) in &triples {
+                    starts[l as usize + 1] += 1;
+                }
+                for a in 1..starts.len() {
+                    starts[a] += starts[a - 1];
+                }
+                sorted.clear();
+                sorted.resize(triples.len(), (0, 0));
+                for &(l, c) in &triples {
+                    sorted[starts[l as usize]] = (l, c);
+                    starts[l as usize] += 1;
+                }
+                std::mem::swap(&mut triples, &mut sorted);
+            }
             let depth = arena[at].depth + 1;
             let fa = arena[at].f;
             let mut i = 0;
