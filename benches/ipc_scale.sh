@@ -19,6 +19,8 @@
 #   TIMEOUT    seconds per run (default 300)
 #   PROPS      properties (default "P1 P2")
 #   LEARNER    the learner of `--engine ag` runs: lsharp (default) or lstar
+#   OUT_DIR    keep each run's output (ENGINE.PROP.N.M.out, with `--stats`' time per phase)
+#              and time there instead of deleting them
 #   SKIP_LARGER=0  run every size; by default, once an engine ends without a verdict on a
 #              property at N/M, its runs of that property at sizes N'/M' with N' >= N and
 #              M' >= M are skipped (shown as "skipped")
@@ -37,7 +39,7 @@ skip_larger="${SKIP_LARGER:-1}"
 learner="${LEARNER:-lsharp}"
 
 case "${1:-}" in
--h | --help) sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help) sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1/1 1/3 1/5 1/8 2/2 2/4 3/3 4/4)
@@ -48,8 +50,13 @@ done
 [ -x "$bin" ] || { echo "no binary at $bin (set SUBST_BIN; this script never builds)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "needs GNU time at /usr/bin/time" >&2; exit 2; }
 
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+if [ -n "${OUT_DIR:-}" ]; then
+    mkdir -p "$OUT_DIR"
+    tmp="$(cd "$OUT_DIR" && pwd)"
+else
+    tmp="$(mktemp -d)"
+    trap 'rm -rf "$tmp"' EXIT
+fi
 cd "$root"
 
 src=examples-c/ipc/old/ipc.c

@@ -183,6 +183,40 @@ fn an_event_a_component_can_never_perform_is_refused_by_its_model() {
     }
 }
 
+/// `--stats` on an assembly splits the run's time into its phases (abstraction, model check,
+/// path checks), for both engines, so that where the time goes is read off one run
+/// (`benches/IPC_SCALE.md`); the phases are parts of the whole.
+#[test]
+fn the_stats_of_an_assembly_split_its_time_into_phases() {
+    for engine in ["mono", "ag"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_subst"))
+            .current_dir(root())
+            .args([
+                "verify",
+                "examples-c/lock_client.c",
+                "examples-c/lock_server.c",
+                "--spec",
+                "specs/lock.lts",
+                "--assembly",
+                "LOCK",
+            ])
+            .args(["--prop", "GRANTED", "--no-cache", "--stats", "--engine", engine])
+            .output()
+            .expect("subst runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "--engine {engine}: {text}");
+        let ms = |key: &str| -> f64 {
+            let at = text.find(key).unwrap_or_else(|| panic!("--engine {engine}: no `{key}` in {text}"));
+            let rest = &text[at + key.len()..];
+            let end = rest.find(" ms").expect("a time in ms");
+            rest[..end].trim().parse().expect("a number")
+        };
+        let phases = ms("abstraction ") + ms("model check ") + ms("path checks ");
+        // Each phase is printed rounded to 0.1 ms.
+        assert!(phases <= ms("\n    time: ") + 0.2, "--engine {engine}: {text}");
+    }
+}
+
 /// How a program's verdict came about: the verdict, and whether invariants proved it before
 /// any refinement.
 fn how_decided(path: &str) -> String {

@@ -179,6 +179,18 @@ pub struct CegarStats {
     /// With [`ModelCheck::Dynamic`]: time spent in DynamicCheck over all rounds (what paper
     /// 003 Table 1 times), without abstraction, refinement and validation.
     pub dynamic: Duration,
+    /// Time spent building the may-abstractions of the components, over all rounds (the
+    /// work both engines share; which predicates refinement finds decides it).
+    #[serde(skip)]
+    pub abstraction: Duration,
+    /// Time spent model checking the abstract assembly, over all rounds: the product search
+    /// (`mono`) or DynamicCheck (`ag`, the same as [`CegarStats::dynamic`]).
+    #[serde(skip)]
+    pub model_check: Duration,
+    /// Time spent checking abstract counterexamples on the components (symbolic simulation
+    /// and refinement), over all rounds.
+    #[serde(skip)]
+    pub path_checks: Duration,
     /// With [`ModelCheck::Dynamic`]: per level of the last round, the size of the assumption's
     /// alphabet and of the level's interface ([`super::ag::InterfaceAlphabet`]).
     #[serde(skip)]
@@ -298,11 +310,15 @@ fn loop_(
             models.push(part.rename(arg.to_dla(part.name()).extend_alphabet(&alphabet)));
             part.arg = Some(arg);
         }
+        let abstracted = round.elapsed();
+        stats.abstraction += abstracted;
         let trace = match check {
             ModelCheck::Mono => {
                 let mut parts: Vec<&Dla> = fsp.iter().collect();
                 parts.extend(models.iter());
-                match safety::check(&parts, &|_| false, property) {
+                let checked = safety::check(&parts, &|_| false, property);
+                stats.model_check += round.elapsed() - abstracted;
+                match checked {
                     Ok(Safety::Holds { states }) => {
                         stats.product_states = states;
                         return CegarOutcome::Holds;
@@ -334,7 +350,6 @@ fn loop_(
                         Slot::C(j) => may_fail(c[j].abs.component()),
                     })
                     .collect();
-                let abstracted = round.elapsed();
                 checker.set_deadline(options.deadline.instant());
                 let (outcome, ag) = checker.run_fallible(&parts, property, &fallible);
                 tracing::debug!(
@@ -347,6 +362,7 @@ fn loop_(
                     "dynamic check"
                 );
                 stats.dynamic += round.elapsed() - abstracted;
+                stats.model_check += round.elapsed() - abstracted;
                 stats.membership += ag.membership;
                 stats.candidates += ag.candidates;
                 stats.alphabet_per_level = ag.alphabet_per_level.clone();
@@ -369,6 +385,7 @@ fn loop_(
             calls = smt.stats.calls,
             "abstract counterexample"
         );
+        let paths = Instant::now();
         let mut runs = Vec::new();
         let mut spurious = false;
         let mut added = 0;
@@ -398,6 +415,7 @@ fn loop_(
                 }
             }
         }
+        stats.path_checks += paths.elapsed();
         if !spurious {
             return CegarOutcome::Fails { trace, runs };
         }
