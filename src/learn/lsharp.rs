@@ -313,20 +313,8 @@ impl LSharp {
         }
         let mut word = self.tree.word(from);
         word.extend_from_slice(suffix);
-        self.stats.membership += 1;
-        self.stats.symbols += word.len();
-        self.closed = None;
         let answers = oracle.member_prefixes_indexed(&self.alphabet, &word);
-        let mut at = ROOT;
-        for (i, &b) in answers.iter().enumerate().take(word.len() + 1) {
-            if i > 0 {
-                if pc && self.tree.out(at) == Some(false) {
-                    break;
-                }
-                at = self.tree.child_or_add(at, word[i - 1]);
-            }
-            self.tree.set_out(at, b);
-        }
+        self.record_run(&word, &answers);
     }
 
     /// The ADS rule as one adaptive query ([`Membership::member_adaptive_indexed`]): runs
@@ -377,6 +365,15 @@ impl LSharp {
         };
         let mut word = prefix;
         word.extend_from_slice(&chosen);
+        self.record_run(&word, &answers);
+    }
+
+    /// Counts one run of the oracle on `word` (one membership query and its letters) and
+    /// records `answers`, the answer after every prefix of `word`, root first. Under
+    /// prefix-closure nothing is added below the first rejected prefix (its extensions are
+    /// rejected already); a known answer is never overwritten.
+    fn record_run(&mut self, word: &[u32], answers: &[bool]) {
+        let pc = self.tree.prefix_closed();
         self.stats.membership += 1;
         self.stats.symbols += word.len();
         self.closed = None;
