@@ -296,13 +296,16 @@ fn cegar_stats_lines(s: &crate::check::cegar::CegarStats) -> String {
         let _ = writeln!(out, "proved by invariants at {} cut points", s.invariants);
     }
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-    let _ = writeln!(
-        out,
-        "time per phase: abstraction {:.1} ms, model check {:.1} ms, path checks {:.1} ms",
-        ms(s.abstraction),
-        ms(s.model_check),
-        ms(s.path_checks)
-    );
+    // Only when the abstraction loop ran (a program proved before it has no phases).
+    if !(s.abstraction + s.model_check + s.path_checks).is_zero() {
+        let _ = writeln!(
+            out,
+            "time per phase: abstraction {:.1} ms, model check {:.1} ms, path checks {:.1} ms",
+            ms(s.abstraction),
+            ms(s.model_check),
+            ms(s.path_checks)
+        );
+    }
     let _ = writeln!(out, "time: {:.1} ms", s.time.as_secs_f64() * 1e3);
     out
 }
