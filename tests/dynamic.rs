@@ -399,3 +399,30 @@ fn a_renewed_checker_tries_its_levels_first_again() {
     }
     assert!(cases > 0, "some re-use ran over its budget twice");
 }
+
+#[test]
+fn a_run_that_reaches_its_work_limit_stops_and_says_so() {
+    for learner in LEARNERS {
+        for &(file, assembly, property) in MODELS {
+            let m = model(file, assembly, property);
+            let mut unlimited = learning_only(learner, Reuse::Hints);
+            let (expected, all) = unlimited.run(&m.parts, Some(&m.property));
+            let what = format!("{learner} {file}: {all:?}");
+            if all.membership >= 2 {
+                let mut limited = learning_only(learner, Reuse::Hints);
+                limited.set_work_limit(Some(1));
+                let (outcome, _) = limited.run(&m.parts, Some(&m.property));
+                assert_eq!((outcome, limited.work_exhausted()), (Outcome::Stopped, true), "{what}");
+            }
+            // With room to spare, the limit changes nothing.
+            let mut enough = learning_only(learner, Reuse::Hints);
+            enough.set_work_limit(Some(2 * all.membership + 100));
+            let (outcome, stats) = enough.run(&m.parts, Some(&m.property));
+            assert_eq!(
+                (outcome, stats.membership, enough.work_exhausted()),
+                (expected, all.membership, false),
+                "{what}"
+            );
+        }
+    }
+}

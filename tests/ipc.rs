@@ -111,6 +111,55 @@ fn a_write_queue_that_writes_without_the_lock_breaks_p1() {
     insta::assert_snapshot!(text);
 }
 
+/// The first number after `key` in `text`.
+fn number_after(text: &str, key: &str) -> u64 {
+    let at = text.find(key).unwrap_or_else(|| panic!("`{key}` in {text}")) + key.len();
+    let digits: String = text[at..].trim_start().chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().unwrap_or_else(|_| panic!("a number after `{key}` in {text}"))
+}
+
+#[test]
+fn an_upgrade_whose_re_use_reaches_its_work_limit_costs_the_attempt_plus_a_fresh_check() {
+    // The new write-queue of break_p1 needs ten refinements from nothing; re-using the old
+    // check reaches its limit (half the old check's work) first. The rest is `subst verify`
+    // of the new version: the same counts and the same trace.
+    let new = "examples-c/ipc/upgrades/break_p1/ipc.c";
+    let (code, text) = check_cached(new, "P1", "text", &["--no-cache", "--stats"]);
+    assert_eq!(code, 1, "{text}");
+    let at = text.find("re-use of the old check reached its work limit").unwrap_or_else(|| panic!("{text}"));
+    let attempt = &text[at..];
+    let attempt = [
+        number_after(attempt, "):"),
+        number_after(attempt, "smt calls,"),
+        number_after(attempt, "membership queries,"),
+    ];
+    let stats = &text[text.find("stats:").expect("stats")..];
+    let new_smt = number_after(&stats[stats.find("smt calls old").expect("smt calls")..], ", new");
+    let new_membership = number_after(stats, ", new");
+    let new_refinements = number_after(&stats[stats.find("refinements old").expect("refinements")..], ", new");
+    let out = Command::new(env!("CARGO_BIN_EXE_subst"))
+        .current_dir(root())
+        .args(["verify", new, "--spec", "examples-c/ipc/ipc.lts", "--assembly", "IPC", "--prop", "P1"])
+        .args(["--engine", "ag", "--cpp=-DWQSIZE=1", "--cpp=-DQSIZE=1", "--no-cache", "--stats"])
+        .args(["--order", "lock_manager,writer1,write_queue,writer2,ipc_queue,reader1,reader2"])
+        .output()
+        .expect("subst runs");
+    let fresh = String::from_utf8_lossy(&out.stdout);
+    let fresh_membership =
+        if fresh.contains("membership queries:") { number_after(&fresh, "membership queries:") } else { 0 };
+    assert_eq!(
+        [new_smt, new_membership, new_refinements],
+        [
+            attempt[0] + number_after(&fresh, "smt calls:"),
+            attempt[1] + fresh_membership,
+            attempt[2] + number_after(&fresh, "refinements:")
+        ],
+        "{text}\n{fresh}"
+    );
+    let trace = |t: &str| t.lines().find(|l| l.trim_start().starts_with("trace:")).map(|l| l.trim().to_string());
+    assert_eq!(trace(&text), trace(&fresh), "{text}\n{fresh}");
+}
+
 const SMALL: [&str; 2] = ["--cpp=-DWQSIZE=1", "--cpp=-DQSIZE=2"];
 
 /// The whole `subst check` (containment and P1) of the old IPC against `upgrade`, at WQSIZE 1

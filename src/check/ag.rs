@@ -45,6 +45,10 @@
 //! property (`subst check` does so for the old version), within a budget of the search's
 //! explored states.
 //!
+//! A run may be given a limit of membership queries in all ([`DynamicChecker::set_work_limit`]),
+//! past which it stops as at the deadline; `subst check` bounds its attempt at re-use after an
+//! upgrade with it (`check::compat`, `REUSE_WORK_SHARE`).
+//!
 //! Without levels to re-use, a bounded breadth-first search of the product ([`PROBE_STATES`] states)
 //! looks for a violation. The rule finds a shallow violation only after every level has
 //! learned a candidate (`benches/SCALABLE.md`, TURNS). The search only ever returns a real
@@ -460,6 +464,8 @@ pub struct AssumptionOracle<'a> {
     /// The membership queries the run may still ask, shared by the oracles of every level
     /// ([`DynamicChecker`] re-using its levels, [`REUSE_SHARE`]).
     budget: Option<Arc<AtomicUsize>>,
+    /// The membership queries that the whole check may still ask ([`DynamicChecker::set_work_limit`]).
+    work: Option<Arc<WorkLimit>>,
     /// The deadline passed or the budget ran out: every later answer is a placeholder, and
     /// whoever asked must drop what it learned from them.
     expired: bool,
@@ -477,6 +483,14 @@ enum After {
     Violated,
     /// The component cannot follow the word: it is inside, with every extension.
     Blocked,
+}
+
+/// The membership queries a check may still ask ([`DynamicChecker::set_work_limit`]), shared by
+/// the oracles of every level, and whether one was refused.
+#[derive(Debug, Default)]
+pub struct WorkLimit {
+    left: AtomicUsize,
+    reached: std::sync::atomic::AtomicBool,
 }
 
 /// The most words [`AssumptionOracle`] remembers; beyond, it forgets them all.
@@ -512,6 +526,7 @@ impl<'a> AssumptionOracle<'a> {
             memo: HashMap::default(),
             deadline: None,
             budget: None,
+            work: None,
             expired: false,
         }
     }
@@ -523,10 +538,23 @@ impl<'a> AssumptionOracle<'a> {
         self
     }
 
-    /// Takes one query from the budget; `true` (and the oracle expires) when none was left.
+    /// The oracle also takes one query per answer from `work`, the queries the whole check may
+    /// still ask ([`DynamicChecker::set_work_limit`]), and expires when none is left there.
+    pub fn with_work(mut self, work: Option<Arc<WorkLimit>>) -> Self {
+        self.work = work;
+        self
+    }
+
+    /// Takes one query from the budget and the work limit; `true` (and the oracle expires)
+    /// when either had none left.
     fn over_budget(&mut self) -> bool {
-        let Some(b) = &self.budget else { return false };
-        if b.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1)).is_err() {
+        let take = |b: &AtomicUsize| b.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1)).is_ok();
+        if self.budget.as_ref().is_some_and(|b| !take(b)) {
+            self.expired = true;
+        } else if let Some(w) = &self.work
+            && !take(&w.left)
+        {
+            w.reached.store(true, Ordering::Relaxed);
             self.expired = true;
         }
         self.expired
@@ -865,6 +893,9 @@ pub struct DynamicChecker {
     /// or learning from them took more queries than the budget. The next run tries them
     /// with no query at all (the old assumptions as they are), not with the budget.
     reuse_over_budget: bool,
+    /// The membership queries the check may still ask in this run
+    /// ([`DynamicChecker::set_work_limit`]); none: no limit.
+    work: Option<Arc<WorkLimit>>,
 }
 
 /// A run that starts from the levels of an earlier run (its old assumptions, Fig. 3) may ask
@@ -894,6 +925,7 @@ impl DynamicChecker {
             min_budget: MIN_REUSE_BUDGET,
             learn_after_search: false,
             reuse_over_budget: false,
+            work: None,
         }
     }
 
@@ -961,6 +993,22 @@ impl DynamicChecker {
     pub fn renew_reuse(mut self) -> DynamicChecker {
         self.reuse_over_budget = false;
         self
+    }
+
+    /// The next run may ask at most `queries` membership queries in all (none: no limit), its
+    /// attempts from earlier levels and its learning alike. A run that reaches the limit ends
+    /// with [`Outcome::Stopped`], keeping only the levels that finished, as at the deadline,
+    /// and [`DynamicChecker::work_exhausted`] says so. `subst check` bounds an upgrade's attempt
+    /// to re-use the old check this way (`check::compat`), so that an attempt that would cost
+    /// more than its share of the old check gives way to a check from nothing.
+    pub fn set_work_limit(&mut self, queries: Option<usize>) {
+        self.work = queries.map(|q| Arc::new(WorkLimit { left: AtomicUsize::new(q), ..WorkLimit::default() }));
+    }
+
+    /// Whether the last run stopped because it reached the limit of
+    /// [`DynamicChecker::set_work_limit`].
+    pub fn work_exhausted(&self) -> bool {
+        self.work.as_ref().is_some_and(|w| w.reached.load(Ordering::Relaxed))
     }
 
     /// The learner of the assumptions.
@@ -1125,6 +1173,10 @@ impl DynamicChecker {
                     return self.shortest(outcome, components, property, stats);
                 }
                 Err(Stopped) if self.deadline.is_some_and(|d| Instant::now() >= d) => return Outcome::Stopped,
+                Err(Stopped) if self.work_exhausted() => {
+                    (self.levels, self.last) = snapshot;
+                    return Outcome::Stopped;
+                }
                 Err(Stopped) => {
                     let spent = budget - remaining.load(Ordering::Relaxed);
                     tracing::debug!(spent, budget, "re-use of the levels over its budget: searching the product");
@@ -1346,8 +1398,10 @@ impl DynamicChecker {
         // A restored table learned for this very component and property.
         let same_as_saved =
             level.component.is_none() && level.digest.as_ref().is_some_and(|d| *d == level_digest(m, property));
-        let mut oracle =
-            AssumptionOracle::new(m, property, alphabet).with_deadline(self.deadline).with_budget(self.budget.clone());
+        let mut oracle = AssumptionOracle::new(m, property, alphabet)
+            .with_deadline(self.deadline)
+            .with_budget(self.budget.clone())
+            .with_work(self.work.clone());
         let start = Instant::now();
         // A table or tree kept from a level with a different component or property holds hints.
         let mut unchecked = level.hints;
@@ -1473,7 +1527,8 @@ impl DynamicChecker {
                     if alphabet.len() < interface.len() {
                         let mut whole = AssumptionOracle::new(m, property, interface)
                             .with_deadline(self.deadline)
-                            .with_budget(self.budget.clone());
+                            .with_budget(self.budget.clone())
+                            .with_work(self.work.clone());
                         let real = !whole.member(&project(ce, interface));
                         if whole.expired() {
                             return Err(Stopped);

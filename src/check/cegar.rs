@@ -137,6 +137,12 @@ pub enum ModelCheck<'c> {
         checker: &'c mut super::ag::DynamicChecker,
         /// The parts in the order of the assume-guarantee levels.
         order: &'c [Slot],
+        /// The most work the loop may do, in SMT calls and membership queries together: past
+        /// it, the loop ends Unknown with [`CegarStats::over_work_limit`] set (looked at before
+        /// each round's abstraction and model check, and by DynamicCheck between membership
+        /// queries; one round's abstraction and path checks are not interrupted). `subst
+        /// check` bounds an upgrade's attempt at re-use with it ([`super::compat`]).
+        work: Option<u64>,
     },
 }
 
@@ -201,6 +207,17 @@ pub struct CegarStats {
     /// With [`ModelCheck::Dynamic`]: how its runs were decided and what re-use cost.
     #[serde(skip)]
     pub dynamic_runs: super::ag::RunCounts,
+    /// With [`ModelCheck::Dynamic`] and a work limit: the loop reached it and gave up.
+    #[serde(skip)]
+    pub over_work_limit: bool,
+}
+
+impl CegarStats {
+    /// The work the loop did that a work limit counts ([`ModelCheck::Dynamic`]): SMT calls
+    /// and membership queries.
+    pub fn work(&self) -> u64 {
+        self.smt.calls + self.membership as u64
+    }
 }
 
 /// Loop iterations the bounded search reaches at its first turn (before the second round of
@@ -269,6 +286,19 @@ pub fn run_checked(
     (outcome, stats)
 }
 
+/// Why a loop that reached its work limit ([`ModelCheck::Dynamic`]) did not decide.
+const WORK_LIMIT: &str = "the work limit of the loop was reached";
+
+/// With a work limit that the loop has reached: the Unknown it ends with.
+fn over_work(check: &ModelCheck, smt: &Smt, stats: &mut CegarStats) -> Option<CegarOutcome> {
+    let ModelCheck::Dynamic { work: Some(max), .. } = check else { return None };
+    if smt.stats.calls + (stats.membership as u64) < *max {
+        return None;
+    }
+    stats.over_work_limit = true;
+    Some(CegarOutcome::Unknown(Reason::NotChecked(WORK_LIMIT.to_string())))
+}
+
 #[allow(clippy::too_many_arguments)]
 fn loop_(
     fsp: &[Dla],
@@ -286,6 +316,9 @@ fn loop_(
         }
         if let Err(r) = options.deadline.check() {
             return CegarOutcome::Unknown(r);
+        }
+        if let Some(limit) = over_work(check, smt, stats) {
+            return limit;
         }
         let mut models = Vec::with_capacity(c.len());
         stats.abstract_states = 0;
@@ -330,7 +363,18 @@ fn loop_(
                     Err(e) => return CegarOutcome::Unknown(Reason::Property(e.to_string())),
                 }
             }
-            ModelCheck::Dynamic { checker, order } => {
+            ModelCheck::Dynamic { checker, order, work } => {
+                // The abstraction may have used up the rest of the work.
+                let left = match *work {
+                    Some(max) => match max.checked_sub(smt.stats.calls + stats.membership as u64) {
+                        Some(left) if left > 0 => Some(usize::try_from(left).unwrap_or(usize::MAX)),
+                        _ => {
+                            stats.over_work_limit = true;
+                            return CegarOutcome::Unknown(Reason::NotChecked(WORK_LIMIT.to_string()));
+                        }
+                    },
+                    None => None,
+                };
                 if let Some(p) = property
                     && let Err(e) = safety::error_automaton(p)
                 {
@@ -351,7 +395,15 @@ fn loop_(
                     })
                     .collect();
                 checker.set_deadline(options.deadline.instant());
-                let (outcome, ag) = checker.run_fallible(&parts, property, &fallible);
+                if work.is_some() {
+                    checker.set_work_limit(left);
+                }
+                let (outcome, mut ag) = checker.run_fallible(&parts, property, &fallible);
+                let exhausted = outcome == super::ag::Outcome::Stopped && checker.work_exhausted();
+                if let (true, Some(left)) = (exhausted, left) {
+                    // Every query the limit allowed was asked, finished levels or not.
+                    ag.membership = left;
+                }
                 tracing::debug!(
                     ?abstracted,
                     checked = ?(round.elapsed() - abstracted),
@@ -371,6 +423,10 @@ fn loop_(
                 match outcome {
                     super::ag::Outcome::Holds => return CegarOutcome::Holds,
                     super::ag::Outcome::Violated(trace) => trace,
+                    super::ag::Outcome::Stopped if exhausted => {
+                        stats.over_work_limit = true;
+                        return CegarOutcome::Unknown(Reason::NotChecked(WORK_LIMIT.to_string()));
+                    }
                     super::ag::Outcome::Stopped => {
                         return CegarOutcome::Unknown(Reason::Timeout(options.deadline.limit().unwrap_or_default()));
                     }

@@ -11,6 +11,23 @@
 //! Components whose code is the same in both versions also keep their predicates, so their
 //! models, and the levels that hold them, are the same as at the end of the old check.
 //!
+//! Re-use is an attempt with a limit: the upgrade's loop may do half the work the old check
+//! did ([`REUSE_WORK_SHARE`], counted in SMT calls and membership queries, never in time).
+//! Past it, the new version is checked from nothing, exactly as `subst verify` checks it, so
+//! that a re-check costs at most a fresh check plus that share of the old one. Why the limit
+//! is needed: the old predicates (adopted by unchanged components, seeded into changed ones)
+//! make the first models of the upgrade as large as the old check's last ones, while the
+//! changed component is still coarse. On P2 after the IPC's `ipc1`, the product outgrew the
+//! search in the upgrade's round 34 (in round 43 of a fresh check, whose models by then had
+//! ruled out the new write-queue's spurious behaviours), and learning assumptions of those
+//! models did not end in 600 s (`benches/COMPAT.md`).
+//!
+//! Weaknesses: the limit is checked between rounds (one round's abstraction and path checks
+//! are not interrupted, so the attempt may overrun it by one round's SMT calls) and inside
+//! DynamicCheck between membership queries; the product searches it does are not counted.
+//! An upgrade whose re-use would have cost more than half the old check but less than a
+//! fresh one now costs the attempt plus a fresh check.
+//!
 //! "Holds" rests on may-models (over-approximations) and the assume-guarantee rule; "fails"
 //! comes with one run per C component, replayed by the interpreter.
 
@@ -39,7 +56,33 @@ pub struct CompatRun {
     pub time: Duration,
     /// Whether it comes from the cache instead of being computed now.
     pub cached: bool,
+    /// An upgrade's attempt at re-using the old check that reached its work limit
+    /// ([`REUSE_WORK_SHARE`]), after which the new version was checked from nothing: its
+    /// counts (included in `stats` and `time`) and the limit.
+    pub abandoned: Option<Abandoned>,
 }
+
+/// What an abandoned attempt at re-use cost ([`CompatRun::abandoned`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Abandoned {
+    /// Its work limit, in SMT calls and membership queries ([`REUSE_WORK_SHARE`]).
+    pub limit: u64,
+    /// SMT calls it made.
+    pub smt_calls: u64,
+    /// Membership queries it asked.
+    pub membership: usize,
+    /// CEGAR refinements it made.
+    pub refinements: usize,
+}
+
+/// An upgrade's check first re-uses the old check (its predicates, assumptions and levels)
+/// with a limit of `1 / REUSE_WORK_SHARE` of the work the old check cost, counted in SMT calls
+/// and membership queries ([`super::cegar::CegarStats::work`]). Past the limit, the new
+/// version is checked exactly as `subst verify` checks it from nothing (same rounds, same
+/// counterexamples), so that a re-check costs at most a fresh check plus this share of the
+/// old one. An attempt is a hint like any other: its verdict, when it has one, is the rule's
+/// or the search's on sound models, and past the limit nothing of it is kept.
+pub const REUSE_WORK_SHARE: u64 = 2;
 
 /// What the cache keeps of a check of one version (kind `compat`).
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -50,6 +93,10 @@ struct CachedRun {
     membership: usize,
     candidates: usize,
     refinements: usize,
+    /// SMT calls, for the work limit of a later upgrade's re-use ([`REUSE_WORK_SHARE`]); 0 in
+    /// entries written before it was kept (no limit then).
+    #[serde(default)]
+    smt_calls: u64,
     time_ms: f64,
     /// Of which in DynamicCheck.
     #[serde(default)]
@@ -73,6 +120,7 @@ impl CachedRun {
             membership: run.stats.membership,
             candidates: run.stats.candidates,
             refinements: run.stats.refinements,
+            smt_calls: run.stats.smt.calls,
             time_ms: run.time.as_secs_f64() * 1e3,
             dynamic_ms: run.stats.dynamic.as_secs_f64() * 1e3,
             levels: checker.saved(),
@@ -93,11 +141,12 @@ impl CachedRun {
             membership: self.membership,
             candidates: self.candidates,
             refinements: self.refinements,
+            smt: crate::smt::SmtStats { calls: self.smt_calls, ..Default::default() },
             dynamic: Duration::try_from_secs_f64(self.dynamic_ms / 1e3).ok()?,
             ..CegarStats::default()
         };
         let time = Duration::try_from_secs_f64(self.time_ms / 1e3).ok()?;
-        Some(CompatRun { outcome, stats, time, cached: true })
+        Some(CompatRun { outcome, stats, time, cached: true, abandoned: None })
     }
 }
 
@@ -233,17 +282,19 @@ impl<'a> Version<'a> {
         super::verify::part_order(&self.assembly, order, self.visible(property).as_ref())
     }
 
-    /// Checks `property` with `checker`, and replays a failure in the interpreter.
+    /// Checks `property` with `checker` within `work` (SMT calls and membership queries; see
+    /// [`ModelCheck::Dynamic`]), and replays a failure in the interpreter.
     fn check(
         &mut self,
         components: &[Component],
         property: Option<&Dla>,
         checker: &mut DynamicChecker,
         options: CegarOptions,
+        work: Option<u64>,
     ) -> CompatRun {
         let start = Instant::now();
         let property = self.visible(property);
-        let mut mc = ModelCheck::Dynamic { checker, order: &self.order };
+        let mut mc = ModelCheck::Dynamic { checker, order: &self.order, work };
         let (mut outcome, stats) =
             super::cegar::run_checked(&self.fsp, &mut self.parts, property.as_ref(), options, &mut mc, &mut || None);
         if let CegarOutcome::Fails { trace, runs } = &outcome {
@@ -255,8 +306,36 @@ impl<'a> Version<'a> {
                 Err(why) => CegarOutcome::Unknown(super::Reason::Internal(why)),
             };
         }
-        CompatRun { outcome, stats, time: start.elapsed(), cached: false }
+        CompatRun { outcome, stats, time: start.elapsed(), cached: false, abandoned: None }
     }
+}
+
+/// The work limit of an upgrade's attempt at re-using `original` ([`REUSE_WORK_SHARE`]); none
+/// when what the original cost is not known (a cache entry of an earlier subst).
+fn reuse_work_limit(original: &CompatRun) -> Option<u64> {
+    (original.stats.smt.calls > 0).then(|| (original.stats.work() / REUSE_WORK_SHARE).max(1))
+}
+
+/// `fresh`, the check from nothing that followed `attempt`, with the attempt's cost added.
+fn after_attempt(attempt: &CompatRun, mut fresh: CompatRun, limit: u64) -> CompatRun {
+    let a = &attempt.stats;
+    fresh.abandoned =
+        Some(Abandoned { limit, smt_calls: a.smt.calls, membership: a.membership, refinements: a.refinements });
+    let s = &mut fresh.stats;
+    s.membership += a.membership;
+    s.candidates += a.candidates;
+    s.refinements += a.refinements;
+    s.smt.calls += a.smt.calls;
+    s.smt.cache_hits += a.smt.cache_hits;
+    s.smt.unknown += a.smt.unknown;
+    s.smt.one_shot += a.smt.one_shot;
+    s.dynamic += a.dynamic;
+    s.abstraction += a.abstraction;
+    s.model_check += a.model_check;
+    s.path_checks += a.path_checks;
+    s.time += a.time;
+    fresh.time += attempt.time;
+    fresh
 }
 
 /// How to check compatibility.
@@ -398,7 +477,7 @@ pub fn verify_inspected(
             .with_algorithm(options.learner)
             .with_alphabet(options.alphabet)
             .with_probe(options.probe);
-        let run = version.check(&components, property.as_ref(), &mut checker, options.limits);
+        let run = version.check(&components, property.as_ref(), &mut checker, options.limits, None);
         let key = cache_key(spec, name, &label, &components, &indices, options);
         options.cache.store("compat", &key, &CachedRun::of(&run, &checker));
         version.store_predicates(&options.cache);
@@ -474,7 +553,7 @@ pub fn check(
                 // checks them against the new components (paper 003) instead of searching
                 // the new product.
                 checker = checker.with_learning_after_search(true);
-                let run = old_version.check(&old_components, property.as_ref(), &mut checker, options.limits);
+                let run = old_version.check(&old_components, property.as_ref(), &mut checker, options.limits, None);
                 options.cache.store("compat", &old_key, &CachedRun::of(&run, &checker));
                 old_version.store_predicates(&options.cache);
                 (run, checker)
@@ -495,7 +574,22 @@ pub fn check(
         // The upgrade's first round tries the old assumptions first, whatever the old
         // version's rounds did with them.
         checker = checker.with_learning_after_search(false).renew_reuse();
-        let upgrade = new_version.check(&new_components, property.as_ref(), &mut checker, options.limits);
+        let limit = reuse_work_limit(&original);
+        let mut upgrade = new_version.check(&new_components, property.as_ref(), &mut checker, options.limits, limit);
+        if let (true, Some(limit)) = (upgrade.stats.over_work_limit, limit) {
+            // The attempt cost its share of the old check: the new version is checked as
+            // `subst verify` checks it, from nothing (no predicates, levels or hints of the
+            // old version), so that the rest of the re-check is exactly a fresh check.
+            tracing::debug!(limit, work = upgrade.stats.work(), "re-use over its work limit: checking from nothing");
+            new_version = Version::new(spec, name, &new_components)?;
+            new_version.set_order(&indices);
+            checker = DynamicChecker::new(cex)
+                .with_algorithm(options.learner)
+                .with_alphabet(options.alphabet)
+                .with_probe(options.probe);
+            let fresh = new_version.check(&new_components, property.as_ref(), &mut checker, options.limits, None);
+            upgrade = after_attempt(&upgrade, fresh, limit);
+        }
         // The new version is the old one of the next upgrade (unless it is the same code, whose
         // entry keeps the figures of the check from nothing).
         let new_key = cache_key(spec, name, &label, &new_components, &indices, options);

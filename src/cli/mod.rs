@@ -1255,8 +1255,15 @@ fn compatibility(
                 stats: Default::default(),
                 time: Default::default(),
                 cached: false,
+                abandoned: None,
             },
-            upgrade: CompatRun { outcome: p.outcome, time: p.stats.time, stats: p.stats, cached: false },
+            upgrade: CompatRun {
+                outcome: p.outcome,
+                time: p.stats.time,
+                stats: p.stats,
+                cached: false,
+                abandoned: None,
+            },
         })
         .collect();
     Ok(Compatibility { assembly: result.assembly, components: result.components, results })

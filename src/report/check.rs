@@ -185,6 +185,13 @@ pub struct RunReport {
     /// How its runs of DynamicCheck were decided (text report only; none when cached).
     #[serde(skip)]
     pub dynamic_runs: crate::check::ag::RunCounts,
+    /// SMT calls (text report only).
+    #[serde(skip)]
+    pub smt_calls: u64,
+    /// The upgrade's attempt at re-use that reached its work limit, before the check from
+    /// nothing (text report only; [`crate::check::compat::REUSE_WORK_SHARE`]).
+    #[serde(skip)]
+    pub abandoned: Option<crate::check::compat::Abandoned>,
 }
 
 /// One C component's run along a violation.
@@ -412,6 +419,8 @@ fn run_report(r: &CompatRun) -> RunReport {
         dynamic_check_ms: (r.stats.dynamic.as_secs_f64() * 1e4).round() / 10.0,
         cached: r.cached,
         dynamic_runs: r.stats.dynamic_runs,
+        smt_calls: r.stats.smt.calls,
+        abandoned: r.abandoned,
     }
 }
 
@@ -929,9 +938,17 @@ impl CheckReport {
                 let _ = writeln!(out, "  levels: {}", p.order.join(", "));
                 let _ = writeln!(
                     out,
-                    "  stats: membership queries old {}, new {}; refinements old {}, new {}",
-                    o.membership_queries, u.membership_queries, o.refinements, u.refinements
+                    "  stats: membership queries old {}, new {}; refinements old {}, new {}; smt calls old {}, new {}",
+                    o.membership_queries, u.membership_queries, o.refinements, u.refinements, o.smt_calls, u.smt_calls
                 );
+                if let Some(a) = &u.abandoned {
+                    let _ = writeln!(
+                        out,
+                        "  re-use of the old check reached its work limit ({} smt calls and membership queries): \
+                         {} smt calls, {} membership queries, {} refinements, then checked from nothing (counted in new)",
+                        a.limit, a.smt_calls, a.membership, a.refinements
+                    );
+                }
                 let _ = writeln!(
                     out,
                     "  time: T_orig {:.1} ms, T_ug {:.1} ms{}; in DynamicCheck {:.1} ms, {:.1} ms{}",
