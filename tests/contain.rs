@@ -255,14 +255,43 @@ fn cli(pair: &Pair, extra: &[&str]) -> (String, i32) {
     (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
 }
 
+/// The reports of one example pair, all from one run of `subst check`: text on stdout, JSON
+/// and SARIF written by `--report`.
+struct Reports {
+    pair: Pair,
+    code: i32,
+    text: String,
+    json: String,
+    sarif: String,
+}
+
+/// The reports of every example pair, from one run each, shared by the tests of the three
+/// formats (three runs per pair cost a debug `cargo test` about 40 s on a loaded machine).
+fn example_reports() -> &'static [Reports] {
+    static REPORTS: std::sync::OnceLock<Vec<Reports>> = std::sync::OnceLock::new();
+    REPORTS.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        pairs("examples-c/contain")
+            .into_iter()
+            .map(|pair| {
+                let json = dir.path().join(format!("{}.json", pair.name));
+                let sarif = dir.path().join(format!("{}.sarif", pair.name));
+                let report = |format: &str, path: &Path| format!("{format}={}", path.display());
+                let (text, code) =
+                    cli(&pair, &["--report", &report("json", &json), "--report", &report("sarif", &sarif)]);
+                let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+                Reports { code, text, json: read(&json), sarif: read(&sarif), pair }
+            })
+            .collect()
+    })
+}
+
 #[test]
 fn reports_of_the_example_pairs() {
-    for pair in pairs("examples-c/contain") {
-        let (text, code) = cli(&pair, &[]);
-        assert_eq!(code, if pair.contained { 0 } else { 1 }, "{}: {text}", pair.name);
+    for Reports { pair, code, text, json, .. } in example_reports() {
+        assert_eq!(*code, if pair.contained { 0 } else { 1 }, "{}: {text}", pair.name);
         insta::assert_snapshot!(format!("text_{}", pair.name), text);
-        let (json, _) = cli(&pair, &["--format", "json"]);
-        let mut v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+        let mut v: serde_json::Value = serde_json::from_str(json).expect("JSON");
         assert_eq!(v["schema"], "subst-check/1");
         for c in v["components"].as_array_mut().expect("components") {
             // Times and counts vary with the machine and the solver; the snapshot keeps the rest.
@@ -307,9 +336,8 @@ fn sarif_reports_validate_against_the_sarif_schema() {
     let bad = serde_json::json!({ "version": "9.9", "runs": [] });
     assert!(schemas.validate(&bad, schema).is_err());
     let mut results = 0;
-    for pair in pairs("examples-c/contain") {
-        let (sarif, _) = cli(&pair, &["--format", "sarif"]);
-        let doc: serde_json::Value = serde_json::from_str(&sarif).expect("JSON");
+    for Reports { pair, sarif, .. } in example_reports() {
+        let doc: serde_json::Value = serde_json::from_str(sarif).expect("JSON");
         if let Err(e) = schemas.validate(&doc, schema) {
             panic!("{}: the SARIF report is not valid: {e:#}\n{sarif}", pair.name);
         }

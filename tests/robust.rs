@@ -136,8 +136,8 @@ const SLOW_SPEC: &str = "property NO_TOCK = (tick -> NO_TOCK) + {tock}.\n||SYS =
 
 /// Runs the binary with `args` (ending in `--timeout 2`) in `dir`, and asserts that it ends
 /// unknown because of the time limit, in time. A deadline check, not a speed goal: the bound
-/// (the limit + 5 s) is generous for a loaded machine; `benches/timeout.sh` measures the
-/// overrun itself.
+/// (the limit + 20 s) holds on a machine under heavy load, and is still far below what the
+/// slow pair needs without a limit; `benches/timeout.sh` measures the overrun itself.
 fn assert_stops_at_the_time_limit(dir: &Path, args: &[&str]) {
     assert_eq!(args[args.len() - 2..], ["--timeout", "2"]);
     let start = std::time::Instant::now();
@@ -146,7 +146,7 @@ fn assert_stops_at_the_time_limit(dir: &Path, args: &[&str]) {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(3), "{args:?}: {stdout}");
     assert!(stdout.contains("the time limit of 2 s was reached"), "{args:?}: {stdout}");
-    assert!(took < std::time::Duration::from_secs(2 + 5), "{args:?} took {took:?}");
+    assert!(took < std::time::Duration::from_secs(2 + 20), "{args:?} took {took:?}");
 }
 
 /// A folder with the slow pair as `old.c` and `new.c` and a spec for it, `s.lts`.
