@@ -13,7 +13,9 @@
 //!   state: the re-learning of a slightly changed system). The teacher answers every prefix of
 //!   a word in one run (an output query, AALpy's unit; `membership` counts runs and `symbols`
 //!   their letters); `--words` makes it answer one word at a time, as the teachers of
-//!   `check` do. `--probe-tail N` sets L#'s `probe_tail` (default `lsharp::PROBE_TAIL`).
+//!   `check` do. `--probe-tail N` sets L#'s `probe_tail` (default `lsharp::PROBE_TAIL`), the
+//!   fixed tail asked with a prefix oracle; `--guided-tail N` its `guided_tail` (default
+//!   `lsharp::GUIDED_TAIL`; 0 for none), the tail that follows the hypothesis in adaptive runs.
 //!
 //! (`cargo bench --bench learning -- gen DIR` works too: the `--bench` flag cargo adds is
 //! ignored.)
@@ -74,11 +76,23 @@ fn main() -> ExitCode {
     // ignored.
     let mut learners: Vec<Algorithm> = Vec::new();
     let mut args: Vec<String> = Vec::new();
-    let mut options = RunOptions { words: false, probe_tail: subst::learn::lsharp::PROBE_TAIL };
+    let mut options = RunOptions {
+        words: false,
+        probe_tail: subst::learn::lsharp::PROBE_TAIL,
+        guided_tail: subst::learn::lsharp::GUIDED_TAIL,
+    };
     let mut raw = std::env::args().skip(1);
     while let Some(a) = raw.next() {
         if a == "--words" {
             options.words = true;
+        } else if a == "--guided-tail" {
+            match raw.next().and_then(|n| n.parse().ok()) {
+                Some(n) => options.guided_tail = n,
+                None => {
+                    eprintln!("learning: --guided-tail needs a number");
+                    return ExitCode::FAILURE;
+                }
+            }
         } else if a == "--probe-tail" {
             match raw.next().and_then(|n| n.parse().ok()) {
                 Some(n) => options.probe_tail = n,
@@ -117,7 +131,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: learning gen DIR [SPECS_DIR] | learning run [--learner lstar|lsharp|lsharp-witness|lsharp-ads|adaptive|all] [--words] [--probe-tail N] FILE... \\
+                "usage: learning gen DIR [SPECS_DIR] | learning run [--learner lstar|lsharp|lsharp-witness|lsharp-ads|adaptive|all] [--words] [--probe-tail N] [--guided-tail N] FILE... \\
                  (FILE: a target .json, or a LearnLib v2 .dfa or .dfa.gz; see benches/LEARNING.md)"
             );
             return ExitCode::SUCCESS;
@@ -137,6 +151,7 @@ fn main() -> ExitCode {
 struct RunOptions {
     words: bool,
     probe_tail: usize,
+    guided_tail: usize,
 }
 
 /// The learners `run` can use.
@@ -554,6 +569,7 @@ fn run(path: &Path, algorithm: Algorithm, options: RunOptions) -> Result<(), Str
             let mut learner = LSharp::new(target.alphabet.clone(), target.prefix_closed);
             learner.separation = separation;
             learner.probe_tail = options.probe_tail;
+            learner.guided_tail = options.guided_tail;
             learner.close(&mut teacher);
             loop {
                 let h = learner.hypothesis();
