@@ -103,6 +103,10 @@ struct Incremental {
     /// Per basis index: frontier nodes that had it among their candidates when they were
     /// added or it was promoted (a superset: entries are dropped lazily).
     rev: Vec<Vec<NodeId>>,
+    /// Per basis index: how many entries of its `rev` list are live (the frontier node still
+    /// has it as a candidate). A list with many dead entries is compacted
+    /// ([`LSharp::forget_candidate`]), so that a scan of it costs about its live entries.
+    rev_live: Vec<u32>,
     /// Candidates dropped so far (progress between promotions).
     dropped: usize,
     /// Frontier nodes whose candidates changed (or that were added) since they last had
@@ -178,7 +182,7 @@ impl LSharp {
             frontier: Vec::new(),
             frontier_index: vec![NONE],
             extended: 0,
-            inc: Box::new(Incremental { rev: vec![Vec::new()], ..Incremental::default() }),
+            inc: Box::new(Incremental { rev: vec![Vec::new()], rev_live: vec![0], ..Incremental::default() }),
             closed: None,
             reference: None,
             separation: Separation::default(),
@@ -219,6 +223,7 @@ impl LSharp {
         let q = self.basis.len() as u32;
         self.basis.push(n);
         self.inc.rev.push(Vec::new());
+        self.inc.rev_live.push(0);
         Self::set_index(&mut self.basis_index, n, q);
     }
 
@@ -441,6 +446,7 @@ impl LSharp {
                     let cands = self.candidates_of(c);
                     for &q in &cands {
                         self.inc.rev[q as usize].push(c);
+                        self.inc.rev_live[q as usize] += 1;
                     }
                     Self::set_index(&mut self.frontier_index, c, self.frontier.len() as u32);
                     self.frontier.push((c, cands));
@@ -550,13 +556,38 @@ impl LSharp {
     fn drop_apart_via_frontier(&mut self, i: usize, v: &[u32], answer: bool) {
         let (f, mut cands) = std::mem::take(&mut self.frontier[i]);
         let before = cands.len();
-        cands.retain(|&q| !self.tree.differ_at(self.basis[q as usize], v, answer));
+        let mut gone = Vec::new();
+        cands.retain(|&q| {
+            let apart = self.tree.differ_at(self.basis[q as usize], v, answer);
+            if apart {
+                gone.push(q);
+            }
+            !apart
+        });
         self.inc.dropped += before - cands.len();
         if cands.len() != before {
             self.inc.changed.push(f);
         }
         self.frontier[i] = (f, cands);
+        for q in gone {
+            self.forget_candidate(q);
+        }
         self.sync_next(f);
+    }
+
+    /// Basis index `q` was dropped from a frontier node's candidates outside a scan of its
+    /// `rev` list, which now holds one more dead entry: once the dead entries outnumber the
+    /// live ones, the list is compacted. (A dead entry would be dropped by the next scan that
+    /// reaches it anyway, so this changes no result, only how long the scans are.)
+    fn forget_candidate(&mut self, q: u32) {
+        let q = q as usize;
+        self.inc.rev_live[q] -= 1;
+        if self.inc.rev[q].len() > 2 * self.inc.rev_live[q] as usize + 16 {
+            let mut rev = std::mem::take(&mut self.inc.rev[q]);
+            rev.retain(|&f| self.frontier_of(f).is_some_and(|i| self.frontier[i].1.binary_search(&(q as u32)).is_ok()));
+            debug_assert_eq!(rev.len(), self.inc.rev_live[q] as usize);
+            self.inc.rev[q] = rev;
+        }
     }
 
     /// Basis node `q`'s word followed by `v` has answer `answer`: drops `q` from the
@@ -576,6 +607,7 @@ impl LSharp {
             let Ok(at) = cands.binary_search(&q) else { return false };
             if self.tree.differ_at(f, v, answer) {
                 cands.remove(at);
+                self.inc.rev_live[q as usize] -= 1;
                 self.inc.dropped += 1;
                 self.inc.changed.push(f);
                 if at == 0 {
@@ -620,6 +652,7 @@ impl LSharp {
             true
         });
         self.inc.frontier_by_out[b] = same;
+        self.inc.rev_live.push(rev.len() as u32);
         self.inc.rev.push(rev);
     }
 
