@@ -792,16 +792,12 @@ impl LSharp {
     /// node, but nothing below a consistent rejected node is inconsistent (the hypothesis's
     /// only rejecting state loops), and an inconsistent one comes before its descendants.
     fn inconsistency(&self, hyp: &Transitions) -> Option<NodeId> {
-        let step = |q: u32, a: u32| if q == NONE { NONE } else { hyp.next[q as usize * hyp.letters + a as usize] };
-        let states = self.tree.states_of(0, &step);
+        let accepts: Vec<bool> = (0..self.basis.len() as u32).map(|q| self.accepts(q)).collect();
+        let mut states = Vec::new();
+        let found = self.tree.disagreements(0, &hyp.next, hyp.letters, &accepts, &mut states);
         let mut first: Option<NodeId> = None;
-        for (n, &q) in states.iter().enumerate() {
-            let n = n as NodeId;
-            if q != NONE
-                && let Some(b) = self.tree.out(n)
-                && b != self.accepts(q)
-                && first.is_none_or(|m| self.tree.walk_order_before(n, m))
-            {
+        for n in found {
+            if first.is_none_or(|m| self.tree.walk_order_before(n, m)) {
                 first = Some(n);
             }
         }
