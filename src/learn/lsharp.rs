@@ -107,6 +107,10 @@ struct Incremental {
     /// has it as a candidate). A list with many dead entries is compacted
     /// ([`LSharp::forget_candidate`]), so that a scan of it costs about its live entries.
     rev_live: Vec<u32>,
+    /// Per node, the last settlement (`epoch`) that logged its answer.
+    stamp: Vec<u32>,
+    /// The number of settlements with new answers so far.
+    epoch: u32,
     /// Candidates dropped so far (progress between promotions).
     dropped: usize,
     /// Frontier nodes whose candidates changed (or that were added) since they last had
@@ -516,49 +520,103 @@ impl LSharp {
     /// logged since the last settlement can have made nodes apart, and a new answer at the
     /// word `u·v` makes a frontier node `f` apart from a candidate `q` only if `u` is `f` (and
     /// `q·v` has the other answer) or `u` is `q` (and `f·v` has the other answer).
+    ///
+    /// A run logs a chain of answers, one per letter, so the new answers are taken a path at a
+    /// time: from every logged node none of whose children is logged (a path's end) up to the
+    /// root, and for each basis or frontier node `u` on that path, the other side is walked
+    /// down once along the path, comparing at every logged node on the way. Every logged
+    /// node lies on such a path, so every comparison of the answer-at-a-time settlement is
+    /// made (some twice, where paths share a prefix), and the candidates left are the same.
     fn settle(&mut self) {
         let log = self.tree.take_log();
+        if log.is_empty() {
+            return;
+        }
         let pc = self.tree.prefix_closed();
-        // The letters from the current ancestor down to the logged node, reversed.
-        let mut path: Vec<u32> = Vec::new();
-        let mut v: Vec<u32> = Vec::new();
+        self.inc.epoch += 1;
+        let epoch = self.inc.epoch;
+        if self.inc.stamp.len() < self.tree.len() {
+            self.inc.stamp.resize(self.tree.len(), 0);
+        }
+        for &x in &log {
+            self.inc.stamp[x as usize] = epoch;
+        }
+        // The nodes from the root down to a path's end, and the letters between them.
+        let mut nodes: Vec<NodeId> = Vec::new();
+        let mut letters: Vec<u32> = Vec::new();
         for x in log {
-            let Some(answer) = self.tree.out(x) else { continue };
-            path.clear();
+            if self.tree.out(x).is_none()
+                || self.tree.children(x).iter().any(|&(_, c)| self.inc.stamp[c as usize] == epoch)
+            {
+                continue;
+            }
+            nodes.clear();
+            letters.clear();
             let mut at = x;
-            loop {
-                if let Some(q) = self.basis_of(at) {
+            nodes.push(at);
+            while let Some((p, a)) = self.tree.parent(at) {
+                letters.push(a);
+                nodes.push(p);
+                at = p;
+            }
+            nodes.reverse();
+            letters.reverse();
+            for (j, &u) in nodes.iter().enumerate() {
+                let (v, along) = (&letters[j..], &nodes[j..]);
+                if let Some(q) = self.basis_of(u) {
                     // Rejected basis nodes are apart from exactly the accepted nodes, which
-                    // the answers alone show.
-                    if at != x && !(pc && self.tree.out(at) == Some(false)) {
-                        v.clear();
-                        v.extend(path.iter().rev());
-                        self.drop_apart_via_basis(q, &v, answer);
+                    // the answers alone show; a basis node's own answer is never new.
+                    if !(v.is_empty() || pc && self.tree.out(u) == Some(false)) {
+                        self.drop_apart_via_basis(q, v, along);
                     }
-                } else if let Some(i) = self.frontier_of(at) {
-                    v.clear();
-                    v.extend(path.iter().rev());
-                    self.drop_apart_via_frontier(i, &v, answer);
-                }
-                match self.tree.parent(at) {
-                    Some((p, a)) => {
-                        path.push(a);
-                        at = p;
-                    }
-                    None => break,
+                } else if let Some(i) = self.frontier_of(u) {
+                    self.drop_apart_via_frontier(i, v, along);
                 }
             }
         }
     }
 
-    /// Frontier node `i`'s word followed by `v` has answer `answer`: drops the candidates
-    /// whose word followed by `v` has the other.
-    fn drop_apart_via_frontier(&mut self, i: usize, v: &[u32], answer: bool) {
+    /// Whether the word of `start` followed by a prefix `v[..i]` has a known answer other
+    /// than that of `along[i]`, for some `i ≥ from` where `along[i]` was logged in this
+    /// settlement (`stamp[along[i]] == epoch`); `along[i]` is the node of `u·v[..i]` for the
+    /// node `u = along[0]` being compared with `start`. One walk down the tree.
+    fn differs_along(
+        tree: &ObservationTree,
+        stamp: &[u32],
+        epoch: u32,
+        start: NodeId,
+        v: &[u32],
+        along: &[NodeId],
+        from: usize,
+    ) -> bool {
+        let mut a = start;
+        for (i, &y) in along.iter().enumerate() {
+            if i >= from
+                && stamp[y as usize] == epoch
+                && let (Some(x), Some(z)) = (tree.out(a), tree.out(y))
+                && x != z
+            {
+                return true;
+            }
+            let Some(&l) = v.get(i) else { break };
+            match tree.child(a, l) {
+                Some(c) => a = c,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// Frontier node `i`'s word followed by prefixes of `v` has new answers (at the logged
+    /// nodes of `along`, [`LSharp::differs_along`]): drops the candidates whose word followed
+    /// by the same prefix has another.
+    fn drop_apart_via_frontier(&mut self, i: usize, v: &[u32], along: &[NodeId]) {
         let (f, mut cands) = std::mem::take(&mut self.frontier[i]);
         let before = cands.len();
         let mut gone = Vec::new();
         cands.retain(|&q| {
-            let apart = self.tree.differ_at(self.basis[q as usize], v, answer);
+            let apart =
+                Self::differs_along(&self.tree, &self.inc.stamp, self.inc.epoch, self.basis[q as usize], v, along, 0);
             if apart {
                 gone.push(q);
             }
@@ -590,22 +648,23 @@ impl LSharp {
         }
     }
 
-    /// Basis node `q`'s word followed by `v` has answer `answer`: drops `q` from the
-    /// candidates of the frontier nodes whose word followed by `v` has the other.
-    fn drop_apart_via_basis(&mut self, q: u32, v: &[u32], answer: bool) {
+    /// Basis node `q`'s word followed by prefixes of `v` (not empty) has new answers (at the
+    /// logged nodes of `along`): drops `q` from the candidates of the frontier nodes whose word
+    /// followed by the same prefix has another.
+    fn drop_apart_via_basis(&mut self, q: u32, v: &[u32], along: &[NodeId]) {
         let mut rev = std::mem::take(&mut self.inc.rev[q as usize]);
         let mut first_dropped = Vec::new();
         rev.retain(|&f| {
             // Most frontier nodes have no child on `v`'s first letter, so `f·v` is not in the
             // tree; the mask says so without touching `f`'s candidates (a stale entry stays
             // until a later visit, which the superset allows).
-            if !v.is_empty() && !self.tree.may_have_child(f, v[0]) {
+            if !self.tree.may_have_child(f, v[0]) {
                 return true;
             }
             let Some(i) = self.frontier_of(f) else { return false };
             let cands = &mut self.frontier[i].1;
             let Ok(at) = cands.binary_search(&q) else { return false };
-            if self.tree.differ_at(f, v, answer) {
+            if Self::differs_along(&self.tree, &self.inc.stamp, self.inc.epoch, f, v, along, 1) {
                 cands.remove(at);
                 self.inc.rev_live[q as usize] -= 1;
                 self.inc.dropped += 1;

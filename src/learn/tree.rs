@@ -676,7 +676,7 @@ mod tests {
         // A missing transition leaves a node and its descendants without a state.
         let mut cut = next.clone();
         cut[1] = NO_STATE;
-        assert_eq!(t.disagreements(0, &cut, 2, &[false, true, false], &mut states), []);
+        assert!(t.disagreements(0, &cut, 2, &[false, true, false], &mut states).is_empty());
         assert_eq!(states[n as usize], NO_STATE);
     }
 
