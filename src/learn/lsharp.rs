@@ -107,6 +107,8 @@ struct Incremental {
     /// has it as a candidate). A list with many dead entries is compacted
     /// ([`LSharp::forget_candidate`]), so that a scan of it costs about its live entries.
     rev_live: Vec<u32>,
+    /// The buffer of [`ObservationTree::disagreements`].
+    states: Vec<u32>,
     /// Per node, the last settlement (`epoch`) that logged its answer.
     stamp: Vec<u32>,
     /// The number of settlements with new answers so far.
@@ -850,10 +852,12 @@ impl LSharp {
     /// before its children). In prefix-closed mode the walk would not go below a rejected
     /// node, but nothing below a consistent rejected node is inconsistent (the hypothesis's
     /// only rejecting state loops), and an inconsistent one comes before its descendants.
-    fn inconsistency(&self, hyp: &Transitions) -> Option<NodeId> {
+    fn inconsistency(&mut self, hyp: &Transitions) -> Option<NodeId> {
         let accepts: Vec<bool> = (0..self.basis.len() as u32).map(|q| self.accepts(q)).collect();
-        let mut states = Vec::new();
+        // The buffer is kept between calls: it is as large as the tree.
+        let mut states = std::mem::take(&mut self.inc.states);
         let found = self.tree.disagreements(0, &hyp.next, hyp.letters, &accepts, &mut states);
+        self.inc.states = states;
         let mut first: Option<NodeId> = None;
         for n in found {
             if first.is_none_or(|m| self.tree.walk_order_before(n, m)) {
@@ -1290,7 +1294,7 @@ mod tests {
                 }
             }
             let hyp = self.transitions();
-            assert_eq!(self.inconsistency(&hyp), self.inconsistency_by_walk(&hyp));
+            assert_eq!(self.clone().inconsistency(&hyp), self.inconsistency_by_walk(&hyp));
         }
     }
 
