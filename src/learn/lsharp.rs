@@ -35,9 +35,11 @@
 //! prefix closure.
 //!
 //! Work is kept incremental where it was measured to matter: apartness is re-checked only from
-//! the answers logged since the last settlement ([`ObservationTree::take_log`]), through a
-//! reverse index from basis nodes to the frontier nodes that have them as candidates; the
-//! hypothesis's transitions are updated when a candidate list changes.
+//! the answers logged since the last settlement ([`ObservationTree::take_log`]), a path of new
+//! answers at a time (one walk per basis or frontier node above it, not one per answer),
+//! through a reverse index from basis nodes to the frontier nodes that have them as candidates
+//! (compacted once its dead entries outnumber the live ones); the hypothesis's transitions are
+//! updated when a candidate list changes.
 //!
 //! Separation has two rules ([`Separation`]): the shortest word that shows the first two
 //! candidates apart (the default), or the ADS rule, which asks the word of the tree that splits
@@ -51,10 +53,17 @@
 //! 6% more on some, and it costs time; with adaptive queries it asks fewer on every target of
 //! the bench (`benches/LEARNING.md`, section C).
 //!
-//! Known weaknesses: the consistency check still runs the hypothesis over the whole tree for
-//! every hypothesis (one pass over the node array); a new frontier node is compared with every
-//! basis node, and a new basis node with every frontier node of its answer (no sifting index
-//! over the basis); the ADS rule's search costs 3x to 5x the time of the witness rule.
+//! Known weaknesses (measured in `benches/LEARNING.md`, section C, "Time, this session"): the
+//! consistency check still runs the hypothesis over the whole tree for every hypothesis (one
+//! pass over the parents, letters and answers, [`ObservationTree::disagreements`], 8% to 11%
+//! of the time on pots2 and random-n500-k10; not incremental, since a changed transition can
+//! move the state of any node below it and finding those nodes costs the same pass); settling
+//! new answers still compares each frontier node below or beside them with its candidates by
+//! walking the tree (a quarter to a third of the time); a new frontier node is compared with
+//! every basis node, and a new basis node with every frontier node of its answer (no sifting
+//! index over the basis, about a fifth); the ADS rule's search costs 2x to 4x the time of the
+//! witness rule. subst's L# is at 0.1 to 0.25 of AALpy's fastest learner's time on the large
+//! bench targets, not at the 1/10.
 
 use super::adaptive::Reference;
 use super::lstar::{LearnError, Membership, Stats, Teacher};

@@ -17,6 +17,10 @@
 //! in prefix-closed mode no accepted node lies below a rejected one; every node whose answer
 //! was recorded (asked or implied by [`ObservationTree::set_out`]) is in the log until taken.
 //!
+//! Parents and letters are kept in an array of their own, beside the nodes, so that the
+//! learner's consistency pass over every node ([`ObservationTree::disagreements`]) reads eight
+//! bytes and one answer byte per node.
+//!
 //! Apartness first looks at one byte per node (answer known, accepted, has children) and a
 //! 64-bit mask of its children's letters, kept in arrays of their own, so that most pairs are
 //! decided without touching the nodes themselves.
