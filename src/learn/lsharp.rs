@@ -62,8 +62,8 @@
 //! walking the tree (a quarter to a third of the time); a new frontier node is compared with
 //! every basis node, and a new basis node with every frontier node of its answer (no sifting
 //! index over the basis, about a fifth); the ADS rule's search costs 2x to 4x the time of the
-//! witness rule. subst's L# is at 0.1 to 0.25 of AALpy's fastest learner's time on the large
-//! bench targets, not at the 1/10.
+//! witness rule. In CPU time subst's L# takes 0.09 to 0.19 of AALpy's fastest learner on the
+//! bench's targets (run 6), not yet the 1/10 on most of them.
 
 use super::adaptive::Reference;
 use super::lstar::{LearnError, Membership, Stats, Teacher};
