@@ -26,6 +26,9 @@ What is counted (see benches/LEARNING.md):
   is rejected; for L#, also: a word with an accepted extension is accepted). AALpy is not told
   that the targets are prefix-closed.
 - Equivalence queries: hypotheses submitted to the equivalence oracle, by both.
+- Time: `ms` (wall clock) and `cpu_ms` (CPU time of the process) over the same span on both
+  sides: from after the target is read to the final hypothesis, membership answers and
+  equivalence queries included; reading the target and the check after the run left out.
 """
 
 import argparse
