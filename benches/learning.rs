@@ -39,7 +39,7 @@
 //! the symmetric difference, so it depends only on the hypothesis's language, and both learners
 //! get the same counterexample for the same hypothesis.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -420,14 +420,21 @@ impl Teacher for DfaTeacher<'_> {
     }
 }
 
-/// Buffers of [`shortest_difference`]: per pair of states, the call that last saw it and the
-/// pair and letter it was reached from.
+/// Buffers of [`shortest_difference`]. A pair of states is seen when its target state's
+/// `first` is stamped with this call and holds its hypothesis state, or when it is in `more`
+/// (a target state reached with a second hypothesis state: rare once the hypothesis is close),
+/// so the search touches a few small arrays instead of one entry per pair of states.
 #[derive(Default)]
 struct ProductScratch {
-    seen: Vec<u32>,
-    parent: Vec<(u32, u32)>,
+    /// Per target state (the sink last): the call that last reached it.
+    stamp: Vec<u32>,
+    /// Per target state: the hypothesis state it was first reached with in that call.
+    first: Vec<u32>,
+    more: std::collections::HashSet<(u32, u32)>,
     call: u32,
-    queue: VecDeque<u32>,
+    /// The search's queue: (target state, hypothesis state, index of the entry it was
+    /// reached from, letter), the start's index `u32::MAX`.
+    queue: Vec<(u32, u32, u32, u32)>,
     /// The target's successors, `nt` for the sink (which is state `nt`); built on first use.
     t_next: Vec<u32>,
 }
@@ -478,44 +485,50 @@ fn product_search(
 ) -> Option<Vec<String>> {
     let (k, nt, nh) = (target.alphabet.len(), target.accepting.len(), h_accepts.len() - 1);
     let t_accepts = |t: u32| (t as usize) < nt && target.accepting[t as usize];
-    let pairs = (nt + 1) * (nh + 1);
-    if scratch.seen.len() < pairs {
-        scratch.seen.resize(pairs, 0);
-        scratch.parent.resize(pairs, (0, 0));
+    if scratch.stamp.len() < nt + 1 {
+        scratch.stamp.resize(nt + 1, 0);
+        scratch.first.resize(nt + 1, 0);
     }
     scratch.call += 1;
     let call = scratch.call;
-    let id = |t: u32, h: u32| t as usize * (nh + 1) + h as usize;
+    scratch.more.clear();
+    let ProductScratch { stamp, first, more, queue, .. } = scratch;
+    // Marks the pair seen; whether it was new.
+    let mut visit = |t: u32, h: u32| {
+        if stamp[t as usize] != call {
+            stamp[t as usize] = call;
+            first[t as usize] = h;
+            true
+        } else {
+            first[t as usize] != h && more.insert((t, h))
+        }
+    };
     let start_t = target.start().map_or(nt as u32, |t| t as u32);
-    let start = id(start_t, start_h);
-    scratch.seen[start] = call;
-    scratch.parent[start] = (u32::MAX, 0);
-    scratch.queue.clear();
-    scratch.queue.push_back(start as u32);
-    while let Some(pair) = scratch.queue.pop_front() {
-        let (t, h) = (pair / (nh as u32 + 1), pair % (nh as u32 + 1));
+    visit(start_t, start_h);
+    queue.clear();
+    queue.push((start_t, start_h, u32::MAX, 0));
+    let mut head = 0;
+    while head < queue.len() {
+        let (t, h, _, _) = queue[head];
         if t_accepts(t) != h_accepts[h as usize] {
             let mut word = Vec::new();
-            let mut at = pair;
-            while scratch.parent[at as usize].0 != u32::MAX {
-                let (prev, a) = scratch.parent[at as usize];
-                word.push(target.alphabet[a as usize].clone());
-                at = prev;
+            let mut at = head;
+            while queue[at].2 != u32::MAX {
+                word.push(target.alphabet[queue[at].3 as usize].clone());
+                at = queue[at].2 as usize;
             }
             word.reverse();
             return Some(word);
         }
-        if t as usize == nt && h as usize == nh {
-            continue;
-        }
-        for a in 0..k {
-            let next = id(t_next[t as usize * k + a], h_next[h as usize * k + a]);
-            if scratch.seen[next] != call {
-                scratch.seen[next] = call;
-                scratch.parent[next] = (pair, a as u32);
-                scratch.queue.push_back(next as u32);
+        if !(t as usize == nt && h as usize == nh) {
+            for a in 0..k {
+                let (t2, h2) = (t_next[t as usize * k + a], h_next[h as usize * k + a]);
+                if visit(t2, h2) {
+                    queue.push((t2, h2, head as u32, a as u32));
+                }
             }
         }
+        head += 1;
     }
     None
 }
@@ -538,6 +551,17 @@ struct RunLine<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     tree_refinements: Option<usize>,
     ms: f64,
+    /// The CPU time (user and system) of the same span, which the load of other processes
+    /// does not stretch as it does `ms`.
+    cpu_ms: f64,
+}
+
+/// The CPU time this process has used so far, in milliseconds.
+fn cpu_ms() -> f64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `clock_gettime` writes one `timespec` through a valid pointer.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) } == 0;
+    if ok { ts.tv_sec as f64 * 1000.0 + ts.tv_nsec as f64 / 1e6 } else { f64::NAN }
 }
 
 fn run(path: &Path, algorithm: Algorithm, options: RunOptions) -> Result<(), String> {
@@ -561,6 +585,7 @@ fn run(path: &Path, algorithm: Algorithm, options: RunOptions) -> Result<(), Str
         scratch: ProductScratch::default(),
     };
     let start = Instant::now();
+    let cpu_start = cpu_ms();
     let mut tree_refinements = None;
     let (hypothesis, stats): (Dla, Stats) = match algorithm {
         Algorithm::LStar => learn(target.alphabet.clone(), &mut teacher, CexMode::RivestSchapire, target.prefix_closed),
@@ -593,6 +618,7 @@ fn run(path: &Path, algorithm: Algorithm, options: RunOptions) -> Result<(), Str
     }
     .map_err(|e| format!("{}: {e}", target.name))?;
     let ms = start.elapsed().as_secs_f64() * 1000.0;
+    let cpu_ms = cpu_ms() - cpu_start;
     // The learner's own count and the teacher's must agree, or the table below counts the
     // wrong thing.
     if stats.membership != teacher.membership
@@ -624,6 +650,7 @@ fn run(path: &Path, algorithm: Algorithm, options: RunOptions) -> Result<(), Str
         hypothesis_states: hypothesis.n_states(),
         tree_refinements,
         ms,
+        cpu_ms,
     };
     println!("{}", serde_json::to_string(&line).expect("serialisable"));
     Ok(())

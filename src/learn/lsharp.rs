@@ -41,7 +41,7 @@
 //! (still asked with an oracle that answers prefixes but not adaptively, [`PROBE_TAIL`]) is
 //! rejected after a letter or two on a prefix-closed target, where most letters are
 //! disabled; the guided one stays in the part the hypothesis accepts. Measured
-//! (`benches/LEARNING.md`, section C, run 6): equivalence queries on pots2 552 → 62 (ADS rule),
+//! (`benches/LEARNING.md`, section C, run 7): equivalence queries on pots2 552 → 62 (ADS rule),
 //! peterson2 49 → 17, peterson3 1,154 → about 110, and at most 4 on every random target, with
 //! fewer membership queries too on most targets; the runs are longer (up to 2.2x the letters)
 //! and the time grows more than that (user time on pots2 3x to 5x).
@@ -56,9 +56,11 @@
 //! prefix closure.
 //!
 //! Work is kept incremental where it was measured to matter: apartness is re-checked only from
-//! the answers logged since the last settlement ([`ObservationTree::take_log`]), through a
-//! reverse index from basis nodes to the frontier nodes that have them as candidates; the
-//! hypothesis's transitions are updated when a candidate list changes.
+//! the answers logged since the last settlement ([`ObservationTree::take_log`]), a path of new
+//! answers at a time (one walk per basis or frontier node above it, not one per answer),
+//! through a reverse index from basis nodes to the frontier nodes that have them as candidates
+//! (compacted once its dead entries outnumber the live ones); the hypothesis's transitions are
+//! updated when a candidate list changes.
 //!
 //! Separation has two rules ([`Separation`]): the shortest word that shows the first two
 //! candidates apart (the default), or the ADS rule, which asks the word of the tree that splits
@@ -71,16 +73,22 @@
 //! one word per test (the teachers of `check`) it asks fewer queries on most targets but up to
 //! 6% more on some, and it costs time; with adaptive queries and the guided tail it asks fewer
 //! than the witness rule on the random targets of the bench and meets issue 15's query goals
-//! on 11 of 12 of them (`benches/LEARNING.md`, section C, run 6).
+//! on 11 of 12 of them (`benches/LEARNING.md`, section C, run 7).
 //!
-//! Known weaknesses: the consistency check still runs the hypothesis over the whole tree for
-//! every hypothesis (one pass over the node array); a new frontier node is compared with every
-//! basis node, and a new basis node with every frontier node of its answer (no sifting index
-//! over the basis); the ADS rule's search costs 3x to 5x the time of the witness rule. The
-//! guided tail's long runs put many answers into the tree, which `settle` walks up to the root
-//! one by one (quadratic in a run's length): most of its time cost. The query counts move by
-//! a few percent with the tail's length and seed (pseudo-random walks): a goal met by 1% is
-//! met by chance as much as by design.
+//! Known weaknesses (measured in `benches/LEARNING.md`, section C, "Time, this session"): the
+//! consistency check still runs the hypothesis over the whole tree for every hypothesis (one
+//! pass over the parents, letters and answers, [`ObservationTree::disagreements`], 8% to 11%
+//! of the time on pots2 and random-n500-k10; not incremental, since a changed transition can
+//! move the state of any node below it and finding those nodes costs the same pass); settling
+//! new answers still compares each frontier node below or beside them with its candidates by
+//! walking the tree (a quarter to a third of the time); a new frontier node is compared with
+//! every basis node, and a new basis node with every frontier node of its answer (no sifting
+//! index over the basis, about a fifth); the ADS rule's search costs 2x to 4x the time of the
+//! witness rule. In CPU time subst's L# takes 0.09 to 0.19 of AALpy's fastest learner on the
+//! bench's targets (run 6), not yet the issue's 1/10 on most of them. The guided tail's long
+//! runs put many answers into the tree at once, which is what settling walks. The query counts
+//! move by a few percent with the tail's length and seed (pseudo-random walks): a goal met by
+//! 1% is met by chance as much as by design.
 
 use super::adaptive::Reference;
 use super::lstar::{LearnError, Membership, Stats, Teacher};
@@ -137,6 +145,16 @@ struct Incremental {
     /// Per basis index: frontier nodes that had it among their candidates when they were
     /// added or it was promoted (a superset: entries are dropped lazily).
     rev: Vec<Vec<NodeId>>,
+    /// Per basis index: how many entries of its `rev` list are live (the frontier node still
+    /// has it as a candidate). A list with many dead entries is compacted
+    /// ([`LSharp::forget_candidate`]), so that a scan of it costs about its live entries.
+    rev_live: Vec<u32>,
+    /// The buffer of [`ObservationTree::disagreements`].
+    states: Vec<u32>,
+    /// Per node, the last settlement (`epoch`) that logged its answer.
+    stamp: Vec<u32>,
+    /// The number of settlements with new answers so far.
+    epoch: u32,
     /// Candidates dropped so far (progress between promotions).
     dropped: usize,
     /// Frontier nodes whose candidates changed (or that were added) since they last had
@@ -179,7 +197,7 @@ const ADS_BUDGET: usize = 1 << 11;
 pub const PROBE_TAIL: usize = 10;
 
 /// The default [`LSharp::guided_tail`]: measured on the bench's targets (`benches/LEARNING.md`,
-/// section C, "The guided tail" and run 6), with 100 letters the ADS rule meets issue 15's
+/// section C, "The guided tail" and run 7), with 100 letters the ADS rule meets issue 15's
 /// query goals on all of them but the membership goal of one (1.5% over); with 30 it missed
 /// the equivalence goal on pots2 (76 to 82 against 68) and peterson2. The counts move by a
 /// few percent with the length and the seed: the walks are pseudo-random.
@@ -234,7 +252,7 @@ impl LSharp {
             frontier: Vec::new(),
             frontier_index: vec![NONE],
             extended: 0,
-            inc: Box::new(Incremental { rev: vec![Vec::new()], ..Incremental::default() }),
+            inc: Box::new(Incremental { rev: vec![Vec::new()], rev_live: vec![0], ..Incremental::default() }),
             closed: None,
             reference: None,
             separation: Separation::default(),
@@ -276,6 +294,7 @@ impl LSharp {
         let q = self.basis.len() as u32;
         self.basis.push(n);
         self.inc.rev.push(Vec::new());
+        self.inc.rev_live.push(0);
         Self::set_index(&mut self.basis_index, n, q);
     }
 
@@ -468,7 +487,7 @@ impl LSharp {
                     // Seeded by the start state: runs from nodes identified with the same
                     // state walk the same way while the hypothesis stays the same, so that
                     // the tree holds answers to the same words below them (measured: fewer
-                    // queries than a seed per node, `benches/LEARNING.md`, run 6).
+                    // queries than a seed per node, `benches/LEARNING.md`, run 7).
                     let seed = 0x9e37_79b9_7f4a_7c15 ^ u64::from(start).wrapping_mul(0x2545_f491_4f6c_dd1d);
                     walk = Some((hyp_run(hyp, k, start, &chosen), seed));
                 }
@@ -587,6 +606,7 @@ impl LSharp {
                     let cands = self.candidates_of(c);
                     for &q in &cands {
                         self.inc.rev[q as usize].push(c);
+                        self.inc.rev_live[q as usize] += 1;
                     }
                     Self::set_index(&mut self.frontier_index, c, self.frontier.len() as u32);
                     self.frontier.push((c, cands));
@@ -656,72 +676,153 @@ impl LSharp {
     /// logged since the last settlement can have made nodes apart, and a new answer at the
     /// word `u·v` makes a frontier node `f` apart from a candidate `q` only if `u` is `f` (and
     /// `q·v` has the other answer) or `u` is `q` (and `f·v` has the other answer).
+    ///
+    /// A run logs a chain of answers, one per letter, so the new answers are taken a path at a
+    /// time: from every logged node none of whose children is logged (a path's end) up to the
+    /// root, and for each basis or frontier node `u` on that path, the other side is walked
+    /// down once along the path, comparing at every logged node on the way. Every logged
+    /// node lies on such a path, so every comparison of the answer-at-a-time settlement is
+    /// made (some twice, where paths share a prefix), and the candidates left are the same.
     fn settle(&mut self) {
         let log = self.tree.take_log();
+        if log.is_empty() {
+            return;
+        }
         let pc = self.tree.prefix_closed();
-        // The letters from the current ancestor down to the logged node, reversed.
-        let mut path: Vec<u32> = Vec::new();
-        let mut v: Vec<u32> = Vec::new();
+        self.inc.epoch += 1;
+        let epoch = self.inc.epoch;
+        if self.inc.stamp.len() < self.tree.len() {
+            self.inc.stamp.resize(self.tree.len(), 0);
+        }
+        for &x in &log {
+            self.inc.stamp[x as usize] = epoch;
+        }
+        // The nodes from the root down to a path's end, and the letters between them.
+        let mut nodes: Vec<NodeId> = Vec::new();
+        let mut letters: Vec<u32> = Vec::new();
         for x in log {
-            let Some(answer) = self.tree.out(x) else { continue };
-            path.clear();
+            if self.tree.out(x).is_none()
+                || self.tree.children(x).iter().any(|&(_, c)| self.inc.stamp[c as usize] == epoch)
+            {
+                continue;
+            }
+            nodes.clear();
+            letters.clear();
             let mut at = x;
-            loop {
-                if let Some(q) = self.basis_of(at) {
+            nodes.push(at);
+            while let Some((p, a)) = self.tree.parent(at) {
+                letters.push(a);
+                nodes.push(p);
+                at = p;
+            }
+            nodes.reverse();
+            letters.reverse();
+            for (j, &u) in nodes.iter().enumerate() {
+                let (v, along) = (&letters[j..], &nodes[j..]);
+                if let Some(q) = self.basis_of(u) {
                     // Rejected basis nodes are apart from exactly the accepted nodes, which
-                    // the answers alone show.
-                    if at != x && !(pc && self.tree.out(at) == Some(false)) {
-                        v.clear();
-                        v.extend(path.iter().rev());
-                        self.drop_apart_via_basis(q, &v, answer);
+                    // the answers alone show; a basis node's own answer is never new.
+                    if !(v.is_empty() || pc && self.tree.out(u) == Some(false)) {
+                        self.drop_apart_via_basis(q, v, along);
                     }
-                } else if let Some(i) = self.frontier_of(at) {
-                    v.clear();
-                    v.extend(path.iter().rev());
-                    self.drop_apart_via_frontier(i, &v, answer);
-                }
-                match self.tree.parent(at) {
-                    Some((p, a)) => {
-                        path.push(a);
-                        at = p;
-                    }
-                    None => break,
+                } else if let Some(i) = self.frontier_of(u) {
+                    self.drop_apart_via_frontier(i, v, along);
                 }
             }
         }
     }
 
-    /// Frontier node `i`'s word followed by `v` has answer `answer`: drops the candidates
-    /// whose word followed by `v` has the other.
-    fn drop_apart_via_frontier(&mut self, i: usize, v: &[u32], answer: bool) {
+    /// Whether the word of `start` followed by a prefix `v[..i]` has a known answer other
+    /// than that of `along[i]`, for some `i ≥ from` where `along[i]` was logged in this
+    /// settlement (`stamp[along[i]] == epoch`); `along[i]` is the node of `u·v[..i]` for the
+    /// node `u = along[0]` being compared with `start`. One walk down the tree.
+    fn differs_along(
+        tree: &ObservationTree,
+        stamp: &[u32],
+        epoch: u32,
+        start: NodeId,
+        v: &[u32],
+        along: &[NodeId],
+        from: usize,
+    ) -> bool {
+        let mut a = start;
+        for (i, &y) in along.iter().enumerate() {
+            if i >= from
+                && stamp[y as usize] == epoch
+                && let (Some(x), Some(z)) = (tree.out(a), tree.out(y))
+                && x != z
+            {
+                return true;
+            }
+            let Some(&l) = v.get(i) else { break };
+            match tree.child(a, l) {
+                Some(c) => a = c,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// Frontier node `i`'s word followed by prefixes of `v` has new answers (at the logged
+    /// nodes of `along`, [`LSharp::differs_along`]): drops the candidates whose word followed
+    /// by the same prefix has another.
+    fn drop_apart_via_frontier(&mut self, i: usize, v: &[u32], along: &[NodeId]) {
         let (f, mut cands) = std::mem::take(&mut self.frontier[i]);
         let before = cands.len();
-        cands.retain(|&q| !self.tree.differ_at(self.basis[q as usize], v, answer));
+        let mut gone = Vec::new();
+        cands.retain(|&q| {
+            let apart =
+                Self::differs_along(&self.tree, &self.inc.stamp, self.inc.epoch, self.basis[q as usize], v, along, 0);
+            if apart {
+                gone.push(q);
+            }
+            !apart
+        });
         self.inc.dropped += before - cands.len();
         if cands.len() != before {
             self.inc.changed.push(f);
         }
         self.frontier[i] = (f, cands);
+        for q in gone {
+            self.forget_candidate(q);
+        }
         self.sync_next(f);
     }
 
-    /// Basis node `q`'s word followed by `v` has answer `answer`: drops `q` from the
-    /// candidates of the frontier nodes whose word followed by `v` has the other.
-    fn drop_apart_via_basis(&mut self, q: u32, v: &[u32], answer: bool) {
+    /// Basis index `q` was dropped from a frontier node's candidates outside a scan of its
+    /// `rev` list, which now holds one more dead entry: once the dead entries outnumber the
+    /// live ones, the list is compacted. (A dead entry would be dropped by the next scan that
+    /// reaches it anyway, so this changes no result, only how long the scans are.)
+    fn forget_candidate(&mut self, q: u32) {
+        let q = q as usize;
+        self.inc.rev_live[q] -= 1;
+        if self.inc.rev[q].len() > 2 * self.inc.rev_live[q] as usize + 16 {
+            let mut rev = std::mem::take(&mut self.inc.rev[q]);
+            rev.retain(|&f| self.frontier_of(f).is_some_and(|i| self.frontier[i].1.binary_search(&(q as u32)).is_ok()));
+            debug_assert_eq!(rev.len(), self.inc.rev_live[q] as usize);
+            self.inc.rev[q] = rev;
+        }
+    }
+
+    /// Basis node `q`'s word followed by prefixes of `v` (not empty) has new answers (at the
+    /// logged nodes of `along`): drops `q` from the candidates of the frontier nodes whose word
+    /// followed by the same prefix has another.
+    fn drop_apart_via_basis(&mut self, q: u32, v: &[u32], along: &[NodeId]) {
         let mut rev = std::mem::take(&mut self.inc.rev[q as usize]);
         let mut first_dropped = Vec::new();
         rev.retain(|&f| {
             // Most frontier nodes have no child on `v`'s first letter, so `f·v` is not in the
             // tree; the mask says so without touching `f`'s candidates (a stale entry stays
             // until a later visit, which the superset allows).
-            if !v.is_empty() && !self.tree.may_have_child(f, v[0]) {
+            if !self.tree.may_have_child(f, v[0]) {
                 return true;
             }
             let Some(i) = self.frontier_of(f) else { return false };
             let cands = &mut self.frontier[i].1;
             let Ok(at) = cands.binary_search(&q) else { return false };
-            if self.tree.differ_at(f, v, answer) {
+            if Self::differs_along(&self.tree, &self.inc.stamp, self.inc.epoch, f, v, along, 1) {
                 cands.remove(at);
+                self.inc.rev_live[q as usize] -= 1;
                 self.inc.dropped += 1;
                 self.inc.changed.push(f);
                 if at == 0 {
@@ -766,6 +867,7 @@ impl LSharp {
             true
         });
         self.inc.frontier_by_out[b] = same;
+        self.inc.rev_live.push(rev.len() as u32);
         self.inc.rev.push(rev);
     }
 
@@ -911,17 +1013,15 @@ impl LSharp {
     /// before its children). In prefix-closed mode the walk would not go below a rejected
     /// node, but nothing below a consistent rejected node is inconsistent (the hypothesis's
     /// only rejecting state loops), and an inconsistent one comes before its descendants.
-    fn inconsistency(&self, hyp: &Transitions) -> Option<NodeId> {
-        let step = |q: u32, a: u32| if q == NONE { NONE } else { hyp.next[q as usize * hyp.letters + a as usize] };
-        let states = self.tree.states_of(0, &step);
+    fn inconsistency(&mut self, hyp: &Transitions) -> Option<NodeId> {
+        let accepts: Vec<bool> = (0..self.basis.len() as u32).map(|q| self.accepts(q)).collect();
+        // The buffer is kept between calls: it is as large as the tree.
+        let mut states = std::mem::take(&mut self.inc.states);
+        let found = self.tree.disagreements(0, &hyp.next, hyp.letters, &accepts, &mut states);
+        self.inc.states = states;
         let mut first: Option<NodeId> = None;
-        for (n, &q) in states.iter().enumerate() {
-            let n = n as NodeId;
-            if q != NONE
-                && let Some(b) = self.tree.out(n)
-                && b != self.accepts(q)
-                && first.is_none_or(|m| self.tree.walk_order_before(n, m))
-            {
+        for n in found {
+            if first.is_none_or(|m| self.tree.walk_order_before(n, m)) {
                 first = Some(n);
             }
         }
@@ -1355,7 +1455,7 @@ mod tests {
                 }
             }
             let hyp = self.transitions();
-            assert_eq!(self.inconsistency(&hyp), self.inconsistency_by_walk(&hyp));
+            assert_eq!(self.clone().inconsistency(&hyp), self.inconsistency_by_walk(&hyp));
         }
     }
 

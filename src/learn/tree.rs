@@ -17,6 +17,10 @@
 //! in prefix-closed mode no accepted node lies below a rejected one; every node whose answer
 //! was recorded (asked or implied by [`ObservationTree::set_out`]) is in the log until taken.
 //!
+//! Parents and letters are kept in an array of their own, beside the nodes, so that the
+//! learner's consistency pass over every node ([`ObservationTree::disagreements`]) reads eight
+//! bytes and one answer byte per node.
+//!
 //! Apartness first looks at one byte per node (answer known, accepted, has children) and a
 //! 64-bit mask of its children's letters, kept in arrays of their own, so that most pairs are
 //! decided without touching the nodes themselves.
@@ -33,6 +37,9 @@ pub type NodeId = u32;
 /// The root, the empty word.
 pub const ROOT: NodeId = 0;
 
+/// No state, in the tables of [`ObservationTree::disagreements`].
+pub const NO_STATE: u32 = u32::MAX;
+
 /// A node's answer is known.
 const KNOWN: u8 = 1;
 /// A node's answer is known and is "accepted".
@@ -42,8 +49,6 @@ const INNER: u8 = 4;
 
 #[derive(Clone, Debug)]
 struct Node {
-    parent: NodeId,
-    letter: u32,
     depth: u32,
     /// (letter, child), sorted by letter.
     children: Vec<(u32, NodeId)>,
@@ -55,6 +60,10 @@ pub struct ObservationTree {
     letters: u32,
     prefix_closed: bool,
     nodes: Vec<Node>,
+    /// Per node, its parent and the letter from it (the root's are `(ROOT, 0)`), in an array of
+    /// their own: the one pass of [`ObservationTree::disagreements`] reads only these and
+    /// `meta`.
+    up: Vec<(NodeId, u32)>,
     /// Per node, [`KNOWN`], [`ACCEPTED`] and [`INNER`] bits: what apartness looks at first, in
     /// an array small enough to stay in cache.
     meta: Vec<u8>,
@@ -68,11 +77,12 @@ pub struct ObservationTree {
 impl ObservationTree {
     /// The tree holding only the root, with nothing known.
     pub fn new(letters: usize, prefix_closed: bool) -> ObservationTree {
-        let root = Node { parent: ROOT, letter: 0, depth: 0, children: Vec::new() };
+        let root = Node { depth: 0, children: Vec::new() };
         ObservationTree {
             letters: letters as u32,
             prefix_closed,
             nodes: vec![root],
+            up: vec![(ROOT, 0)],
             meta: vec![0],
             letter_mask: vec![0],
             log: Vec::new(),
@@ -128,7 +138,7 @@ impl ObservationTree {
 
     /// The parent of `n` and the letter from it (`None` for the root).
     pub fn parent(&self, n: NodeId) -> Option<(NodeId, u32)> {
-        (n != ROOT).then(|| (self.nodes[n as usize].parent, self.nodes[n as usize].letter))
+        (n != ROOT).then(|| self.up[n as usize])
     }
 
     /// The child of `n` on `letter`, added if missing. In prefix-closed mode a new child of a
@@ -143,7 +153,8 @@ impl ObservationTree {
                 let rejected = self.prefix_closed && self.out(n) == Some(false);
                 let depth = self.nodes[n as usize].depth + 1;
                 self.nodes[n as usize].children.insert(i, (letter, id));
-                self.nodes.push(Node { parent: n, letter, depth, children: Vec::new() });
+                self.nodes.push(Node { depth, children: Vec::new() });
+                self.up.push((n, letter));
                 self.meta[n as usize] |= INNER;
                 self.meta.push(if rejected { KNOWN } else { 0 });
                 self.letter_mask[n as usize] |= 1 << (letter % 64);
@@ -183,7 +194,7 @@ impl ObservationTree {
         if out {
             let mut at = n;
             while at != ROOT {
-                at = self.nodes[at as usize].parent;
+                at = self.up[at as usize].0;
                 if self.out(at).is_some() {
                     break;
                 }
@@ -202,16 +213,36 @@ impl ObservationTree {
         }
     }
 
-    /// The state of every node (indexed by node) when the root is in state `start` and
-    /// `next(q, a)` is the state after letter `a` in state `q`. Parents come before their
-    /// children in the node array, so this is one pass.
-    pub fn states_of(&self, start: u32, next: &dyn Fn(u32, u32) -> u32) -> Vec<u32> {
-        let mut states = Vec::with_capacity(self.nodes.len());
+    /// The nodes whose known answer differs from that of their state, when the root is in
+    /// state `start`, `next[q * letters + a]` is the state after letter `a` in state `q`
+    /// ([`NO_STATE`] for none: that node and its descendants have no state) and `accepts[q]`
+    /// is state `q`'s answer. One pass over the node array (parents come before their
+    /// children), reading only the parent, letter and answer arrays; `states` is a buffer.
+    pub fn disagreements(
+        &self,
+        start: u32,
+        next: &[u32],
+        letters: usize,
+        accepts: &[bool],
+        states: &mut Vec<u32>,
+    ) -> Vec<NodeId> {
+        let mut found = Vec::new();
+        states.clear();
+        states.reserve(self.up.len());
         states.push(start);
-        for node in &self.nodes[1..] {
-            states.push(next(states[node.parent as usize], node.letter));
+        let disagrees = |q: u32, m: u8| q != NO_STATE && m & KNOWN != 0 && (m & ACCEPTED != 0) != accepts[q as usize];
+        if disagrees(start, self.meta[0]) {
+            found.push(ROOT);
         }
-        states
+        for (n, (&(parent, letter), &m)) in self.up.iter().zip(&self.meta).enumerate().skip(1) {
+            let p = states[parent as usize];
+            let q = if p == NO_STATE { NO_STATE } else { next[p as usize * letters + letter as usize] };
+            states.push(q);
+            if disagrees(q, m) {
+                found.push(n as NodeId);
+            }
+        }
+        found
     }
 
     /// Whether a depth-first walk from the root that takes the children of a node in
@@ -219,20 +250,20 @@ impl ObservationTree {
     pub fn walk_order_before(&self, a: NodeId, b: NodeId) -> bool {
         let (mut x, mut y) = (a, b);
         while self.nodes[x as usize].depth > self.nodes[y as usize].depth {
-            x = self.nodes[x as usize].parent;
+            x = self.up[x as usize].0;
         }
         while self.nodes[y as usize].depth > self.nodes[x as usize].depth {
-            y = self.nodes[y as usize].parent;
+            y = self.up[y as usize].0;
         }
         if x == y {
             // One is an ancestor of the other (or they are equal).
             return self.nodes[a as usize].depth < self.nodes[b as usize].depth;
         }
-        while self.nodes[x as usize].parent != self.nodes[y as usize].parent {
-            x = self.nodes[x as usize].parent;
-            y = self.nodes[y as usize].parent;
+        while self.up[x as usize].0 != self.up[y as usize].0 {
+            x = self.up[x as usize].0;
+            y = self.up[y as usize].0;
         }
-        self.nodes[x as usize].letter > self.nodes[y as usize].letter
+        self.up[x as usize].1 > self.up[y as usize].1
     }
 
     /// The nodes whose answer became known since the last call, in the order they got it.
@@ -250,8 +281,7 @@ impl ObservationTree {
         let mut w = vec![0; self.nodes[n as usize].depth as usize];
         let mut at = n;
         for slot in w.iter_mut().rev() {
-            *slot = self.nodes[at as usize].letter;
-            at = self.nodes[at as usize].parent;
+            (at, *slot) = self.up[at as usize];
         }
         w
     }
@@ -635,13 +665,23 @@ mod tests {
     }
 
     #[test]
-    fn states_of_runs_every_node() {
+    fn disagreements_run_every_node_through_the_table() {
         let mut t = ObservationTree::new(2, false);
         let n = t.walk_or_add(ROOT, &[1, 1, 0]);
-        // Counts the ones modulo 3.
-        let states = t.states_of(0, &|q, a| (q + a) % 3);
-        assert_eq!(states[n as usize], 2);
-        assert_eq!(states[t.walk(ROOT, &[1]).unwrap() as usize], 1);
+        let one = t.walk(ROOT, &[1]).unwrap();
+        t.set_out(n, true);
+        t.set_out(one, true);
+        // Counts the ones modulo 3; only state 1 accepts.
+        let next: Vec<u32> = (0..3).flat_map(|q| [q, (q + 1) % 3]).collect();
+        let mut states = Vec::new();
+        let found = t.disagreements(0, &next, 2, &[false, true, false], &mut states);
+        assert_eq!((states[n as usize], states[one as usize]), (2, 1));
+        assert_eq!(found, [n]);
+        // A missing transition leaves a node and its descendants without a state.
+        let mut cut = next.clone();
+        cut[1] = NO_STATE;
+        assert!(t.disagreements(0, &cut, 2, &[false, true, false], &mut states).is_empty());
+        assert_eq!(states[n as usize], NO_STATE);
     }
 
     #[test]
