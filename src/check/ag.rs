@@ -45,11 +45,12 @@
 //! property (`subst check` does so for the old version), within a budget of the search's
 //! explored states.
 //!
-//! Without levels to re-use, a bounded breadth-first search of the product ([`PROBE_STATES`] states
-//! in a checker's first run; [`SEARCH_GROWTH`] times the states of its largest search that decided,
-//! when that is more, in later runs) looks for a violation. The rule finds a shallow violation only after every level has
-//! learned a candidate (`benches/SCALABLE.md`, TURNS). The search only ever returns a real
-//! trace of the product, and "holds" only when it has explored every state of the product:
+//! Without levels to re-use, a bounded breadth-first search of the product ([`PROBE_STATES`]
+//! states in a checker's first run; [`SEARCH_GROWTH`] times the states of its largest search
+//! that decided, when that is more, in later runs) looks for a violation. The rule finds a
+//! shallow violation only after every level has learned a candidate (`benches/SCALABLE.md`,
+//! TURNS). The search only ever returns a real trace of the product, and "holds" only when it
+//! has explored every state of the product:
 //! then it is the monolithic check itself, and learning would only cost time (in the last
 //! CEGAR round on the IPC at sizes 1/1, 0.5 s of learning after the product was explored).
 //! A run decided by the search leaves the levels as they were.
