@@ -46,12 +46,12 @@
 //! explored states.
 //!
 //! Without levels to re-use, a bounded breadth-first search of the product ([`PROBE_STATES`]
-//! states in a checker's first run; [`SEARCH_GROWTH`] times the states of its largest search
-//! that decided, when that is more, in later runs) looks for a violation. The rule finds a
-//! shallow violation only after every level has learned a candidate (`benches/SCALABLE.md`,
-//! TURNS). The search only ever returns a real trace of the product, and "holds" only when it
-//! has explored every state of the product:
-//! then it is the monolithic check itself, and learning would only cost time (in the last
+//! states in a checker's first run, in later runs [`SEARCH_GROWTH`] times the states of its
+//! largest search that decided when that is more; with levels, [`PROBE_STATES`]) looks for a
+//! violation. The rule finds a shallow violation only after every level has learned a
+//! candidate (`benches/SCALABLE.md`, TURNS). The search only ever returns a real trace of the
+//! product, and "holds" only when it has explored every state of the product: then it is
+//! the monolithic check itself, and learning would only cost time (in the last
 //! CEGAR round on the IPC at sizes 1/1, 0.5 s of learning after the product was explored).
 //! A run decided by the search leaves the levels as they were.
 //!
@@ -392,9 +392,9 @@ pub fn expose_errors(components: &[Dla], property: Option<&Dla>, fallible: &[boo
 /// ([`SEARCH_GROWTH`]).
 pub const PROBE_STATES: usize = 50_000;
 
-/// A search of the product may explore this many times the states of the largest search of
-/// the same checker that decided, when that is more than its budget ([`PROBE_STATES`],
-/// `--probe-states`). The runs of one checker are the rounds of one CEGAR loop, whose
+/// While a checker holds no levels to re-use, a search of the product may explore this many
+/// times the states of the largest search of the same checker that decided, when that is
+/// more than its budget ([`PROBE_STATES`], `--probe-states`). The runs of one checker are the rounds of one CEGAR loop, whose
 /// products differ by one refined component, so a product that needed `S` states to decide
 /// in one round rarely needs more than a few times `S` in the next. On the IPC at sizes
 /// 2/2 the 50,000 states of the first budget ran out in round 20 of P2 (35,906 states in
