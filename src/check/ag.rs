@@ -49,11 +49,13 @@
 //! past which it stops as at the deadline; `subst check` bounds its attempt at re-use after an
 //! upgrade with it (`check::compat`, `REUSE_WORK_SHARE`).
 //!
-//! Without levels to re-use, a bounded breadth-first search of the product ([`PROBE_STATES`] states)
-//! looks for a violation. The rule finds a shallow violation only after every level has
-//! learned a candidate (`benches/SCALABLE.md`, TURNS). The search only ever returns a real
-//! trace of the product, and "holds" only when it has explored every state of the product:
-//! then it is the monolithic check itself, and learning would only cost time (in the last
+//! Without levels to re-use, a bounded breadth-first search of the product ([`PROBE_STATES`]
+//! states in a checker's first run, in later runs [`SEARCH_GROWTH`] times the states of its
+//! largest search that decided when that is more; with levels, [`PROBE_STATES`]) looks for a
+//! violation. The rule finds a shallow violation only after every level has learned a
+//! candidate (`benches/SCALABLE.md`, TURNS). The search only ever returns a real trace of the
+//! product, and "holds" only when it has explored every state of the product: then it is
+//! the monolithic check itself, and learning would only cost time (in the last
 //! CEGAR round on the IPC at sizes 1/1, 0.5 s of learning after the product was explored).
 //! A run decided by the search leaves the levels as they were.
 //!
@@ -117,7 +119,10 @@
 //! the interface). Counterexample witnesses are found by an explicit search of the constrained
 //! product. A search of the product that gives up has cost its whole budget for nothing: on
 //! the scalable assembly at N = 8 the rule alone takes 1.3 s and the default engine 3 s
-//! (`benches/SCALABLE.md`); the budget of 50,000 states is what P2 of the IPC needs.
+//! (`benches/SCALABLE.md`); the first budget of 50,000 states is what P2 of the IPC at sizes 1/1
+//! needs, and later rounds get more only after a search that decided needed more than a quarter of it.
+//! When the search gives up, the rule's counterexample is a trace of the product but not a
+//! shortest one, and CEGAR may then take another (on the IPC, a costlier) path than mono's.
 
 use crate::util::HashMap;
 use std::sync::Arc;
@@ -184,6 +189,9 @@ pub struct AgStats {
     /// Product states explored by the bounded search for a violation before learning
     /// ([`PROBE_STATES`]).
     pub probed: usize,
+    /// The state budget of the last search of the product in this run
+    /// ([`DynamicChecker::search_budget`]; 0 when the run did not search).
+    pub search_budget: usize,
     /// The search explored the whole product without finding a violation, so the property
     /// holds without learning.
     pub decided_by_probe: bool,
@@ -384,8 +392,22 @@ pub fn expose_errors(components: &[Dla], property: Option<&Dla>, fallible: &[boo
 }
 
 /// How many product states the bounded search for a violation explores before learning
-/// starts (`probe`).
+/// starts (`probe`), in the first run of a checker; later runs may explore more
+/// ([`SEARCH_GROWTH`]).
 pub const PROBE_STATES: usize = 50_000;
+
+/// While a checker holds no levels to re-use, a search of the product may explore this many
+/// times the states of the largest search of the same checker that decided, when that is
+/// more than its budget ([`PROBE_STATES`], `--probe-states`). The runs of one checker are the rounds of one CEGAR loop, whose
+/// products differ by one refined component, so a product that needed `S` states to decide
+/// in one round rarely needs more than a few times `S` in the next. On the IPC at sizes
+/// 2/2 the 50,000 states of the first budget ran out in round 20 of P2 (35,906 states in
+/// round 19), and from there the rule's counterexamples led CEGAR along a path of 45% more
+/// SMT calls than mono's (`benches/IPC_SCALE.md`). A search that gives up costs at most
+/// this many times a search that was worth doing, and one that decides is the check the
+/// monolithic engine would have made. On the scalable assembly, where the rule wins, the
+/// searches that decide need at most 3,022 states (N = 10), so the budget stays 50,000 there.
+pub const SEARCH_GROWTH: usize = 4;
 
 /// A breadth-first search of the whole product for a violation, given up after
 /// `budget` states. The recursive rule finds a violation only at its last level, after
@@ -405,6 +427,14 @@ fn probe(components: &[Dla], property: Option<&Dla>, budget: usize, stats: &mut 
     let found = safety::check_bounded(&parts, &|_| false, property, budget)
         .expect("properties and assumptions are deterministic");
     stats.checking += start.elapsed();
+    tracing::debug!(
+        budget,
+        states = found.as_ref().map(|f| match f {
+            Safety::Violated { states, .. } | Safety::Holds { states } => *states,
+        }),
+        violated = matches!(found, Some(Safety::Violated { .. })),
+        "search of the product"
+    );
     match found {
         Some(Safety::Violated { trace, states }) => {
             stats.probed += states;
@@ -871,6 +901,10 @@ pub struct DynamicChecker {
     deadline: Option<Instant>,
     /// The state budget of the search for a violation before learning ([`PROBE_STATES`]).
     probe: usize,
+    /// The most product states that a search of this checker explored before it decided
+    /// (a violation found, or the whole product explored): later searches may explore
+    /// [`SEARCH_GROWTH`] times as many ([`DynamicChecker::search_budget`]).
+    searched: usize,
     /// How a changed level re-uses its old table or tree.
     reuse: Reuse,
     /// Whether assumptions range over the whole interface or over a refined part of it.
@@ -917,6 +951,7 @@ impl DynamicChecker {
             last: None,
             deadline: None,
             probe: PROBE_STATES,
+            searched: 0,
             reuse: Reuse::default(),
             alphabet: InterfaceAlphabet::default(),
             decided: None,
@@ -946,7 +981,8 @@ impl DynamicChecker {
     }
 
     /// The search for a violation that precedes learning explores at most `states` product
-    /// states (0: none; [`PROBE_STATES`] by default).
+    /// states (0: none; [`PROBE_STATES`] by default), or more once an earlier search of this
+    /// checker decided with more ([`DynamicChecker::search_budget`]).
     pub fn with_probe(mut self, states: usize) -> DynamicChecker {
         self.probe = states;
         self
@@ -1189,7 +1225,7 @@ impl DynamicChecker {
                 }
             }
         }
-        if let Some(outcome) = probe(components, property, self.probe, stats) {
+        if let Some(outcome) = self.search(components, property, stats) {
             if self.learn_after_search && outcome == Outcome::Holds {
                 self.learn_for_later(components, property, stats);
             }
@@ -1214,18 +1250,53 @@ impl DynamicChecker {
     /// (`benches/COMPAT.md`). So the bounded search of the product ([`probe`]) looks for a
     /// shortest violation, as a run without levels would have found first; the rule's trace
     /// stays when the search gives up. Either way the outcome is a violation of the product.
-    fn shortest(&self, outcome: Outcome, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Outcome {
+    fn shortest(
+        &mut self,
+        outcome: Outcome,
+        components: &[Dla],
+        property: Option<&Dla>,
+        stats: &mut AgStats,
+    ) -> Outcome {
         if !matches!(outcome, Outcome::Violated(_)) {
             return outcome;
         }
         // The rule decided; the search only gives the trace (not a run decided by the search).
         let decided_by_search = stats.violated_by_probe;
-        let found = probe(components, property, self.probe, stats);
+        let found = self.search(components, property, stats);
         stats.violated_by_probe = decided_by_search;
         match found {
             Some(found @ Outcome::Violated(_)) => found,
             _ => outcome,
         }
+    }
+
+    /// The state budget of this checker's next search of the product: [`PROBE_STATES`] (or
+    /// what [`DynamicChecker::with_probe`] set, 0 for none), or, while the checker holds no
+    /// levels to re-use, [`SEARCH_GROWTH`] times the most states that one of its searches
+    /// explored before it decided, when that is more. With levels, the rule starts from
+    /// their assumptions and is cheaper than a large search: on the IPC upgrade ipc4 (P2),
+    /// searches grown to 450,000 states made DynamicCheck take 93 s where the first budget
+    /// and the rule from the old levels took 55 s, for the same refinements. Without them,
+    /// the rule learns from nothing, which costs more than the search (P2 at 2/2).
+    pub fn search_budget(&self) -> usize {
+        if self.probe == 0 || self.holds_answers() {
+            self.probe
+        } else {
+            self.probe.max(self.searched.saturating_mul(SEARCH_GROWTH))
+        }
+    }
+
+    /// The bounded search of the product ([`probe`]) within [`DynamicChecker::search_budget`];
+    /// a search that decides raises the budget of the next ones.
+    fn search(&mut self, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Option<Outcome> {
+        let budget = self.search_budget();
+        stats.search_budget = budget;
+        let before = stats.probed;
+        let found = probe(components, property, budget, stats);
+        if found.is_some() {
+            self.searched = self.searched.max(stats.probed - before);
+        }
+        found
     }
 
     /// After the search of the product proved the property, learns the levels' assumptions
@@ -1903,6 +1974,45 @@ mod tests {
             assert!(stats.reuse_budget.is_some() && !stats.fell_back, "{algorithm}: {stats:?}");
             assert_eq!(upgraded, Outcome::Violated(["c", "c", "c", "a"].map(String::from).to_vec()), "{algorithm}");
         }
+    }
+
+    /// A component over `x` that goes round `n` states, or (`errs`) errs after `n` events.
+    fn steps(n: usize, errs: bool) -> Dla {
+        let mut b = Builder::new();
+        b.add_event("x");
+        let s0 = b.add_state(&[], true);
+        let end = if errs { b.add_error_state() } else { s0 };
+        let events = vec!["x"; n];
+        chain(&mut b, s0, &events, end);
+        b.set_initial(s0);
+        b.build()
+    }
+
+    #[test]
+    fn a_search_that_decided_raises_the_budget_of_the_next_runs_searches() {
+        let (ring, deep) = ([steps(6, false), looping(&["x"])], [steps(12, true), looping(&["x"])]);
+        let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_probe(8);
+        // 8 states are too few for the deep violation: alone, the search gives up on it.
+        let (outcome, alone) = checker.clone().run(&deep, None);
+        assert!(matches!(outcome, Outcome::Violated(_)) && !alone.violated_by_probe, "{alone:?}");
+        let (outcome, first) = checker.run(&ring, None);
+        assert!(outcome == Outcome::Holds && first.decided_by_probe, "{first:?}");
+        assert_eq!(checker.search_budget(), SEARCH_GROWTH * first.probed);
+        let (outcome, next) = checker.run(&deep, None);
+        assert!(matches!(outcome, Outcome::Violated(_)) && next.violated_by_probe, "{next:?}");
+        assert_eq!((next.search_budget, next.membership), (SEARCH_GROWTH * first.probed, 0));
+    }
+
+    #[test]
+    fn a_checker_with_levels_to_re_use_keeps_the_first_budget() {
+        let (ring, deep) = ([steps(6, false), looping(&["x"])], [steps(12, true), looping(&["x"])]);
+        let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_probe(8).with_learning_after_search(true);
+        let (outcome, first) = checker.run(&ring, None);
+        assert!(outcome == Outcome::Holds && first.decided_by_probe && first.learned_after_search, "{first:?}");
+        assert_eq!(checker.search_budget(), 8);
+        let (outcome, next) = checker.run(&deep, None);
+        assert!(matches!(outcome, Outcome::Violated(_)) && !next.violated_by_probe, "{next:?}");
+        assert_eq!(next.search_budget, 8);
     }
 
     #[test]

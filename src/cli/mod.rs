@@ -99,7 +99,9 @@ pub struct AgArgs {
     pub reuse: ReuseArg,
     /// The compositional engine first explores up to this many states of the whole product:
     /// a violation found is the verdict, and so is "holds" when the product has no more
-    /// states. 0 leaves every verdict to the assume-guarantee rule.
+    /// states. Later CEGAR rounds, while no assumption has been learned, may explore up to four
+    /// times the states of the largest search that decided, when that is more. 0 leaves every
+    /// verdict to the assume-guarantee rule.
     #[arg(long, value_name = "STATES", default_value_t = crate::check::ag::PROBE_STATES)]
     pub probe_states: usize,
     /// The events each assumption of the compositional engine ranges over: first the events
