@@ -27,7 +27,7 @@
 //! the old tables or trees.
 //!
 //! With `--models`, it runs instead the generated upgrades of the FSP models of
-//! `tests/dynamic.rs` (16 per model: one transition of one part removed or added, the same
+//! `tests/it/dynamic.rs` (16 per model: one transition of one part removed or added, the same
 //! pseudo-random choices as the test) with L# and each re-use mode, and prints per mode the
 //! membership queries and the time of the upgrade runs, summed, against the runs from scratch.
 //!
@@ -340,7 +340,7 @@ fn parse_reuse(s: &str) -> Option<Reuse> {
     }
 }
 
-/// The FSP models of `tests/dynamic.rs`: file, assembly, property.
+/// The FSP models of `tests/it/dynamic.rs`: file, assembly, property.
 const MODELS: &[(&str, &str, &str)] = &[
     ("paper000.lts", "SYS", "ORDER"),
     ("paper000.lts", "BROKEN", "ORDER"),
@@ -355,7 +355,7 @@ const MODELS: &[(&str, &str, &str)] = &[
 ];
 
 /// A copy of `d` with one transition added (`add`) or removed, chosen by `pick` (as in
-/// `tests/dynamic.rs`).
+/// `tests/it/dynamic.rs`).
 fn mutate(d: &Dla, add: bool, pick: u64) -> Dla {
     let mut b = Builder::new();
     for e in d.alphabet() {

@@ -42,14 +42,14 @@
 //! - The IR is C's semantics, made explicit: every integer conversion is a cast node, every
 //!   undefined behaviour is a `check` edge, every side effect is an edge, and every edge keeps
 //!   the C source span and text it came from (see [`ir`]).
-//! - The interpreter ([`ir::interp`]) is the reference semantics; `tests/gcc_agreement.rs`
+//! - The interpreter ([`ir::interp`]) is the reference semantics; `tests/it/gcc_agreement.rs`
 //!   holds it to gcc's behaviour on the examples and on generated programs.
 //! - Input errors are values ([`diag::Diagnostic`]) with a file, line and column; no input
 //!   makes subst panic (the parser and the lowering run under `catch_unwind` as a last guard).
 //! - Only [`smt`] names `z3`'s solver; a solver `unknown` is an error value there, which becomes
 //!   the verdict Unknown (or, for a must-transition, its absence), never "holds".
 //! - "Holds" on C comes from CEGAR on may-abstractions, which over-approximate every component
-//!   (`tests/abstraction.rs` checks this against the interpreter), or from a bounded search
+//!   (`tests/it/abstraction.rs` checks this against the interpreter), or from a bounded search
 //!   ([`check::bmc`]) whose unrolling is complete (no run can iterate further), or from
 //!   invariants at the cut points of a block encoding ([`abs::invariant`]) whose initiation,
 //!   consecution and exclusion of every error a fresh solver has checked, or from the only run
@@ -71,7 +71,7 @@
 //!   after the interpreter-checked old run exists and the may-model of the new version has no path
 //!   for it, or (a new version that cannot loop between events) a complete unrolling of the new
 //!   version restricted to the trace has no run ([`check::product::performs`]);
-//!   `tests/contain.rs` re-checks each one by symbolic simulation of the new version.
+//!   `tests/it/contain.rs` re-checks each one by symbolic simulation of the new version.
 //! - Compatibility after an upgrade seeds a changed component with the old version's predicates,
 //!   and orders the levels per property by their interfaces ([`check::verify::interface_order`]);
 //!   both only change how much is re-used and how fast, never the verdict: predicates are

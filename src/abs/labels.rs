@@ -28,7 +28,7 @@
 //! agreement and every analysis from the entry location never see them (the IR checker's rule
 //! that every location is reachable holds of the lowered code, before instrumentation); gadget
 //! steps never reach a witness; a component without propositions is unchanged.
-//! `tests/contract.rs` checks that the may-model, the must-model and the explicit model of a
+//! `tests/it/contract.rs` checks that the may-model, the must-model and the explicit model of a
 //! labelled component agree on the labels of its events.
 //!
 //! Known weaknesses: the predicates of the propositions sit at every location, which can

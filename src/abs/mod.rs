@@ -25,7 +25,7 @@
 //! Invariants:
 //! - Soundness of may: every run of the interpreter maps to a path of the may graph (the
 //!   predicates only decide *how many* abstract states there are, never *whether* a concrete
-//!   step is represented). `tests/abstraction.rs` checks this on the examples and on generated
+//!   step is represented). `tests/it/abstraction.rs` checks this on the examples and on generated
 //!   programs.
 //! - Soundness of must: every path of the must graph from an initial state is concretely
 //!   feasible; the same test replays them by symbolic simulation.

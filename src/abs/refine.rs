@@ -52,7 +52,7 @@
 //!   value by value in containment's abstraction loop) gains nothing from the invariants; there
 //!   the product of the versions decides (`check::product`).
 //!
-//! Measured (`tests/refinement.rs`, CEGAR without the invariant prover before it): a loop that
+//! Measured (`tests/it/refinement.rs`, CEGAR without the invariant prover before it): a loop that
 //! needs `s == 2*i`, and one that needs `x + y == n`, are proved after one refinement each,
 //! where weakest preconditions alone have not proved the first after 5 refinements (with a
 //! limit of 20, the run had not ended after 15 minutes). `examples-c/cegar/retry_connection.c`

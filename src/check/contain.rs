@@ -55,7 +55,7 @@
 //! from the event the old one performs next.
 //!
 //! Soundness: "contained" rests on `M ⊇ old` and `M' ⊆ new` (both checked against the
-//! interpreter by `tests/abstraction.rs`, for both kinds of `M'`), or on the product's proof
+//! interpreter by `tests/it/abstraction.rs`, for both kinds of `M'`), or on the product's proof
 //! (see [`super::product`]); a missing behaviour rests on a replayed old run and
 //! on the may-abstraction of the new code having no path for it. Limits and solver `unknown`s
 //! end the loop with Unknown; when missing behaviours were already found the verdict is "not

@@ -1,7 +1,7 @@
 //! An interpreter of the IR: runs a component against an environment and records its events.
 //!
 //! It is the ground truth that abstractions are tested against, and it is tested itself against
-//! native runs of the C sources compiled by gcc (`tests/gcc_agreement.rs`).
+//! native runs of the C sources compiled by gcc (`tests/it/gcc_agreement.rs`).
 //!
 //! The environment supplies every value the component does not compute: results of `nondet_*()`
 //! calls, initial values of locals (havoc), values received on event families, and the choice

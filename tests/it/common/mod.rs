@@ -1,0 +1,12 @@
+//! Helpers shared by the integration tests: native runs of C programs through gcc, the reference
+//! for the semantics of the supported C subset; a generator of random programs in that subset;
+//! and the expected runs that the files under `examples-c/` state in their headers.
+
+// Not every helper is used by the tests of every configuration.
+#![allow(dead_code)]
+
+pub mod generator;
+pub mod header;
+pub mod native;
+pub mod soundness;
+pub mod traces;

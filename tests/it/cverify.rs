@@ -1,0 +1,328 @@
+//! `subst verify` on C: verdicts of the CEGAR examples, of the SV-COMP style benchmark
+//! programs and of C assemblies against spec properties; snapshots of the reports.
+//!
+//! A verdict must never contradict the expected one. Among the examples, programs whose proof is
+//! out of reach of the current refinement say so in their header (`// unknown today: <why>`),
+//! and only for those is Unknown accepted, the same for the benchmark programs. A program expected
+//! to be decided runs without a time limit in effect (its budgets count work), so that whether
+//! it is decided does not depend on the machine's load.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use subst::check::Verdict;
+use subst::check::cegar::{CegarOptions, verify_assembly, verify_program};
+use subst::front::{self, FrontOptions};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The expected verdict of a program (`true`: holds) and whether Unknown is accepted.
+fn expected(text: &str) -> (bool, bool) {
+    let first = text.lines().next().unwrap_or_default();
+    let holds = if first.contains("holds") || first.contains("expect: true") {
+        true
+    } else if first.contains("fails") || first.contains("expect: false") {
+        false
+    } else {
+        panic!("no verdict on the first line: {first}")
+    };
+    (holds, text.lines().take(5).any(|l| l.starts_with("// unknown today:")))
+}
+
+fn verdict_of(path: &Path, budget: Duration) -> Verdict {
+    let program = front::load(&[path.to_path_buf()], &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    let options = CegarOptions { deadline: subst::deadline::Deadline::after(budget), ..CegarOptions::default() };
+    verify_program(&comp, options).verdict()
+}
+
+/// The time limit of a program expected to be decided: none in effect. Its verdict is decided
+/// by the checker's budgets of work (refinements, solver resource units), so that it does not
+/// depend on the machine's load; this limit only stops a run that would hang the suite.
+const SAFETY_NET: Duration = Duration::from_secs(30 * 60);
+
+/// Checks every program in `dir` on two threads; describes the wrong verdicts. A program whose
+/// header admits that it is unknown today (`// unknown today: <why>`) runs for at most
+/// `unknown_budget`: its verdict, when it has one, must be right, and Unknown is accepted, so
+/// its time limit decides nothing. Every other program must get its verdict, within the
+/// checker's budgets of work.
+fn check_dir(dir: &Path, unknown_budget: Duration) -> (Vec<String>, usize) {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("a folder")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    files.sort();
+    let work = Mutex::new(files);
+    let failures = Mutex::new(Vec::new());
+    let decided = Mutex::new(0usize);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                while let Some(path) = work.lock().unwrap().pop() {
+                    let text = std::fs::read_to_string(&path).expect("readable");
+                    let (holds, may_be_unknown) = expected(&text);
+                    let v = verdict_of(&path, if may_be_unknown { unknown_budget } else { SAFETY_NET });
+                    let ok = match (&v, holds) {
+                        (Verdict::Holds, true) | (Verdict::Fails(_), false) => {
+                            *decided.lock().unwrap() += 1;
+                            true
+                        }
+                        (Verdict::Unknown(_), _) => may_be_unknown,
+                        _ => false,
+                    };
+                    if !ok {
+                        failures.lock().unwrap().push(format!("{}: expected holds={holds}, got {v:?}", path.display()));
+                    }
+                }
+            });
+        }
+    });
+    (failures.into_inner().unwrap(), decided.into_inner().unwrap())
+}
+
+#[test]
+fn cegar_examples_have_their_verdicts() {
+    // The SSH-like handshake takes about a minute (40 refinements).
+    let (failures, decided) = check_dir(&root().join("examples-c/cegar"), Duration::from_secs(60));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(decided >= 6, "only {decided} examples decided");
+}
+
+#[test]
+fn loop_examples_have_their_verdicts() {
+    // Lock chains of 6, 8 and 10 locks, loops whose proofs need linear invariants (s == 2*i,
+    // x + y == n signed and unsigned, y == 2*x across a branch), a retry counter, bugs 250
+    // and 300 iterations deep (one behind an equality that short runs suggest and the
+    // re-check refutes), invariants split on a condition (parity_steps, last_index), and
+    // programs without input decided by their only run (a bug a million iterations deep, a
+    // run that cycles forever): each must get its verdict.
+    let (failures, decided) = check_dir(&root().join("examples-c/loops"), Duration::from_secs(60));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(decided >= 18, "only {decided} examples decided");
+}
+
+#[test]
+fn svcomp_style_programs_are_never_answered_wrongly() {
+    // Two of the 27 say in their header that they are unknown today (benches/VERIFY.md); they
+    // run for 10 s, and their verdict, if they get one, must be right.
+    let (failures, decided) = check_dir(&root().join("benches/svcomp"), Duration::from_secs(10));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(decided >= 25, "only {decided} programs decided");
+}
+
+fn report_of(path: &str) -> (String, u8) {
+    let path = root().join(path);
+    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    let r = verify_program(&comp, CegarOptions::default());
+    let text = subst::report::program_text(&comp, &r, false);
+    (text.replace(&format!("{}/", root().display()), ""), r.verdict().exit_code())
+}
+
+#[test]
+fn report_of_a_program_that_fails() {
+    let (text, code) = report_of("examples-c/cegar/lock_loop_bug.c");
+    assert_eq!(code, 1);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn report_of_a_program_that_holds() {
+    let (text, code) = report_of("examples-c/cegar/lock_loop.c");
+    assert_eq!(code, 0);
+    insta::assert_snapshot!(text);
+}
+
+fn assembly_report(files: &[&str], prop: &str) -> (String, u8) {
+    let spec = subst::spec::load(&root().join("specs/lock.lts")).expect("the spec loads");
+    let options = FrontOptions { families: spec.family_ranges(), ..FrontOptions::default() };
+    let paths: Vec<PathBuf> = files.iter().map(|f| root().join(f)).collect();
+    let program = front::load(&paths, &options).expect("loads");
+    let r = verify_assembly(&spec, "LOCK", &program, &[prop.to_string()], CegarOptions::default()).expect("verifies");
+    let text = subst::report::assembly_text(&r, false);
+    (text.replace(&format!("{}/", root().display()), ""), r.verdict().exit_code())
+}
+
+#[test]
+fn the_c_lock_assembly_satisfies_granted() {
+    let (text, code) = assembly_report(&["examples-c/lock_client.c", "examples-c/lock_server.c"], "GRANTED");
+    assert_eq!(code, 0, "{text}");
+}
+
+#[test]
+fn a_greedy_c_lock_assembly_violates_granted_with_the_models_trace() {
+    let (text, code) =
+        assembly_report(&["examples-c/assembly/greedy_client.c", "examples-c/assembly/greedy_server.c"], "GRANTED");
+    assert_eq!(code, 1, "{text}");
+    // The same trace as the FSP model GREEDY_MODEL in specs/lock.lts.
+    assert!(text.contains("trace: request grant.1 request grant.1"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+/// Regression: a C component's model held only the events its reached states perform, so an
+/// event of its alphabet that it can never perform (`reset`) was left to another part to perform
+/// alone, and both engines answered a wrong "fails" with the trace `reset`.
+#[test]
+fn an_event_a_component_can_never_perform_is_refused_by_its_model() {
+    for engine in ["mono", "ag"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_subst"))
+            .current_dir(root())
+            .args(["verify", "examples-c/assembly/quiet_reset.c", "--spec", "examples-c/assembly/quiet_reset.lts"])
+            .args(["--prop", "NORESET", "--no-cache", "--engine", engine])
+            .output()
+            .expect("subst runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "--engine {engine}: {text}");
+        assert!(text.contains("NORESET: holds"), "--engine {engine}: {text}");
+    }
+}
+
+/// `--stats` on an assembly splits the run's time into its phases (abstraction, model check,
+/// path checks), for both engines, so that where the time goes is read off one run
+/// (`benches/IPC_SCALE.md`); the phases are parts of the whole.
+#[test]
+fn the_stats_of_an_assembly_split_its_time_into_phases() {
+    for engine in ["mono", "ag"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_subst"))
+            .current_dir(root())
+            .args([
+                "verify",
+                "examples-c/lock_client.c",
+                "examples-c/lock_server.c",
+                "--spec",
+                "specs/lock.lts",
+                "--assembly",
+                "LOCK",
+            ])
+            .args(["--prop", "GRANTED", "--no-cache", "--stats", "--engine", engine])
+            .output()
+            .expect("subst runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "--engine {engine}: {text}");
+        let ms = |key: &str| -> f64 {
+            let at = text.find(key).unwrap_or_else(|| panic!("--engine {engine}: no `{key}` in {text}"));
+            let rest = &text[at + key.len()..];
+            let end = rest.find(" ms").expect("a time in ms");
+            rest[..end].trim().parse().expect("a number")
+        };
+        let phases = ms("abstraction ") + ms("model check ") + ms("path checks ");
+        // Each phase is printed rounded to 0.1 ms.
+        assert!(phases <= ms("\n    time: ") + 0.2, "--engine {engine}: {text}");
+    }
+}
+
+/// How a program's verdict came about: the verdict, and whether invariants proved it before
+/// any refinement.
+fn how_decided(path: &str) -> String {
+    let path = root().join(path);
+    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    let r = verify_program(&comp, CegarOptions::default());
+    let verdict = match r.verdict() {
+        Verdict::Holds => "holds",
+        Verdict::Fails(_) => "fails",
+        Verdict::Unknown(_) => "unknown",
+    };
+    format!("{verdict}; by invariants: {}; refinements: {}", r.stats.invariants > 0, r.stats.refinements)
+}
+
+/// `/` and `%` reach the solver as a quotient and a remainder with their defining
+/// constraints (`smt::division`), which a divider circuit made too hard for its budget.
+#[test]
+fn quotient_and_remainder_by_a_constant_are_proved_by_their_definitions() {
+    insta::assert_snapshot!(how_decided("examples-c/loops/minutes_seconds.c"), @"holds; by invariants: true; refinements: 0");
+}
+
+/// A bound that the samples leave tight is widened to the program's constants
+/// (`level - round <= 999`).
+#[test]
+fn a_bound_at_a_program_constant_is_found() {
+    insta::assert_snapshot!(how_decided("examples-c/loops/bounded_drift.c"), @"holds; by invariants: true; refinements: 0");
+}
+
+/// Products of the loop's variables are columns of the sampled relations: `2*sum == i*i - i`.
+#[test]
+fn a_degree_two_invariant_is_found() {
+    insta::assert_snapshot!(how_decided("examples-c/loops/triangle_sum.c"), @"holds; by invariants: true; refinements: 0");
+}
+
+/// A bound that is inductive only beside a degree-2 equality (`2*t == c*c + c + 4` fixes `t`
+/// only modulo 2^31) is offered again in the round of the products, after round 2 pruned it.
+#[test]
+fn a_bound_pruned_without_the_products_is_offered_again_with_them() {
+    insta::assert_snapshot!(how_decided("examples-c/loops/triangle_gap.c"), @"holds; by invariants: true; refinements: 0");
+}
+
+/// The bounded search takes its first turn before the second round of invariants, so a bug
+/// two iterations deep costs a few dozen solver checks, not the rounds' hundred and more.
+#[test]
+fn a_shallow_bug_is_found_before_the_expensive_rounds_of_invariants() {
+    let path = root().join("examples-c/loops/charger_bug.c");
+    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    let r = verify_program(&comp, CegarOptions::default());
+    assert!(matches!(r.verdict(), Verdict::Fails(_)), "{:?}", r.verdict());
+    assert!(r.stats.smt.calls <= 60, "{} solver checks", r.stats.smt.calls);
+}
+
+/// An old-style task that marks its error with the label `ERROR:` and calls no error function
+/// is refused with the label's location (exit 2), not answered "holds": subst does not check
+/// labels.
+#[test]
+fn an_error_label_without_an_error_call_is_refused() {
+    let dir = std::env::temp_dir().join(format!("subst-error-label-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let file = dir.join("error_label.c");
+    let program = "extern int __VERIFIER_nondet_int(void);\n\
+                   int main() {\n  int x = __VERIFIER_nondet_int();\n  if (x == 42) {\n    ERROR: return 1;\n  }\n  return 0;\n}\n";
+    std::fs::write(&file, program).expect("written");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_subst"))
+        .current_dir(&dir)
+        .args(["verify", "error_label.c", "--no-cache"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("subst runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(2));
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stderr));
+}
+
+/// The only run of a program without input skips the iterations of a counting loop by their
+/// closed form: a bug 1.5 billion iterations deep, beyond the steps the run may execute.
+#[test]
+fn a_counting_loop_is_accelerated_to_a_deep_bug() {
+    insta::assert_snapshot!(how_decided("examples-c/loops/long_count_bug.c"), @"fails; by invariants: false; refinements: 0");
+}
+
+/// The blocks of the invariants keep the two ways of a branch apart: `red + blue == 5*ticks`
+/// is proved by round 1 with a few dozen checks, where its consecution query over the merged
+/// branch ran out of budget (and so did every later round's).
+#[test]
+fn an_equality_across_a_branch_is_checked_one_way_at_a_time() {
+    let path = root().join("examples-c/loops/two_rates.c");
+    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    let budget = subst::smt::DEFAULT_QUERY_BUDGET;
+    let attempt = subst::abs::invariant::prove(&comp, budget, &subst::deadline::Deadline::none());
+    assert!(attempt.proved, "{:?}", attempt.why_not);
+    assert!(attempt.calls <= 40, "{} solver checks", attempt.calls);
+}
+
+/// A state machine whose invariant is a bound per state (`phase == 90 -> level <= 2`) with a
+/// state that may wait any number of rounds (so k-induction does not help): the value splits
+/// of round 2 offer the bounds of a dozen states, where the case splits' octagons of a few
+/// atoms filled the candidates first and nothing was proved.
+#[test]
+fn a_state_machine_is_proved_by_bounds_per_state() {
+    let path = root().join("examples-c/loops/relay_phases.c");
+    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    let budget = subst::smt::DEFAULT_QUERY_BUDGET;
+    let attempt = subst::abs::invariant::prove(&comp, budget, &subst::deadline::Deadline::none());
+    assert!(attempt.proved, "{:?}", attempt.why_not);
+    assert!(attempt.calls <= 1500, "{} solver checks", attempt.calls);
+}
