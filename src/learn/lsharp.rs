@@ -203,6 +203,14 @@ pub const PROBE_TAIL: usize = 10;
 /// few percent with the length and the seed: the walks are pseudo-random.
 pub const GUIDED_TAIL: usize = 100;
 
+/// How many letters of a guided tail follow a walk seeded by the start state alone: runs from
+/// nodes identified with the same state share these (their answers to the same words show
+/// such nodes apart), and part ways after them (the rest tests more of the hypothesis).
+/// Measured (`benches/LEARNING.md`, section C, run 9): with 20, equivalence queries on pots2
+/// 55 → 50 (witness rule) and 62 → 44 (ADS rule) at about the same membership queries; with
+/// 8, pots2 had 71; tails that never part (run 7's) repeat the same walk from a state.
+pub const GUIDED_TAIL_SHARED: usize = 20;
+
 /// How many letters an adaptive query of the ADS rule may add after its first word.
 const ADS_MAX_LETTERS: usize = 1 << 10;
 
@@ -394,15 +402,19 @@ impl LSharp {
     }
 
     /// One adaptive query ([`Membership::member_adaptive_indexed`]) from node `f` (whose
-    /// answer may be unknown): runs `f`'s word, then `first`, then, if `split`, while two or
-    /// more of the candidates `cands` (basis indices) agree with every answer of the run and
-    /// have answers in the tree, a word that splits those (the ADS rule), chosen from the node
-    /// the run has reached; then the guided tail ([`LSharp::guided_tail`]): up to
+    /// answer may be unknown): runs `f`'s word, then `first`, then, if `split` names a rule,
+    /// while two or more of the candidates `cands` (basis indices) agree with every answer of
+    /// the run and have answers in the tree, a word that tells those apart, chosen from the
+    /// node the run has reached (with [`Separation::Ads`] the word that splits them best, with
+    /// [`Separation::Witness`] the shortest witness of the first two); then the guided tail
+    /// ([`LSharp::guided_tail`]): up to
     /// [`LSharp::probe_tail`] letters that follow the hypothesis from the state of the one
     /// candidate left (with `guess`, of the first one left when several are), each chosen
     /// among the letters whose transition leads to an accepting state (prefix-closed mode;
-    /// any letter otherwise), pseudo-randomly. Counted as one query and its letters; every
-    /// answer of the run is recorded, as for a prefix query.
+    /// any letter otherwise), pseudo-randomly: the first [`GUIDED_TAIL_SHARED`] letters by a
+    /// seed of the start state alone, the rest by one that also depends on the number of
+    /// queries asked so far. Counted as one query and its letters; every answer of the run is
+    /// recorded, as for a prefix query.
     ///
     /// With `split` this is the ADS rule's separation in one query, as in the paper and
     /// AALpy. The tail is what makes the run a test of the hypothesis: a fixed random word
@@ -414,7 +426,7 @@ impl LSharp {
         f: NodeId,
         cands: &[u32],
         first: Vec<u32>,
-        split: bool,
+        split: Option<Separation>,
         guess: bool,
         oracle: &mut dyn Membership,
     ) {
@@ -423,6 +435,10 @@ impl LSharp {
         let k = self.alphabet.len();
         let mut chosen: Vec<u32> = Vec::new();
         let mut tail = self.guided_tail;
+        // Mixed into the walk's seed after its shared part: the runs so far, so that two
+        // runs from the same start state part ways there.
+        let salt = (self.stats.membership as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let shared = self.guided_tail.saturating_sub(GUIDED_TAIL_SHARED);
         let answers = {
             let tree = &mut self.tree;
             let basis = &self.basis;
@@ -453,11 +469,21 @@ impl LSharp {
                     return None; // every extension is rejected: nothing more to learn
                 }
                 if walk.is_none() {
-                    if must == 0 && plan.is_empty() && split && tracked.len() >= 2 && chosen.len() < ADS_MAX_LETTERS {
+                    if must == 0
+                        && plan.is_empty()
+                        && let Some(rule) = split
+                        && tracked.len() >= 2
+                        && chosen.len() < ADS_MAX_LETTERS
+                    {
                         let nodes: Vec<NodeId> = tracked.iter().map(|&(_, p)| p).collect();
                         if let Some(w) = tree.witness(nodes[0], nodes[1]) {
-                            let d = w.len() + ADS_EXTRA_DEPTH;
-                            plan.extend(tree.best_split(at, &nodes, d, ADS_BUDGET).unwrap_or(w));
+                            match rule {
+                                Separation::Witness => plan.extend(w),
+                                Separation::Ads => {
+                                    let d = w.len() + ADS_EXTRA_DEPTH;
+                                    plan.extend(tree.best_split(at, &nodes, d, ADS_BUDGET).unwrap_or(w));
+                                }
+                            }
                         }
                     }
                     if let Some(a) = plan.pop_front() {
@@ -495,6 +521,9 @@ impl LSharp {
                 if tail == 0 || k == 0 || *state == NONE {
                     return None;
                 }
+                if tail == shared {
+                    *x ^= salt;
+                }
                 tail -= 1;
                 *x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
                 let r = (*x >> 33) as usize;
@@ -516,6 +545,25 @@ impl LSharp {
         let mut word = prefix;
         word.extend_from_slice(&chosen);
         self.record_run(&word, &answers);
+    }
+
+    /// [`LSharp::ask`] for counterexample processing: with an oracle that runs adaptive
+    /// queries and the guided tail on, a word the tree does not answer is asked as one
+    /// adaptive run that goes on with the guided tail from the hypothesis state reached from
+    /// basis index `q` (the state the hypothesis gives `from`) on `suffix`. The query is asked
+    /// anyway; the tail tests the hypothesis beyond it for its letters alone.
+    fn ask_tested(&mut self, from: NodeId, q: u32, suffix: &[u32], oracle: &mut dyn Membership) -> (NodeId, bool) {
+        let n = self.tree.walk_or_add(from, suffix);
+        if self.tree.out(n).is_none() && self.guided_tail > 0 && oracle.answers_adaptively() {
+            // `from`'s own subtree is no candidate to follow: the run loses it at once and
+            // starts the tail from `q`'s state (`guess`).
+            self.ask_adaptive(from, &[q], suffix.to_vec(), None, true, oracle);
+            if let Some(b) = self.tree.out(n) {
+                return (n, b);
+            }
+        }
+        // Not asked yet, or the oracle answered fewer letters than asked: one word.
+        self.ask(from, suffix, oracle)
     }
 
     /// Counts one run of the oracle on `word` (one membership query and its letters) and
@@ -581,7 +629,8 @@ impl LSharp {
                         // basis nodes, the guided tail.
                         let c = self.tree.walk_or_add(b, &[a]);
                         let all: Vec<u32> = (0..self.basis.len() as u32).collect();
-                        self.ask_adaptive(c, &all, Vec::new(), self.extension_witness, true, oracle);
+                        let split = self.extension_witness.then_some(Separation::Ads);
+                        self.ask_adaptive(c, &all, Vec::new(), split, true, oracle);
                         if self.tree.out(c).is_none() {
                             self.ask(b, &[a], oracle);
                         }
@@ -939,7 +988,7 @@ impl LSharp {
                             .best_split(f, &nodes, witness.len() + ADS_EXTRA_DEPTH, ADS_BUDGET)
                             .unwrap_or(witness);
                         let cands = cands.clone();
-                        self.ask_adaptive(f, &cands, first, true, true, oracle);
+                        self.ask_adaptive(f, &cands, first, Some(Separation::Ads), true, oracle);
                         self.settle();
                         separated = true;
                         continue;
@@ -954,9 +1003,11 @@ impl LSharp {
                         _ => witness,
                     };
                     if self.guided_tail > 0 && oracle.answers_adaptively() {
-                        // The witness, then the guided tail, in one run.
+                        // The witness, then (the witness rule) the witnesses of the first two
+                        // candidates still agreeing with the run, then the guided tail, in one
+                        // run.
                         let cands = cands.clone();
-                        self.ask_adaptive(f, &cands, word, false, true, oracle);
+                        self.ask_adaptive(f, &cands, word, Some(Separation::Witness), true, oracle);
                     } else {
                         self.ask(f, &word, oracle);
                     }
@@ -1058,7 +1109,7 @@ impl LSharp {
             let access = self.basis[q as usize];
             let mut tail = s2.to_vec();
             tail.extend_from_slice(&w);
-            let (_, via_access) = self.ask(access, &tail, oracle);
+            let (_, via_access) = self.ask_tested(access, q, &tail, oracle);
             let (_, via_sigma) = self.ask(ROOT, &[sigma.as_slice(), &w].concat(), oracle);
             if via_access != via_sigma {
                 w = tail;
@@ -1117,7 +1168,7 @@ impl LSharp {
         self.stats.counterexamples += 1;
         let hyp = self.closed.take().unwrap_or_else(|| self.transitions());
         let predicted = self.accepts(hyp.run(0, &w));
-        let (_, answer) = self.ask(ROOT, &w, oracle);
+        let (_, answer) = self.ask_tested(ROOT, 0, &w, oracle);
         if answer == predicted {
             return Err(LearnError::NotACounterexample(cex.join(" ")));
         }
