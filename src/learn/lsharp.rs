@@ -1581,7 +1581,7 @@ mod tests {
         let prefixes = learn_with_oracle(&mut oracle, |p| &p.table, true, Separation::Witness, false);
         assert_eq!(
             ((words.membership, words.candidates), (prefixes.membership, prefixes.candidates)),
-            ((1855, 40), (1320, 1))
+            ((1855, 40), (1207, 1))
         );
     }
 
@@ -1595,7 +1595,7 @@ mod tests {
         assert_eq!((adaptive.membership, adaptive.symbols), (oracle.runs, oracle.letters));
         assert_eq!(
             ((words.membership, words.candidates), (adaptive.membership, adaptive.candidates)),
-            ((1706, 31), (1191, 1))
+            ((1706, 31), (1160, 1))
         );
     }
 
@@ -1655,7 +1655,107 @@ mod tests {
         };
         let (without, with) = (count(0), count(GUIDED_TAIL));
         assert!(with.1 < without.1, "{with:?} against {without:?}");
-        assert_eq!((without, with), ((1992, 59), (1377, 1)));
+        assert_eq!((without, with), ((1992, 59), (1354, 1)));
+    }
+
+    /// An oracle that answers every word by `accept`, in one run per query.
+    struct ByRule {
+        accept: fn(&[u32]) -> bool,
+        runs: usize,
+    }
+
+    impl Membership for ByRule {
+        fn member(&mut self, _word: &[String]) -> bool {
+            unreachable!("the learner asks by index")
+        }
+
+        fn member_indexed(&mut self, _alphabet: &[String], word: &[u32]) -> bool {
+            self.runs += 1;
+            (self.accept)(word)
+        }
+
+        fn answers_prefixes(&self) -> bool {
+            true
+        }
+
+        fn member_adaptive_indexed(
+            &mut self,
+            _alphabet: &[String],
+            word: &[u32],
+            next: &mut dyn FnMut(bool) -> Option<u32>,
+        ) -> Vec<bool> {
+            self.runs += 1;
+            let mut w = word.to_vec();
+            let mut answers: Vec<bool> = (0..=w.len()).map(|i| (self.accept)(&w[..i])).collect();
+            while let Some(a) = next(*answers.last().expect("the empty word's answer")) {
+                w.push(a);
+                answers.push((self.accept)(&w));
+            }
+            answers
+        }
+
+        fn answers_adaptively(&self) -> bool {
+            true
+        }
+    }
+
+    /// With the witness rule, an adaptive separation run goes on from the node it has reached
+    /// with the shortest witness of the candidates still agreeing with it: candidates `l1`,
+    /// `l1 l1` and `l1 l1 l1`, of which the first witness `l0` leaves the first and the third,
+    /// and `l0 l1` below them tells those apart; the frontier node `l0` is asked `l0 l0 l1` in
+    /// the same run (one query). Without a rule the run stops after `l0 l0`.
+    #[test]
+    fn the_witness_rules_run_goes_on_with_the_witness_of_the_candidates_left() {
+        let ask = |split: Option<Separation>| {
+            let mut l = LSharp::new(vec!["l0".into(), "l1".into()], false);
+            let known: [(&[u32], bool); 8] = [
+                (&[1], true),
+                (&[1, 1], true),
+                (&[1, 1, 1], true),
+                (&[1, 0], true),
+                (&[1, 1, 0], false),
+                (&[1, 1, 1, 0], true),
+                (&[1, 0, 1], true),
+                (&[1, 1, 1, 0, 1], false),
+            ];
+            for (w, b) in known {
+                let n = l.tree.walk_or_add(ROOT, w);
+                l.tree.set_out(n, b);
+            }
+            for w in [&[1][..], &[1, 1], &[1, 1, 1]] {
+                let n = l.tree.walk(ROOT, w).expect("added");
+                l.push_basis(n);
+            }
+            let f = l.tree.walk_or_add(ROOT, &[0]);
+            let mut oracle = ByRule { accept: |w| w != [0, 0, 1], runs: 0 };
+            l.ask_adaptive(f, &[1, 2, 3], vec![0], split, true, &mut oracle);
+            let asked = l.tree.walk(ROOT, &[0, 0, 1]).and_then(|n| l.tree.out(n));
+            (l.stats.membership, oracle.runs, asked)
+        };
+        assert_eq!(ask(Some(Separation::Witness)), (1, 1, Some(false)));
+        assert_eq!(ask(None), (1, 1, None));
+    }
+
+    /// A counterexample-processing query the tree does not answer is one adaptive run that
+    /// goes on with the guided tail: one membership query, its word's letters and
+    /// [`GUIDED_TAIL`] more (a target that is not prefix-closed, so the tail is never cut).
+    #[test]
+    fn a_counterexample_processing_query_carries_the_guided_tail() {
+        let mut oracle = Prefixes { table: Table::random(12, 3, 7, false), runs: 0, letters: 0 };
+        let mut l = LSharp::new((0..3).map(|a| format!("l{a}")).collect(), false);
+        l.close(&mut oracle);
+        let word: Vec<u32> = (0..40).map(|i| (i * 7 % 5 % 3) as u32).collect();
+        assert!(l.tree.walk(ROOT, &word).and_then(|n| l.tree.out(n)).is_none());
+        let (membership, symbols, runs) = (l.stats.membership, l.stats.symbols, oracle.runs);
+        let (_, b) = l.ask_tested(ROOT, 0, &word, &mut oracle);
+        assert_eq!(b, oracle.table.run(&word));
+        assert_eq!(
+            (l.stats.membership - membership, l.stats.symbols - symbols, oracle.runs - runs),
+            (1, word.len() + GUIDED_TAIL, 1)
+        );
+        // Asked again, it is a cache hit.
+        l.ask_tested(ROOT, 0, &word, &mut oracle);
+        assert_eq!(l.stats.membership - membership, 1);
     }
 
     /// On a fixed 40-state prefix-closed target over 8 letters, the ADS rule identifies the
