@@ -1673,47 +1673,6 @@ mod tests {
         assert_eq!((without, with), ((1992, 59), (1354, 1)));
     }
 
-    /// An oracle that answers every word by `accept`, in one run per query.
-    struct ByRule {
-        accept: fn(&[u32]) -> bool,
-        runs: usize,
-    }
-
-    impl Membership for ByRule {
-        fn member(&mut self, _word: &[String]) -> bool {
-            unreachable!("the learner asks by index")
-        }
-
-        fn member_indexed(&mut self, _alphabet: &[String], word: &[u32]) -> bool {
-            self.runs += 1;
-            (self.accept)(word)
-        }
-
-        fn answers_prefixes(&self) -> bool {
-            true
-        }
-
-        fn member_adaptive_indexed(
-            &mut self,
-            _alphabet: &[String],
-            word: &[u32],
-            next: &mut dyn FnMut(bool) -> Option<u32>,
-        ) -> Vec<bool> {
-            self.runs += 1;
-            let mut w = word.to_vec();
-            let mut answers: Vec<bool> = (0..=w.len()).map(|i| (self.accept)(&w[..i])).collect();
-            while let Some(a) = next(*answers.last().expect("the empty word's answer")) {
-                w.push(a);
-                answers.push((self.accept)(&w));
-            }
-            answers
-        }
-
-        fn answers_adaptively(&self) -> bool {
-            true
-        }
-    }
-
     /// With the witness rule, an adaptive separation run goes on from the node it has reached
     /// with the shortest witness of the candidates still agreeing with it: candidates `l1`,
     /// `l1 l1` and `l1 l1 l1`, of which the first witness `l0` leaves the first and the third,
@@ -1742,7 +1701,10 @@ mod tests {
                 l.push_basis(n);
             }
             let f = l.tree.walk_or_add(ROOT, &[0]);
-            let mut oracle = ByRule { accept: |w| w != [0, 0, 1], runs: 0 };
+            // Accepts every word but `l0 l0 l1`: states 0, `l0`, `l0 l0`, `l0 l0 l1`, the rest.
+            let next = [1, 4, 2, 4, 4, 3, 4, 4, 4, 4].map(Some).to_vec();
+            let table = Table { k: 2, accepting: vec![true, true, true, false, true], next };
+            let mut oracle = Prefixes { table, runs: 0, letters: 0 };
             l.ask_adaptive(f, &[1, 2, 3], vec![0], split, true, &mut oracle);
             let asked = l.tree.walk(ROOT, &[0, 0, 1]).and_then(|n| l.tree.out(n));
             (l.stats.membership, oracle.runs, asked)
