@@ -85,21 +85,15 @@ fn main() -> ExitCode {
     while let Some(a) = raw.next() {
         if a == "--words" {
             options.words = true;
-        } else if a == "--guided-tail" {
-            match raw.next().and_then(|n| n.parse().ok()) {
-                Some(n) => options.guided_tail = n,
-                None => {
-                    eprintln!("learning: --guided-tail needs a number");
-                    return ExitCode::FAILURE;
-                }
-            }
-        } else if a == "--probe-tail" {
-            match raw.next().and_then(|n| n.parse().ok()) {
-                Some(n) => options.probe_tail = n,
-                None => {
-                    eprintln!("learning: --probe-tail needs a number");
-                    return ExitCode::FAILURE;
-                }
+        } else if a == "--guided-tail" || a == "--probe-tail" {
+            let Some(n) = raw.next().and_then(|n| n.parse().ok()) else {
+                eprintln!("learning: {a} needs a number");
+                return ExitCode::FAILURE;
+            };
+            if a == "--guided-tail" {
+                options.guided_tail = n;
+            } else {
+                options.probe_tail = n;
             }
         } else if a == "--learner" {
             match raw.next().as_deref() {
