@@ -6,6 +6,9 @@
 //! τ steps free (0-1 BFS), so the counterexample it returns is a shortest one in visible events.
 //! Error states of M itself (FSP's `ERROR`) count as violations too.
 //!
+//! [`Search`] is the same search in steps: bounded by a number of states, then taken up
+//! again where it stopped, with the same states in the same order as one search.
+//!
 //! Known weakness: the search is explicit; its memory grows with the reachable product.
 
 use crate::util::{HashMap, HashSet};

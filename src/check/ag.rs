@@ -33,8 +33,13 @@
 //! first runs Fig. 3 from them, so that the old assumptions are checked against the new
 //! components before anything else, within a budget of membership queries ([`REUSE_SHARE`]
 //! of what the levels cost to learn). Past the budget, the run goes on as a run without
-//! levels would: the search below, then learning (from the levels it has). Once re-using
-//! the levels ran over the budget, the next runs (the next CEGAR rounds, which differ by one
+//! levels would: the search below, then learning (from the levels it has). With the whole
+//! budget, the attempt is staged ([`SHORT_ATTEMPT_SHARE`]): a sixteenth of it first (old
+//! assumptions that suffice need a few queries), then the search within as many states as
+//! the budget has queries (a violation of the product, which is what makes an attempt fail,
+//! is mostly a few events deep in an upgrade's CEGAR rounds), then the whole budget; the
+//! search later goes on where it stopped ([`safety::Search`]). Once re-using
+//! the levels ran over the whole budget, the next runs (the next CEGAR rounds, which differ by one
 //! refined component) try them with no query at all until a run learns from them within the
 //! budget ([`DynamicChecker::renew_reuse`] for a new version). A violation that the old
 //! assumptions lead to is reported by the search's shortest trace of the product when the
@@ -113,7 +118,11 @@
 //! Known weaknesses: a contradicted hint re-validates the whole table or tree, and in CEGAR
 //! rounds on the IPC it is contradicted in most rounds. The re-use budget bounds the queries
 //! of a failed attempt, not its safety checks (Oracle 1, the last level), and a fallback costs
-//! the attempt plus the search; learning after the search costs the old version's check up
+//! the attempts plus the search (the staged attempt: at most a sixteenth of the budget more,
+//! and nothing of the search, which goes on where it stopped). Which round of an upgrade's
+//! CEGAR loop the old levels decide is not known in advance: a round whose violation lies
+//! deeper than the staged search spends the whole budget on it (P2 `new_assumptions`: its
+//! third round, where the first round did before), and its successors then get none; learning after the search costs the old version's check up
 //! to a budget of queries for a re-check that may never come (`verify` does not do it). Assumptions range
 //! over events only (the state propositions of paper 003's state/event L* are not yet part of
 //! the interface). Counterexample witnesses are found by an explicit search of the constrained
