@@ -118,8 +118,8 @@
 //! Known weaknesses: a contradicted hint re-validates the whole table or tree, and in CEGAR
 //! rounds on the IPC it is contradicted in most rounds. The re-use budget bounds the queries
 //! of a failed attempt, not its safety checks (Oracle 1, the last level), and a fallback costs
-//! the attempts plus the search (the staged attempt: at most a sixteenth of the budget more,
-//! and nothing of the search, which goes on where it stopped). Which round of an upgrade's
+//! the attempts plus the search (the staged attempts ask at most the budget together, and
+//! the search goes on where it stopped). Which round of an upgrade's
 //! CEGAR loop the old levels decide is not known in advance: a round whose violation lies
 //! deeper than the staged search spends the whole budget on it (P2 `new_assumptions`: its
 //! third round, where the first round did before), and its successors then get none; learning after the search costs the old version's check up
@@ -955,7 +955,7 @@ pub const MIN_REUSE_BUDGET: usize = 256;
 
 /// A run that re-uses levels with the whole budget first tries them with `1 /
 /// SHORT_ATTEMPT_SHARE` of it, then searches the product within as many states as the budget
-/// has queries, and only then tries them with the whole budget ([`DynamicChecker::run`]).
+/// has queries, and only then tries them with the rest of the budget ([`DynamicChecker::run`]).
 /// On the IPC, old assumptions that suffice after an
 /// upgrade ask 0 to 4 queries (P1, budget 256), and an attempt that finds the violation of
 /// an upgrade's first round 12 (P1 `ipc2`, `ipc4`); one search state costs about as much as
@@ -1215,9 +1215,10 @@ impl DynamicChecker {
     /// sixteenth of it, which is all that old assumptions that (nearly) suffice need; then a
     /// search of the product within as many states as the budget has queries, which finds a
     /// shallow violation by a shortest trace (the one [`DynamicChecker::shortest`] would
-    /// look for after the rule's) and decides a small product; only then with the whole
-    /// budget. A violation of the product is what makes an attempt run over its budget (the
-    /// levels must learn their way to it), and in the CEGAR rounds of an upgrade most
+    /// look for after the rule's) and decides a small product; only then with the rest of the
+    /// budget (the two attempts ask at most the budget together). A violation of the product
+    /// is what makes an attempt run over its budget (the levels must learn their way to it),
+    /// and in the CEGAR rounds of an upgrade most
     /// products have one, a few events deep: on the IPC's `ipc2` (P2), the first round's
     /// attempt spent its 552 queries on a violation that the search finds in 67 states, and
     /// that failure left the last round, where the old levels prove the property with 442
@@ -1237,16 +1238,33 @@ impl DynamicChecker {
         // One search of the product, which the run takes up where it stopped.
         let mut search = None;
         if reusing {
-            let budget = if self.reuse_over_budget { 0 } else { full };
+            let mut budget = if self.reuse_over_budget { 0 } else { full };
             stats.reuse_budget = Some(budget);
             if budget > 0 {
+                // What the short attempt did to the levels is undone when it gives up; so is
+                // what it says about them, except its queries, which the budget counts.
+                let lists =
+                    [&stats.revalidated, &stats.reused, &stats.hinted, &stats.contradicted, &stats.results_reused]
+                        .map(Vec::len);
+                let before = stats.abandoned_membership;
                 match self.attempt(budget / SHORT_ATTEMPT_SHARE, components, property, stats) {
                     Attempt::Decided(outcome) => return outcome,
                     Attempt::Stopped => return Outcome::Stopped,
                     Attempt::OverBudget => {}
                 }
+                budget -= stats.abandoned_membership - before;
+                let kept = [
+                    &mut stats.revalidated,
+                    &mut stats.reused,
+                    &mut stats.hinted,
+                    &mut stats.contradicted,
+                    &mut stats.results_reused,
+                ];
+                for (list, len) in kept.into_iter().zip(lists) {
+                    list.truncate(len);
+                }
                 let search = search.get_or_insert_with(|| product_search(components, property));
-                if let Some(outcome) = self.search_within(search, budget.min(self.probe), stats) {
+                if let Some(outcome) = self.search_within(search, full.min(self.probe), stats) {
                     return self.after_search(outcome, components, property, stats);
                 }
             }
