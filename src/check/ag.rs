@@ -37,9 +37,9 @@
 //! budget, the attempt is staged ([`SHORT_ATTEMPT_SHARE`]): a sixteenth of it first (old
 //! assumptions that suffice need a few queries), then the search within as many states as
 //! the budget has queries (a violation of the product, which is what makes an attempt fail,
-//! is mostly a few events deep in an upgrade's CEGAR rounds), then the whole budget; the
-//! search later goes on where it stopped ([`safety::Search`]). Once re-using
-//! the levels ran over the whole budget, the next runs (the next CEGAR rounds, which differ by one
+//! is mostly a few events deep in an upgrade's CEGAR rounds), then the rest of the budget;
+//! the search later goes on where it stopped ([`safety::Search`]). Once re-using the levels
+//! ran over the whole budget, the next runs (the next CEGAR rounds, which differ by one
 //! refined component) try them with no query at all until a run learns from them within the
 //! budget ([`DynamicChecker::renew_reuse`] for a new version). A violation that the old
 //! assumptions lead to is reported by the search's shortest trace of the product when the
@@ -119,10 +119,11 @@
 //! rounds on the IPC it is contradicted in most rounds. The re-use budget bounds the queries
 //! of a failed attempt, not its safety checks (Oracle 1, the last level), and a fallback costs
 //! the attempts plus the search (the staged attempts ask at most the budget together, and
-//! the search goes on where it stopped). Which round of an upgrade's
-//! CEGAR loop the old levels decide is not known in advance: a round whose violation lies
-//! deeper than the staged search spends the whole budget on it (P2 `new_assumptions`: its
-//! third round, where the first round did before), and its successors then get none; learning after the search costs the old version's check up
+//! the search goes on where it stopped). Which round of an upgrade's CEGAR loop the old
+//! levels decide is not known in advance: a round whose violation lies deeper than the
+//! staged search spends the whole budget on it (P2 `new_assumptions`: its third round, where
+//! the first round did before), and its successors then get none. Learning after the search
+//! costs the old version's check up
 //! to a budget of queries for a re-check that may never come (`verify` does not do it). Assumptions range
 //! over events only (the state propositions of paper 003's state/event L* are not yet part of
 //! the interface). Counterexample witnesses are found by an explicit search of the constrained
@@ -419,11 +420,12 @@ pub const PROBE_STATES: usize = 50_000;
 pub const SEARCH_GROWTH: usize = 4;
 
 /// A breadth-first search of the whole product for a violation, given up once `search` has
-/// explored `budget` states in all (a later call may take it up again). The recursive rule finds a violation only at its last level, after
-/// every level above has learned a candidate that passes Oracle 1. A violation a few events
-/// deep costs mono a few hundred states, and it cost the rule thousands of membership queries
-/// (`benches/SCALABLE.md`, TURNS). What the search finds is a shortest trace of the product
-/// itself, so it is the witness mono would give. When it explores the whole product within
+/// explored `budget` states in all (a later call may take it up again). The recursive rule
+/// finds a violation only at its last level, after every level above has learned a
+/// candidate that passes Oracle 1. A violation a few events deep costs mono a few hundred
+/// states, and it cost the rule thousands of membership queries (`benches/SCALABLE.md`,
+/// TURNS). What the search finds is a shortest trace of the product itself, so it is the
+/// witness mono would give. When it explores the whole product within
 /// `budget` without finding one, the property holds: that is the monolithic check's answer,
 /// from the same product. Only when the budget runs out does the rule run.
 fn probe(search: &mut Search, budget: usize, stats: &mut AgStats) -> Option<Outcome> {
@@ -956,10 +958,9 @@ pub const MIN_REUSE_BUDGET: usize = 256;
 /// A run that re-uses levels with the whole budget first tries them with `1 /
 /// SHORT_ATTEMPT_SHARE` of it, then searches the product within as many states as the budget
 /// has queries, and only then tries them with the rest of the budget ([`DynamicChecker::run`]).
-/// On the IPC, old assumptions that suffice after an
-/// upgrade ask 0 to 4 queries (P1, budget 256), and an attempt that finds the violation of
-/// an upgrade's first round 12 (P1 `ipc2`, `ipc4`); one search state costs about as much as
-/// one query (`benches/COMPAT.md`).
+/// On the IPC, old assumptions that suffice after an upgrade ask 0 to 4 queries (P1, budget
+/// 256), and an attempt that finds the violation of an upgrade's first round 12 (P1 `ipc2`,
+/// `ipc4`); one search state costs about as much as one query (`benches/COMPAT.md`).
 pub const SHORT_ATTEMPT_SHARE: usize = 16;
 
 /// How an attempt from the levels ended ([`DynamicChecker::attempt`]).
@@ -1218,8 +1219,8 @@ impl DynamicChecker {
     /// look for after the rule's) and decides a small product; only then with the rest of the
     /// budget (the two attempts ask at most the budget together). A violation of the product
     /// is what makes an attempt run over its budget (the levels must learn their way to it),
-    /// and in the CEGAR rounds of an upgrade most
-    /// products have one, a few events deep: on the IPC's `ipc2` (P2), the first round's
+    /// and in the CEGAR rounds of an upgrade most products have one, a few events deep: on
+    /// the IPC's `ipc2` (P2), the first round's
     /// attempt spent its 552 queries on a violation that the search finds in 67 states, and
     /// that failure left the last round, where the old levels prove the property with 442
     /// queries, no query at all, so that it searched the whole product (12,652 states, 95%
