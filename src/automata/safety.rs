@@ -6,6 +6,9 @@
 //! τ steps free (0-1 BFS), so the counterexample it returns is a shortest one in visible events.
 //! Error states of M itself (FSP's `ERROR`) count as violations too.
 //!
+//! [`Search`] is the same search in steps: bounded by a number of states, then taken up
+//! again where it stopped, with the same states in the same order as one search.
+//!
 //! Known weakness: the search is explicit; its memory grows with the reachable product.
 
 use crate::util::{HashMap, HashSet};
@@ -115,46 +118,122 @@ pub fn check_bounded(
     property: Option<&Dla>,
     max_states: usize,
 ) -> Result<Option<Safety>, PropertyError> {
-    let p_err = property.map(error_automaton).transpose()?;
-    let product = Product::new(parts.to_vec()).hide(hidden);
-    // The property's view of each product event: its local index, or none.
-    let p_local: Vec<Option<u32>> = product
-        .alphabet()
-        .iter()
-        .enumerate()
-        .map(|(g, e)| if product.is_hidden(g as u32) { None } else { p_err.as_ref().and_then(|p| p.event_index(e)) })
-        .collect();
-    let mut dist: Distances = HashMap::default();
-    let mut queue: VecDeque<Node> = VecDeque::new();
-    let p_init = p_err.as_ref().map(|p| p.initial()[0]);
-    for t in product.initial() {
-        let n = (t, p_init);
-        if dist.insert(n.clone(), (0, None)).is_none() {
-            queue.push_back(n);
+    Ok(Search::new(parts, hidden, property)?.run(max_states))
+}
+
+/// The search of [`check`] in steps: [`Search::run`] explores up to a number of states in
+/// all and may be called again with a larger number, to go on where it stopped. A search
+/// run to `n` states in any number of steps explores the same states in the same order,
+/// and gives the same answer, as [`check_bounded`] with `n`.
+pub struct Search<'a> {
+    product: Product<'a>,
+    p_err: Option<Dla>,
+    /// The property's view of each product event: its local index, or none.
+    p_local: Vec<Option<u32>>,
+    dist: Distances,
+    queue: VecDeque<Node>,
+    done: HashSet<Node>,
+    /// The state explored last, when the bound stopped the search before its successors.
+    pending: Option<Node>,
+    succ: Vec<(u32, Tuple)>,
+    /// The answer, once found.
+    answer: Option<Safety>,
+}
+
+impl<'a> Search<'a> {
+    /// A search of the product of `parts` (with `hidden` events internal) against `property`,
+    /// that has explored nothing yet.
+    pub fn new(
+        parts: &[&'a Dla],
+        hidden: &dyn Fn(&str) -> bool,
+        property: Option<&Dla>,
+    ) -> Result<Search<'a>, PropertyError> {
+        let p_err = property.map(error_automaton).transpose()?;
+        let product = Product::new(parts.to_vec()).hide(hidden);
+        let p_local: Vec<Option<u32>> = product
+            .alphabet()
+            .iter()
+            .enumerate()
+            .map(
+                |(g, e)| if product.is_hidden(g as u32) { None } else { p_err.as_ref().and_then(|p| p.event_index(e)) },
+            )
+            .collect();
+        let mut dist: Distances = HashMap::default();
+        let mut queue: VecDeque<Node> = VecDeque::new();
+        let p_init = p_err.as_ref().map(|p| p.initial()[0]);
+        for t in product.initial() {
+            let n = (t, p_init);
+            if dist.insert(n.clone(), (0, None)).is_none() {
+                queue.push_back(n);
+            }
         }
+        Ok(Search {
+            product,
+            p_err,
+            p_local,
+            dist,
+            queue,
+            done: HashSet::default(),
+            pending: None,
+            succ: Vec::new(),
+            answer: None,
+        })
     }
-    let mut succ = Vec::new();
-    // 0-1 breadth-first search: τ steps cost nothing, so nodes leave the queue in the order of
-    // their distance in visible events, and a node is final when it first leaves.
-    let mut done: HashSet<Node> = HashSet::default();
-    while let Some(node) = queue.pop_front() {
-        if !done.insert(node.clone()) {
-            continue;
+
+    /// Product states explored so far.
+    pub fn explored(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Goes on until the search has explored `max_states` states in all (`None`: no error
+    /// among them, and more to explore) or has an answer, which every later call repeats.
+    pub fn run(&mut self, max_states: usize) -> Option<Safety> {
+        if self.answer.is_none() {
+            self.answer = self.explore(max_states);
         }
-        let d = dist[&node].0;
-        let (tuple, pstate) = &node;
-        let in_error = product.is_error(tuple) || matches!((&p_err, pstate), (Some(p), Some(q)) if p.is_error(*q));
-        if in_error {
-            return Ok(Some(Safety::Violated { trace: trace_to(&dist, &node, &product), states: done.len() }));
+        self.answer.clone()
+    }
+
+    fn explore(&mut self, max_states: usize) -> Option<Safety> {
+        if let Some(node) = self.pending.take() {
+            if self.done.len() >= max_states {
+                self.pending = Some(node);
+                return None;
+            }
+            self.expand(&node);
         }
-        if done.len() >= max_states {
-            return Ok(None);
+        // 0-1 breadth-first search: τ steps cost nothing, so nodes leave the queue in the order of
+        // their distance in visible events, and a node is final when it first leaves.
+        while let Some(node) = self.queue.pop_front() {
+            if !self.done.insert(node.clone()) {
+                continue;
+            }
+            let (tuple, pstate) = &node;
+            let in_error =
+                self.product.is_error(tuple) || matches!((&self.p_err, pstate), (Some(p), Some(q)) if p.is_error(*q));
+            if in_error {
+                let trace = trace_to(&self.dist, &node, &self.product);
+                return Some(Safety::Violated { trace, states: self.done.len() });
+            }
+            if self.done.len() >= max_states {
+                // Explored but not expanded: the next call expands it first.
+                self.pending = Some(node);
+                return None;
+            }
+            self.expand(&node);
         }
-        succ.clear();
-        product.successors(tuple, &mut succ);
-        for (e, next) in succ.drain(..) {
-            let p_next = match (pstate, &p_err) {
-                (Some(q), Some(p)) if e != TAU => match p_local[e as usize] {
+        Some(Safety::Holds { states: self.done.len() })
+    }
+
+    /// Queues the successors of `node` that this search has not reached as near.
+    fn expand(&mut self, node: &Node) {
+        let d = self.dist[node].0;
+        let (tuple, pstate) = node;
+        self.succ.clear();
+        self.product.successors(tuple, &mut self.succ);
+        for (e, next) in self.succ.drain(..) {
+            let p_next = match (pstate, &self.p_err) {
+                (Some(q), Some(p)) if e != TAU => match self.p_local[e as usize] {
                     None => Some(*q),
                     // P_err is deterministic and complete on its alphabet.
                     Some(l) => p.state(*q).out.iter().find(|t| t.event == l).map(|t| t.to),
@@ -163,18 +242,17 @@ pub fn check_bounded(
             };
             let n = (next, p_next);
             let nd = d + u32::from(e != TAU);
-            if dist.get(&n).is_some_and(|(old, _)| *old <= nd) {
+            if self.dist.get(&n).is_some_and(|(old, _)| *old <= nd) {
                 continue;
             }
-            dist.insert(n.clone(), (nd, Some((node.clone(), e))));
+            self.dist.insert(n.clone(), (nd, Some((node.clone(), e))));
             if e == TAU {
-                queue.push_front(n);
+                self.queue.push_front(n);
             } else {
-                queue.push_back(n);
+                self.queue.push_back(n);
             }
         }
     }
-    Ok(Some(Safety::Holds { states: done.len() }))
 }
 
 type Node = (Tuple, Option<StateId>);

@@ -33,8 +33,13 @@
 //! first runs Fig. 3 from them, so that the old assumptions are checked against the new
 //! components before anything else, within a budget of membership queries ([`REUSE_SHARE`]
 //! of what the levels cost to learn). Past the budget, the run goes on as a run without
-//! levels would: the search below, then learning (from the levels it has). Once re-using
-//! the levels ran over the budget, the next runs (the next CEGAR rounds, which differ by one
+//! levels would: the search below, then learning (from the levels it has). With the whole
+//! budget, the attempt is staged ([`SHORT_ATTEMPT_SHARE`]): a sixteenth of it first (old
+//! assumptions that suffice need a few queries), then the search within as many states as
+//! the budget has queries (a violation of the product, which is what makes an attempt fail,
+//! is mostly a few events deep in an upgrade's CEGAR rounds), then the rest of the budget;
+//! the search later goes on where it stopped ([`safety::Search`]). Once re-using the levels
+//! ran over the whole budget, the next runs (the next CEGAR rounds, which differ by one
 //! refined component) try them with no query at all until a run learns from them within the
 //! budget ([`DynamicChecker::renew_reuse`] for a new version). A violation that the old
 //! assumptions lead to is reported by the search's shortest trace of the product when the
@@ -113,7 +118,12 @@
 //! Known weaknesses: a contradicted hint re-validates the whole table or tree, and in CEGAR
 //! rounds on the IPC it is contradicted in most rounds. The re-use budget bounds the queries
 //! of a failed attempt, not its safety checks (Oracle 1, the last level), and a fallback costs
-//! the attempt plus the search; learning after the search costs the old version's check up
+//! the attempts plus the search (the staged attempts ask at most the budget together, and
+//! the search goes on where it stopped). Which round of an upgrade's CEGAR loop the old
+//! levels decide is not known in advance: a round whose violation lies deeper than the
+//! staged search spends the whole budget on it (P2 `new_assumptions`: its third round, where
+//! the first round did before), and its successors then get none. Learning after the search
+//! costs the old version's check up
 //! to a budget of queries for a re-check that may never come (`verify` does not do it). Assumptions range
 //! over events only (the state propositions of paper 003's state/event L* are not yet part of
 //! the interface). Counterexample witnesses are found by an explicit search of the constrained
@@ -130,7 +140,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::automata::dla::{Builder, Dla, StateId};
-use crate::automata::safety::{self, Safety};
+use crate::automata::safety::{self, Safety, Search};
 use crate::learn::lstar::LearnError;
 use crate::learn::{Algorithm, CexMode, LSharp, Learner, Membership, SavedTree, Stats, Table};
 
@@ -409,49 +419,53 @@ pub const PROBE_STATES: usize = 50_000;
 /// searches that decide need at most 3,022 states (N = 10), so the budget stays 50,000 there.
 pub const SEARCH_GROWTH: usize = 4;
 
-/// A breadth-first search of the whole product for a violation, given up after
-/// `budget` states. The recursive rule finds a violation only at its last level, after
-/// every level above has learned a candidate that passes Oracle 1. A violation a few events
-/// deep costs mono a few hundred states, and it cost the rule thousands of membership queries
-/// (`benches/SCALABLE.md`, TURNS). What the search finds is a shortest trace of the product
-/// itself, so it is the witness mono would give. When it explores the whole product within
+/// A breadth-first search of the whole product for a violation, given up once `search` has
+/// explored `budget` states in all (a later call may take it up again). The recursive rule
+/// finds a violation only at its last level, after every level above has learned a
+/// candidate that passes Oracle 1. A violation a few events deep costs mono a few hundred
+/// states, and it cost the rule thousands of membership queries (`benches/SCALABLE.md`,
+/// TURNS). What the search finds is a shortest trace of the product itself, so it is the
+/// witness mono would give. When it explores the whole product within
 /// `budget` without finding one, the property holds: that is the monolithic check's answer,
 /// from the same product. Only when the budget runs out does the rule run.
-fn probe(components: &[Dla], property: Option<&Dla>, budget: usize, stats: &mut AgStats) -> Option<Outcome> {
+fn probe(search: &mut Search, budget: usize, stats: &mut AgStats) -> Option<Outcome> {
     if budget == 0 {
         return None;
     }
     let start = Instant::now();
-    let parts: Vec<&Dla> = components.iter().collect();
+    let before = search.explored();
     stats.checks += 1;
-    let found = safety::check_bounded(&parts, &|_| false, property, budget)
-        .expect("properties and assumptions are deterministic");
+    let found = search.run(budget);
     stats.checking += start.elapsed();
     tracing::debug!(
         budget,
+        before,
+        elapsed = ?start.elapsed(),
         states = found.as_ref().map(|f| match f {
             Safety::Violated { states, .. } | Safety::Holds { states } => *states,
         }),
         violated = matches!(found, Some(Safety::Violated { .. })),
         "search of the product"
     );
+    stats.probed += search.explored().saturating_sub(before);
     match found {
-        Some(Safety::Violated { trace, states }) => {
-            stats.probed += states;
+        Some(Safety::Violated { trace, .. }) => {
             stats.violated_by_probe = true;
             Some(Outcome::Violated(trace))
         }
-        Some(Safety::Holds { states }) => {
+        Some(Safety::Holds { .. }) => {
             // The whole product was explored: this is the monolithic check's own answer.
-            stats.probed += states;
             stats.decided_by_probe = true;
             Some(Outcome::Holds)
         }
-        None => {
-            stats.probed += budget;
-            None
-        }
+        None => None,
     }
+}
+
+/// The search of the product of `components` against `property`, which has explored nothing yet.
+fn product_search<'a>(components: &'a [Dla], property: Option<&Dla>) -> Search<'a> {
+    let parts: Vec<&Dla> = components.iter().collect();
+    Search::new(&parts, &|_| false, property).expect("properties and assumptions are deterministic")
 }
 
 /// The linear automaton of a word: it performs the word's events in order over `alphabet`.
@@ -941,6 +955,24 @@ pub const REUSE_SHARE: usize = 4;
 /// The least budget of a run that re-uses levels ([`REUSE_SHARE`]).
 pub const MIN_REUSE_BUDGET: usize = 256;
 
+/// A run that re-uses levels with the whole budget first tries them with `1 /
+/// SHORT_ATTEMPT_SHARE` of it, then searches the product within as many states as the budget
+/// has queries, and only then tries them with the rest of the budget ([`DynamicChecker::run`]).
+/// On the IPC, old assumptions that suffice after an upgrade ask 0 to 4 queries (P1, budget
+/// 256), and an attempt that finds the violation of an upgrade's first round 12 (P1 `ipc2`,
+/// `ipc4`); one search state costs about as much as one query (`benches/COMPAT.md`).
+pub const SHORT_ATTEMPT_SHARE: usize = 16;
+
+/// How an attempt from the levels ended ([`DynamicChecker::attempt`]).
+enum Attempt {
+    /// The rule decided (a violation already as the search's shortest trace, when it found one).
+    Decided(Outcome),
+    /// It ran over its budget: the levels are as they were before it.
+    OverBudget,
+    /// The deadline passed or the work limit was reached.
+    Stopped,
+}
+
 impl DynamicChecker {
     /// A checker with nothing learned yet.
     pub fn new(mode: CexMode) -> DynamicChecker {
@@ -1180,56 +1212,76 @@ impl DynamicChecker {
     /// the levels as they were before it, the bounded search of the product ([`probe`]), then
     /// DynamicCheck without a budget.
     ///
-    /// An attempt that would repeat one that ran over its budget gets no query: when re-using
-    /// these levels ran over the budget in an earlier run (CEGAR rounds of one loop differ by
-    /// one refined component), the old assumptions are tried as they are, and the first
-    /// membership query ends the attempt. Learning from the levels within the budget, or a
-    /// successful attempt, gives the next run the whole budget again. Either way the verdict
-    /// comes from the same sound steps (Fig. 3 from the levels, or the search); only what an
-    /// abandoned attempt may cost changes.
+    /// With the whole budget, the attempt is staged ([`SHORT_ATTEMPT_SHARE`]): first with a
+    /// sixteenth of it, which is all that old assumptions that (nearly) suffice need; then a
+    /// search of the product within as many states as the budget has queries, which finds a
+    /// shallow violation by a shortest trace (the one [`DynamicChecker::shortest`] would
+    /// look for after the rule's) and decides a small product; only then with the rest of the
+    /// budget (the two attempts ask at most the budget together). A violation of the product
+    /// is what makes an attempt run over its budget (the levels must learn their way to it),
+    /// and in the CEGAR rounds of an upgrade most products have one, a few events deep: on
+    /// the IPC's `ipc2` (P2), the first round's
+    /// attempt spent its 552 queries on a violation that the search finds in 67 states, and
+    /// that failure left the last round, where the old levels prove the property with 442
+    /// queries, no query at all, so that it searched the whole product (12,652 states, 95%
+    /// of the re-check's DynamicCheck; `benches/COMPAT.md`).
+    ///
+    /// An attempt that would repeat one that ran over its whole budget gets no query: when
+    /// re-using these levels ran over the budget in an earlier run (CEGAR rounds of one loop
+    /// differ by one refined component), the old assumptions are tried as they are, and the
+    /// first membership query ends the attempt. Learning from the levels within the budget, or
+    /// a successful attempt, gives the next run the whole budget again. Either way the verdict
+    /// comes from the same sound steps (Fig. 3 from the levels, or the search of the whole
+    /// product); only what an abandoned attempt may cost changes.
     fn reuse_then_fresh(&mut self, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Outcome {
         let reusing = self.holds_answers();
         let full = (self.learned / REUSE_SHARE).max(self.min_budget);
+        // One search of the product, which the run takes up where it stopped.
+        let mut search = None;
         if reusing {
-            let budget = if self.reuse_over_budget { 0 } else { full };
+            let mut budget = if self.reuse_over_budget { 0 } else { full };
             stats.reuse_budget = Some(budget);
-            let remaining = Arc::new(AtomicUsize::new(budget));
-            self.budget = Some(remaining.clone());
-            let before = stats.membership;
-            // A level keeps the deeper result it got with the deeper levels as they were: an
-            // attempt that stops half-way may have updated some deeper levels and not the
-            // level above them, whose result would then seem to be about the new ones.
-            let snapshot = (self.levels.clone(), self.last.clone());
-            let attempt = self.dynamic_check(0, components, property, stats);
-            self.budget = None;
-            match attempt {
-                Ok(outcome) => {
-                    self.learned = self.learned.max(stats.membership - before);
-                    self.reuse_over_budget = false;
-                    return self.shortest(outcome, components, property, stats);
+            if budget > 0 {
+                // What the short attempt did to the levels is undone when it gives up; so is
+                // what it says about them, except its queries, which the budget counts.
+                let lists =
+                    [&stats.revalidated, &stats.reused, &stats.hinted, &stats.contradicted, &stats.results_reused]
+                        .map(Vec::len);
+                let before = stats.abandoned_membership;
+                match self.attempt(budget / SHORT_ATTEMPT_SHARE, components, property, stats) {
+                    Attempt::Decided(outcome) => return outcome,
+                    Attempt::Stopped => return Outcome::Stopped,
+                    Attempt::OverBudget => {}
                 }
-                Err(Stopped) if self.deadline.is_some_and(|d| Instant::now() >= d) => return Outcome::Stopped,
-                Err(Stopped) if self.work_exhausted() => {
-                    (self.levels, self.last) = snapshot;
-                    return Outcome::Stopped;
+                budget -= stats.abandoned_membership - before;
+                let kept = [
+                    &mut stats.revalidated,
+                    &mut stats.reused,
+                    &mut stats.hinted,
+                    &mut stats.contradicted,
+                    &mut stats.results_reused,
+                ];
+                for (list, len) in kept.into_iter().zip(lists) {
+                    list.truncate(len);
                 }
-                Err(Stopped) => {
-                    let spent = budget - remaining.load(Ordering::Relaxed);
-                    tracing::debug!(spent, budget, "re-use of the levels over its budget: searching the product");
-                    stats.abandoned_membership = spent;
-                    // The levels that finished counted theirs already; the budget counted all.
-                    stats.membership = before + spent;
+                let search = search.get_or_insert_with(|| product_search(components, property));
+                if let Some(outcome) = self.search_within(search, full.min(self.probe), stats) {
+                    return self.after_search(outcome, components, property, stats);
+                }
+            }
+            match self.attempt(budget, components, property, stats) {
+                Attempt::Decided(outcome) => return outcome,
+                Attempt::Stopped => return Outcome::Stopped,
+                Attempt::OverBudget => {
+                    tracing::debug!(budget, "re-use of the levels over its budget: searching the product");
                     stats.fell_back = true;
                     self.reuse_over_budget = true;
-                    (self.levels, self.last) = snapshot;
                 }
             }
         }
-        if let Some(outcome) = self.search(components, property, stats) {
-            if self.learn_after_search && outcome == Outcome::Holds {
-                self.learn_for_later(components, property, stats);
-            }
-            return outcome;
+        let search = search.get_or_insert_with(|| product_search(components, property));
+        if let Some(outcome) = self.search_within(search, self.search_budget(), stats) {
+            return self.after_search(outcome, components, property, stats);
         }
         let before = stats.membership;
         let outcome = self.dynamic_check(0, components, property, stats).unwrap_or(Outcome::Stopped);
@@ -1239,6 +1291,64 @@ impl DynamicChecker {
             // What an attempt from these levels would have asked: the next run gives them the
             // whole budget again if it was within it.
             self.reuse_over_budget = spent > full;
+        }
+        outcome
+    }
+
+    /// One attempt at Fig. 3 from the levels with at most `budget` membership queries. Past
+    /// the budget, the levels are as they were before it, and its queries are counted as
+    /// abandoned.
+    fn attempt(&mut self, budget: usize, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Attempt {
+        let remaining = Arc::new(AtomicUsize::new(budget));
+        self.budget = Some(remaining.clone());
+        let before = stats.membership;
+        // A level keeps the deeper result it got with the deeper levels as they were: an
+        // attempt that stops half-way may have updated some deeper levels and not the
+        // level above them, whose result would then seem to be about the new ones.
+        let snapshot = (self.levels.clone(), self.last.clone());
+        let started = Instant::now();
+        let attempt = self.dynamic_check(0, components, property, stats);
+        self.budget = None;
+        let spent = budget - remaining.load(Ordering::Relaxed);
+        tracing::debug!(
+            budget,
+            spent,
+            holds = ?attempt.as_ref().ok().map(|o| *o == Outcome::Holds),
+            elapsed = ?started.elapsed(),
+            "attempt from the levels"
+        );
+        match attempt {
+            Ok(outcome) => {
+                self.learned = self.learned.max(stats.membership - before);
+                self.reuse_over_budget = false;
+                Attempt::Decided(self.shortest(outcome, components, property, stats))
+            }
+            Err(Stopped) if self.deadline.is_some_and(|d| Instant::now() >= d) => Attempt::Stopped,
+            Err(Stopped) if self.work_exhausted() => {
+                (self.levels, self.last) = snapshot;
+                Attempt::Stopped
+            }
+            Err(Stopped) => {
+                stats.abandoned_membership += spent;
+                // The levels that finished counted theirs already; the budget counted all.
+                stats.membership = before + spent;
+                (self.levels, self.last) = snapshot;
+                Attempt::OverBudget
+            }
+        }
+    }
+
+    /// What follows a search of the product that decided: after a proof, the levels are
+    /// learned for a later run when the checker is asked to ([`DynamicChecker::learn_for_later`]).
+    fn after_search(
+        &mut self,
+        outcome: Outcome,
+        components: &[Dla],
+        property: Option<&Dla>,
+        stats: &mut AgStats,
+    ) -> Outcome {
+        if self.learn_after_search && outcome == Outcome::Holds {
+            self.learn_for_later(components, property, stats);
         }
         outcome
     }
@@ -1289,12 +1399,16 @@ impl DynamicChecker {
     /// The bounded search of the product ([`probe`]) within [`DynamicChecker::search_budget`];
     /// a search that decides raises the budget of the next ones.
     fn search(&mut self, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Option<Outcome> {
-        let budget = self.search_budget();
+        let mut search = product_search(components, property);
+        self.search_within(&mut search, self.search_budget(), stats)
+    }
+
+    /// `search` of the product ([`probe`]) goes on until it has explored `budget` states in all.
+    fn search_within(&mut self, search: &mut Search, budget: usize, stats: &mut AgStats) -> Option<Outcome> {
         stats.search_budget = budget;
-        let before = stats.probed;
-        let found = probe(components, property, budget, stats);
+        let found = probe(search, budget, stats);
         if found.is_some() {
-            self.searched = self.searched.max(stats.probed - before);
+            self.searched = self.searched.max(search.explored());
         }
         found
     }
@@ -1359,10 +1473,12 @@ impl DynamicChecker {
                 Safety::Holds { .. } => Outcome::Holds,
                 Safety::Violated { trace, .. } => Outcome::Violated(trace),
             };
+            tracing::trace!(level = i, holds = result == Outcome::Holds, elapsed = ?start.elapsed(), "last level checked");
             stats.checking += start.elapsed();
             self.last = Some((m.clone(), property.cloned(), result.clone()));
             return Ok(result);
         }
+        let level_start = Instant::now();
         let rest = &components[i + 1..];
         let rest_alphabet = union_alphabet(rest);
         let mut own: Vec<String> = m.alphabet().to_vec();
@@ -1421,6 +1537,7 @@ impl DynamicChecker {
             assumption_states = assumption.n_states(),
             membership = learner_stats.membership,
             candidates = learner_stats.candidates,
+            elapsed = ?level_start.elapsed(),
             "level done"
         );
         let level = &mut self.levels[i];
@@ -1849,7 +1966,10 @@ fn generate(learner: &mut LevelLearner, oracle: &mut AssumptionOracle, stats: &m
     loop {
         let h = learner.learner.hypothesis();
         stats.checks += 1;
-        match oracle.oracle1(&h) {
+        let start = Instant::now();
+        let verdict = oracle.oracle1(&h);
+        tracing::trace!(states = h.n_states(), passed = verdict.is_none(), elapsed = ?start.elapsed(), "oracle 1");
+        match verdict {
             None => return Ok(h),
             Some(cex) => {
                 learner.refine(&cex, oracle)?;

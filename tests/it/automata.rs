@@ -208,4 +208,33 @@ proptest! {
             }
         }
     }
+
+    #[test]
+    fn a_search_in_steps_gives_the_answer_of_one_search(
+        m in shape(5, true, false, true),
+        n in shape(4, true, false, true),
+        p in shape(3, false, false, true),
+        steps in proptest::collection::vec(0usize..6, 1..4),
+    ) {
+        let (m, n) = (build(&m, &EVENTS), build(&n, &["a", "c"]));
+        let mut seen = BTreeSet::new();
+        let det = Shape {
+            trans: p.trans.iter().copied().filter(|&(f, e, _)| e < 2 && seen.insert((f, e))).collect(),
+            init: vec![p.init[0]],
+            ..p
+        };
+        let prop = build(&det, &["a", "b"]);
+        let whole = safety::check(&[&m, &n], &|_| false, Some(&prop)).expect("the property is deterministic");
+        let mut search = safety::Search::new(&[&m, &n], &|_| false, Some(&prop)).expect("the property is deterministic");
+        let mut bound = 0;
+        for step in steps {
+            bound += step;
+            let answer = search.run(bound);
+            prop_assert_eq!(&answer, &safety::check_bounded(&[&m, &n], &|_| false, Some(&prop), bound).expect("deterministic"));
+            if answer.is_none() {
+                prop_assert_eq!(search.explored(), bound.max(1));
+            }
+        }
+        prop_assert_eq!(search.run(usize::MAX), Some(whole));
+    }
 }

@@ -112,6 +112,22 @@ fn a_write_queue_that_writes_without_the_lock_breaks_p1() {
 }
 
 /// The first number after `key` in `text`.
+#[test]
+fn a_shallow_violation_in_an_upgrade_s_first_round_leaves_the_last_round_its_re_use_budget() {
+    // P2 after ipc2: the first round's model of the new ipc-queue has a spurious violation
+    // 67 product states deep, the last round none. The search finds the violation before an
+    // attempt from the old levels spends its budget on it, so the last round still has the
+    // budget and is proved from the old levels (442 queries), not by a search of the product.
+    let (code, text) = check_cached("examples-c/ipc/upgrades/ipc2/ipc.c", "P2", "text", &["--no-cache", "--stats"]);
+    assert_eq!(code, 0, "{text}");
+    let new = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("DynamicCheck new: "))
+        .unwrap_or_else(|| panic!("no DynamicCheck line for new:\n{text}"));
+    assert!(new.starts_with("3 runs, 1 decided by the product search, 2 from the earlier run's levels"), "{text}");
+    assert!(!new.contains("over the re-use budget"), "{text}");
+}
+
 fn number_after(text: &str, key: &str) -> u64 {
     let at = text.find(key).unwrap_or_else(|| panic!("`{key}` in {text}")) + key.len();
     let digits: String = text[at..].trim_start().chars().take_while(char::is_ascii_digit).collect();
@@ -148,14 +164,15 @@ fn an_upgrade_whose_re_use_reaches_its_work_limit_costs_the_attempt_plus_a_fresh
     let fresh_membership =
         if fresh.contains("membership queries:") { number_after(&fresh, "membership queries:") } else { 0 };
     assert_eq!(
-        [new_smt, new_membership, new_refinements],
-        [
-            attempt[0] + number_after(&fresh, "smt calls:"),
-            attempt[1] + fresh_membership,
-            attempt[2] + number_after(&fresh, "refinements:")
-        ],
+        [new_membership, new_refinements],
+        [attempt[1] + fresh_membership, attempt[2] + number_after(&fresh, "refinements:")],
         "{text}\n{fresh}"
     );
+    // Z3's context is per thread, and inside `check` the attempt ran in it first: a query
+    // that a fresh process answers only on a one-shot retry (a second counted call) may be
+    // answered within its budget there (`benches/COMPAT.md`: 2.5% fewer calls on P2).
+    let smt = attempt[0] + number_after(&fresh, "smt calls:");
+    assert!(new_smt <= smt && smt - new_smt <= smt / 100 + 1, "{text}\n{fresh}");
     let trace = |t: &str| t.lines().find(|l| l.trim_start().starts_with("trace:")).map(|l| l.trim().to_string());
     assert_eq!(trace(&text), trace(&fresh), "{text}\n{fresh}");
 }
