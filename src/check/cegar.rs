@@ -324,6 +324,7 @@ fn loop_(
         stats.abstract_states = 0;
         let round = Instant::now();
         for part in c.iter_mut() {
+            let (started, calls, carried) = (Instant::now(), smt.stats.calls, part.abs.stats.carried_edges);
             let arg = match part.abs.build(smt, Mode::May) {
                 Ok(a) => a,
                 Err(AbsError::Smt(e)) => {
@@ -341,6 +342,14 @@ fn loop_(
             // one another part may perform alone (that made a wrong "fails").
             let alphabet = model_alphabet(part.abs.component());
             models.push(part.rename(arg.to_dla(part.name()).extend_alphabet(&alphabet)));
+            tracing::debug!(
+                component = part.name(),
+                states = arg.states.len(),
+                calls = smt.stats.calls - calls,
+                carried = part.abs.stats.carried_edges - carried,
+                took = ?started.elapsed(),
+                "abstracted"
+            );
             part.arg = Some(arg);
         }
         let abstracted = round.elapsed();

@@ -559,11 +559,10 @@ pub fn check(
                 (run, checker)
             }
         };
-        // Components with the same code keep what refinement found for them, and their models.
+        // Components with the same code keep what refinement found for them, and their models
+        // (also those that needed no predicate: their models' queries are answered already).
+        // Changed ones receive the predicates and the answered queries that still apply.
         for (np, op) in new_version.parts.iter_mut().zip(&old_version.parts) {
-            if op.abs.precision.is_empty() {
-                continue;
-            }
             if same_code(np.abs.component(), op.abs.component()) {
                 np.abs.adopt(&op.abs);
             } else {
