@@ -353,6 +353,9 @@ pub struct Abstractor<'a> {
     /// of predicates: what an earlier version of the component asked carries over to this one
     /// ([`Abstractor::seed`]) wherever a statement and the predicates around it are the same.
     by_query: HashMap<EdgeQuery, Vec<(Take, Option<Vec<bool>>)>>,
+    /// The valuations of the entry's predicates in the initial states, by the initial
+    /// condition and those predicates (formulas, in the precision's order).
+    initial_rows: HashMap<(Bool, Vec<Bool>), Vec<Vec<i128>>>,
     /// Work counts.
     pub stats: AbsStats,
     /// The component's propositions, as predicates ([`labels`]).
@@ -405,6 +408,7 @@ impl<'a> Abstractor<'a> {
             view,
             cache: HashMap::default(),
             by_query: HashMap::default(),
+            initial_rows: HashMap::default(),
             stats: AbsStats::default(),
             props,
             letters,
@@ -449,6 +453,7 @@ impl<'a> Abstractor<'a> {
         self.precision = other.precision.clone();
         self.cache = other.cache.clone();
         self.by_query = other.by_query.clone();
+        self.initial_rows = other.initial_rows.clone();
         self.block_cache = other.block_cache.clone();
     }
 
@@ -524,6 +529,9 @@ impl<'a> Abstractor<'a> {
         // their formulas, which name variables by name and type.
         for (q, found) in &other.by_query {
             self.by_query.entry(q.clone()).or_insert_with(|| found.clone());
+        }
+        for (q, rows) in &other.initial_rows {
+            self.initial_rows.entry(q.clone()).or_insert_with(|| rows.clone());
         }
         let mut added = 0;
         for (l, sig) in signatures(new).into_iter().enumerate() {
@@ -604,7 +612,16 @@ impl<'a> Abstractor<'a> {
                 })
             };
         let init = self.enc.init(&self.vocab);
-        let mut rows = smt.all_sat(&[init], &self.targets(comp.entry, &self.vocab))?;
+        let entry: Vec<Bool> = self.precision.at(comp.entry).iter().map(|&p| self.precision.formula(p).clone()).collect();
+        let key = (init, entry);
+        let mut rows = match self.initial_rows.get(&key) {
+            Some(rows) => rows.clone(),
+            None => {
+                let rows = smt.all_sat(std::slice::from_ref(&key.0), &self.targets(comp.entry, &self.vocab))?;
+                self.initial_rows.insert(key, rows.clone());
+                rows
+            }
+        };
         // In a fixed order, as the successors ([`Abstractor::compute`]): states are numbered in
         // the order they are found, and the solver's order of models varies with its history.
         rows.sort();

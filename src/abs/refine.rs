@@ -82,14 +82,18 @@ impl CutInvariants {
         let comp = enc.component();
         let (started, calls) = (std::time::Instant::now(), smt.stats.calls);
         let blocks = invariant::blocks(enc, vocab, &|_, _| true, false);
+        let blocked = started.elapsed();
         let samples = invariant::sample_states(comp, &blocks.cuts);
         let sampled = started.elapsed();
         let mut facts = invariant::candidate_facts(comp, enc, vocab, &blocks.cuts, &samples);
+        let guessed = started.elapsed();
         let pruned = invariant::houdini_prune(&blocks, vocab, &mut facts, smt);
         tracing::debug!(
             component = comp.name,
             samples = samples.iter().map(Vec::len).sum::<usize>(),
+            ?blocked,
             ?sampled,
+            ?guessed,
             calls = smt.stats.calls - calls,
             took = ?started.elapsed(),
             "refinement invariants computed"

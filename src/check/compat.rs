@@ -306,6 +306,15 @@ impl<'a> Version<'a> {
                 Err(why) => CegarOutcome::Unknown(super::Reason::Internal(why)),
             };
         }
+        tracing::debug!(
+            time = ?start.elapsed(),
+            abstraction = ?stats.abstraction,
+            model_check = ?stats.model_check,
+            path_checks = ?stats.path_checks,
+            calls = stats.smt.calls,
+            refinements = stats.refinements,
+            "checked one version"
+        );
         CompatRun { outcome, stats, time: start.elapsed(), cached: false, abandoned: None }
     }
 }
