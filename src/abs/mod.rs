@@ -612,7 +612,8 @@ impl<'a> Abstractor<'a> {
                 })
             };
         let init = self.enc.init(&self.vocab);
-        let entry: Vec<Bool> = self.precision.at(comp.entry).iter().map(|&p| self.precision.formula(p).clone()).collect();
+        let entry: Vec<Bool> =
+            self.precision.at(comp.entry).iter().map(|&p| self.precision.formula(p).clone()).collect();
         let key = (init, entry);
         let mut rows = match self.initial_rows.get(&key) {
             Some(rows) => rows.clone(),

@@ -573,7 +573,7 @@ pub fn check(
         // Changed ones receive the predicates and the answered queries that still apply.
         for (np, op) in new_version.parts.iter_mut().zip(&old_version.parts) {
             if same_code(np.abs.component(), op.abs.component()) {
-                np.abs.adopt(&op.abs);
+                np.adopt(op);
             } else {
                 let seeded = np.abs.seed(&op.abs);
                 tracing::debug!(component = np.name(), seeded, "seeded with the old version's predicates");
