@@ -32,6 +32,21 @@
 //! - Results of edge queries are cached by (edge, source cube, target predicates, mode), and
 //!   those of block queries by (block exit, source cube, target predicates), so a refinement
 //!   only pays for the locations whose predicates changed.
+//! - Edge queries are also cached by what they ask ([`EdgeQuery`]): the source cube and the
+//!   target's predicates as formulas, and the statement as its guard and the new values of
+//!   the variables it writes (inputs renamed by their place). The successors are a function
+//!   of that key alone, so an answer is re-used for any edge, in any version of the component,
+//!   whose query has the same key: [`Abstractor::seed`] hands an upgraded component the old
+//!   version's answers, and only its changed statements, or statements whose predicates
+//!   changed, go to the solver (`tests/abstraction.rs` compares such graphs with graphs built
+//!   afresh). The key is built in subst's own run from the component's code; nothing from the
+//!   cache folder reaches it. The initial states' valuations are cached by the initial
+//!   condition and the entry's predicates the same way.
+//!
+//! Weaknesses: the keys by formula exist for edges only; the block encoding's queries
+//! (`--blocks loop`) are cached by the places of predicates and do not carry over to a new
+//! version. Variables are matched by name and sort, so a renamed variable makes every query
+//! that mentions it new.
 
 pub mod blocks;
 pub mod explicit;
@@ -294,8 +309,8 @@ pub struct AbsStats {
     pub cached_edges: u64,
     /// Edge successor computations done with the solver.
     pub computed_edges: u64,
-    /// Of the cached ones, those answered by what an earlier version of the component asked
-    /// ([`Abstractor::seed`]).
+    /// Of the cached ones, those answered by an identical query ([`EdgeQuery`]) of another
+    /// edge, or of an earlier version of the component ([`Abstractor::seed`]).
     pub carried_edges: u64,
     /// Must-transitions dropped because the solver answered unknown.
     pub must_unknown: u64,

@@ -8,8 +8,12 @@
 //! first (`T_orig`), then the new one (`T_ug`), and DynamicCheck re-uses the tables of every
 //! level whose component did not change and re-validates the others (Theorem 2, Lemma 1).
 //!
-//! Components whose code is the same in both versions also keep their predicates, so their
-//! models, and the levels that hold them, are the same as at the end of the old check.
+//! Components whose code is the same in both versions also keep their predicates, their
+//! answered queries and their last models, so their models, and the levels that hold them, are
+//! the same as at the end of the old check, without a solver call. A changed component receives
+//! the old version's predicates where the statements around a location are the same, and the
+//! answers of the old version's edge queries ([`crate::abs::Abstractor::seed`]): its first
+//! model asks the solver only about changed statements and changed predicates.
 //!
 //! Re-use is an attempt with a limit: the upgrade's loop may do half the work the old check
 //! did ([`REUSE_WORK_SHARE`], counted in SMT calls and membership queries, never in time).
