@@ -347,6 +347,10 @@ struct EdgeQuery {
     value: Option<(EventValue, Dynamic, IntTy, i128, i128)>,
 }
 
+/// A successor as [`EdgeQuery`] keeps it: how the edge is taken, and the values of the
+/// target's predicates in the query's order (`None`: the error state).
+type Successor = (Take, Option<Vec<bool>>);
+
 /// Which way an event's value goes ([`EdgeQuery`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum EventValue {
@@ -367,7 +371,7 @@ pub struct Abstractor<'a> {
     /// The same results keyed by the query's formulas ([`EdgeQuery`]) instead of the places
     /// of predicates: what an earlier version of the component asked carries over to this one
     /// ([`Abstractor::seed`]) wherever a statement and the predicates around it are the same.
-    by_query: HashMap<EdgeQuery, Vec<(Take, Option<Vec<bool>>)>>,
+    by_query: HashMap<EdgeQuery, Vec<Successor>>,
     /// The valuations of the entry's predicates in the initial states, by the initial
     /// condition and those predicates (formulas, in the precision's order).
     initial_rows: HashMap<(Bool, Vec<Bool>), Vec<Vec<i128>>>,
