@@ -72,10 +72,13 @@
 //!   for it, or (a new version that cannot loop between events) a complete unrolling of the new
 //!   version restricted to the trace has no run ([`check::product::performs`]);
 //!   `tests/it/contain.rs` re-checks each one by symbolic simulation of the new version.
-//! - Compatibility after an upgrade seeds a changed component with the old version's predicates,
-//!   and orders the levels per property by their interfaces ([`check::verify::interface_order`]);
-//!   both only change how much is re-used and how fast, never the verdict: predicates are
-//!   precision, and any order is a valid instance of the recursive assume-guarantee rule.
+//! - Compatibility after an upgrade seeds a changed component with the old version's predicates
+//!   and the answers of its edge queries (keyed by their formulas, so an answer is only ever
+//!   used for the identical query, [`abs`]), and orders the levels per property by their interfaces
+//!   ([`check::verify::interface_order`]);
+//!   these only change how much is re-used and how fast, never the verdict: predicates are
+//!   precision, an identical query has the same answer, and any order is a valid instance of
+//!   the recursive assume-guarantee rule.
 //!   That re-use is an attempt bounded by counted work (half the old check's SMT calls and
 //!   membership queries, [`check::compat::REUSE_WORK_SHARE`]), past which the new version is
 //!   checked from nothing exactly as `verify` checks it.

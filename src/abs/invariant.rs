@@ -95,7 +95,10 @@
 //! - Equalities come from samples: a relation that small inputs never exercise, or one that
 //!   holds only modulo 2^w, is not guessed. No candidate speaks about arrays.
 //! - The sampling runs and Houdini's pruning are bounded by counts (`SAMPLE_RUNS`,
-//!   `SAMPLE_STEPS`, `MAX_PRUNES`), each query by the solver's limit.
+//!   `SAMPLE_STEPS`, `MAX_PRUNES`), each query by the solver's limit. The runs stop early
+//!   once every cut point holds `MAX_SAMPLES` states, with the samples they would have ended
+//!   with; a component whose cut points see fewer distinct states (the IPC's write-queue: 225
+//!   states in 960,000 steps) still pays for every step.
 
 use std::collections::BTreeMap;
 
@@ -842,7 +845,14 @@ fn sample(comp: &Component, cuts: &[LocId]) -> Vec<Vec<interp::State>> {
     let mut out: Vec<Vec<interp::State>> = vec![Vec::new(); cuts.len()];
     let mut seen = crate::util::HashSet::default();
     let succ = comp.successors();
+    // Once every cut point holds its most samples, no later step can add one: the runs stop
+    // there with the samples they would have ended with (`ipc_queue` of `examples-c/ipc` fills
+    // its one cut point within its first runs, then spent 0.1 s on the rest).
+    let full = |out: &[Vec<interp::State>]| out.iter().all(|s| s.len() >= MAX_SAMPLES);
     for seed in 0..SAMPLE_RUNS {
+        if full(&out) {
+            break;
+        }
         let mut env = Small(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
         let Some(mut state) = interp::State::initial(comp, &mut env) else { continue };
         let mut at = comp.entry;
@@ -852,6 +862,9 @@ fn sample(comp: &Component, cuts: &[LocId]) -> Vec<Vec<interp::State>> {
                 && seen.insert((at, state.flat()))
             {
                 out[i].push(state.clone());
+                if full(&out) {
+                    break;
+                }
             }
             let edges = succ.get(at.index()).map(Vec::as_slice).unwrap_or(&[]);
             let enabled = interp::enabled(comp, edges, &state);

@@ -32,6 +32,21 @@
 //! - Results of edge queries are cached by (edge, source cube, target predicates, mode), and
 //!   those of block queries by (block exit, source cube, target predicates), so a refinement
 //!   only pays for the locations whose predicates changed.
+//! - Edge queries are also cached by what they ask ([`EdgeQuery`]): the source cube and the
+//!   target's predicates as formulas, and the statement as its guard and the new values of
+//!   the variables it writes (inputs renamed by their place). The successors are a function
+//!   of that key alone, so an answer is re-used for any edge, in any version of the component,
+//!   whose query has the same key: [`Abstractor::seed`] hands an upgraded component the old
+//!   version's answers, and only its changed statements, or statements whose predicates
+//!   changed, go to the solver (`tests/abstraction.rs` compares such graphs with graphs built
+//!   afresh). The key is built in subst's own run from the component's code; nothing from the
+//!   cache folder reaches it. The initial states' valuations are cached by the initial
+//!   condition and the entry's predicates the same way.
+//!
+//! Weaknesses: the keys by formula exist for edges only; the block encoding's queries
+//! (`--blocks loop`) are cached by the places of predicates and do not carry over to a new
+//! version. Variables are matched by name and sort, so a renamed variable makes every query
+//! that mentions it new.
 
 pub mod blocks;
 pub mod explicit;
@@ -294,6 +309,9 @@ pub struct AbsStats {
     pub cached_edges: u64,
     /// Edge successor computations done with the solver.
     pub computed_edges: u64,
+    /// Of the cached ones, those answered by an identical query ([`EdgeQuery`]) of another
+    /// edge, or of an earlier version of the component ([`Abstractor::seed`]).
+    pub carried_edges: u64,
     /// Must-transitions dropped because the solver answered unknown.
     pub must_unknown: u64,
     /// Refinements answered by inductive invariants at a cut point ([`refine::refine`]).
@@ -305,6 +323,41 @@ type CacheKey = (usize, Vec<(PredId, bool)>, Vec<PredId>, Mode, bool);
 /// A block exit, the source cube and the target's predicates ([`blocks`]).
 type BlockKey = (u32, Vec<(PredId, bool)>, Vec<PredId>);
 
+/// An edge query of the may- or must-abstraction as the solver sees it: the source cube and
+/// the target's predicates as formulas (each list in an order of their own, not the
+/// precision's), and the statement as its effect on the variables it writes (inputs named by
+/// their place). Its answer is a function of these alone, so a query with the same key has the
+/// same successors in any version of the component: the predicates and variables are the same
+/// terms (named by name and sort), and so is what the statement does with them. A key from an
+/// earlier version of the component is as good as one from this one; nothing outside subst's
+/// own run writes it.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct EdgeQuery {
+    mode: Mode,
+    visible: bool,
+    /// A `check` statement: its failure leads to the error state.
+    check: bool,
+    take: Take,
+    source: Vec<(Bool, bool)>,
+    targets: Vec<Bool>,
+    guard: Dynamic,
+    /// Each written variable and its new value.
+    writes: Vec<(Dynamic, Dynamic)>,
+    /// An event whose values are events of their own: the value, its type and range.
+    value: Option<(EventValue, Dynamic, IntTy, i128, i128)>,
+}
+
+/// A successor as [`EdgeQuery`] keeps it: how the edge is taken, and the values of the
+/// target's predicates in the query's order (`None`: the error state).
+type Successor = (Take, Option<Vec<bool>>);
+
+/// Which way an event's value goes ([`EdgeQuery`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum EventValue {
+    Sent,
+    Received,
+}
+
 /// The abstraction of one component: its encoder, precision and edge cache.
 pub struct Abstractor<'a> {
     /// The component's formulas.
@@ -315,6 +368,13 @@ pub struct Abstractor<'a> {
     pub precision: Precision,
     view: EventView,
     cache: HashMap<CacheKey, Vec<(Take, AState)>>,
+    /// The same results keyed by the query's formulas ([`EdgeQuery`]) instead of the places
+    /// of predicates: what an earlier version of the component asked carries over to this one
+    /// ([`Abstractor::seed`]) wherever a statement and the predicates around it are the same.
+    by_query: HashMap<EdgeQuery, Vec<Successor>>,
+    /// The valuations of the entry's predicates in the initial states, by the initial
+    /// condition and those predicates (formulas, in the precision's order).
+    initial_rows: HashMap<(Bool, Vec<Bool>), Vec<Vec<i128>>>,
     /// Work counts.
     pub stats: AbsStats,
     /// The component's propositions, as predicates ([`labels`]).
@@ -366,6 +426,8 @@ impl<'a> Abstractor<'a> {
             precision: Precision::new(comp.n_locs),
             view,
             cache: HashMap::default(),
+            by_query: HashMap::default(),
+            initial_rows: HashMap::default(),
             stats: AbsStats::default(),
             props,
             letters,
@@ -409,6 +471,8 @@ impl<'a> Abstractor<'a> {
     pub fn adopt(&mut self, other: &Abstractor) {
         self.precision = other.precision.clone();
         self.cache = other.cache.clone();
+        self.by_query = other.by_query.clone();
+        self.initial_rows = other.initial_rows.clone();
         self.block_cache = other.block_cache.clone();
     }
 
@@ -480,6 +544,14 @@ impl<'a> Abstractor<'a> {
         }
         let known: crate::util::HashSet<Dynamic> = self.vocab.iter().map(Sym::dynamic).collect();
         let usable = |id: PredId| other.precision.mentions[id as usize].iter().all(|c| known.contains(c));
+        // The old version's edge queries answer the same queries here: they are keyed by
+        // their formulas, which name variables by name and type.
+        for (q, found) in &other.by_query {
+            self.by_query.entry(q.clone()).or_insert_with(|| found.clone());
+        }
+        for (q, rows) in &other.initial_rows {
+            self.initial_rows.entry(q.clone()).or_insert_with(|| rows.clone());
+        }
         let mut added = 0;
         for (l, sig) in signatures(new).into_iter().enumerate() {
             for &from in by_both.get(&sig).into_iter().flatten() {
@@ -559,7 +631,17 @@ impl<'a> Abstractor<'a> {
                 })
             };
         let init = self.enc.init(&self.vocab);
-        let mut rows = smt.all_sat(&[init], &self.targets(comp.entry, &self.vocab))?;
+        let entry: Vec<Bool> =
+            self.precision.at(comp.entry).iter().map(|&p| self.precision.formula(p).clone()).collect();
+        let key = (init, entry);
+        let mut rows = match self.initial_rows.get(&key) {
+            Some(rows) => rows.clone(),
+            None => {
+                let rows = smt.all_sat(std::slice::from_ref(&key.0), &self.targets(comp.entry, &self.vocab))?;
+                self.initial_rows.insert(key, rows.clone());
+                rows
+            }
+        };
         // In a fixed order, as the successors ([`Abstractor::compute`]): states are numbered in
         // the order they are found, and the solver's order of models varies with its history.
         rows.sort();
@@ -634,7 +716,6 @@ impl<'a> Abstractor<'a> {
                 found.clone()
             }
             None => {
-                self.stats.computed_edges += 1;
                 let found = self.compute(smt, mode, e, loc, val)?;
                 self.cache.insert(key, found.clone());
                 found
@@ -659,7 +740,8 @@ impl<'a> Abstractor<'a> {
         }
     }
 
-    /// The successors of one edge from `(loc, val)`, as (how taken, target) pairs.
+    /// The successors of one edge from `(loc, val)`, as (how taken, target) pairs: from the
+    /// results of an identical query ([`EdgeQuery`]) when there is one, else from the solver.
     fn compute(
         &mut self,
         smt: &mut Smt,
@@ -670,27 +752,9 @@ impl<'a> Abstractor<'a> {
     ) -> Result<Vec<(Take, AState)>, AbsError> {
         let comp = self.component();
         let edge = &comp.edges[e];
-        let gamma = self.gamma(loc, val);
-        let mut found = Vec::new();
-        match &edge.stmt {
-            Stmt::Event(Event::Plain(n)) if n == ERROR_EVENT => {
-                found.push((Take::Normal, AState::Error));
-                return Ok(found);
-            }
-            Stmt::Check(c, _) => {
-                let bad = self.enc.cond(c, &self.vocab).not();
-                let possible = match mode {
-                    Mode::May => smt.sat(&[gamma.clone(), bad])?,
-                    Mode::Must => smt.valid(std::slice::from_ref(&gamma), &bad).unwrap_or_else(|_| {
-                        self.stats.must_unknown += 1;
-                        false
-                    }),
-                };
-                if possible {
-                    found.push((Take::Fault, AState::Error));
-                }
-            }
-            _ => {}
+        if matches!(&edge.stmt, Stmt::Event(Event::Plain(n)) if n == ERROR_EVENT) {
+            self.stats.computed_edges += 1;
+            return Ok(vec![(Take::Normal, AState::Error)]);
         }
         // The value an event carries, when each value is its own event.
         let valued = match &edge.stmt {
@@ -704,6 +768,137 @@ impl<'a> Abstractor<'a> {
             _ => Take::Normal,
         };
         let step = self.enc.step(edge, take, &self.vocab);
+        let (query, order) = self.query(mode, e, loc, val, take, valued, &step);
+        if let Some(found) = self.by_query.get(&query) {
+            self.stats.cached_edges += 1;
+            self.stats.carried_edges += 1;
+            let mut found: Vec<(Take, AState)> = found
+                .iter()
+                .map(|(t, target)| {
+                    let state = match target {
+                        None => AState::Error,
+                        // Back from the query's order of the target's predicates to the
+                        // precision's.
+                        Some(sorted) => {
+                            let mut v = vec![false; sorted.len()];
+                            for (k, &i) in order.iter().enumerate() {
+                                v[i] = sorted[k];
+                            }
+                            AState::At(edge.to, v)
+                        }
+                    };
+                    (*t, state)
+                })
+                .collect();
+            found.sort();
+            return Ok(found);
+        }
+        self.stats.computed_edges += 1;
+        let found = self.solve(smt, mode, e, loc, val, valued, take, step)?;
+        let stored = found
+            .iter()
+            .map(|(t, target)| match target {
+                AState::Error => (*t, None),
+                AState::At(_, v) => (*t, Some(order.iter().map(|&i| v[i]).collect())),
+            })
+            .collect();
+        self.by_query.insert(query, stored);
+        Ok(found)
+    }
+
+    /// The query of edge `e` from `(loc, val)` as formulas ([`EdgeQuery`]), and the order of
+    /// the target's predicates in it (the `k`-th is the precision's `order[k]`-th there).
+    #[allow(clippy::too_many_arguments)]
+    fn query(
+        &self,
+        mode: Mode,
+        e: usize,
+        loc: LocId,
+        val: &[bool],
+        take: Take,
+        valued: Option<(IntTy, i128, i128)>,
+        step: &smt::Step,
+    ) -> (EdgeQuery, Vec<usize>) {
+        let edge = &self.component().edges[e];
+        let by_hash = std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default();
+        let hash = |b: &Bool| std::hash::BuildHasher::hash_one(&by_hash, b);
+        // Inputs are named by a counter; the query names them by their place.
+        let canonical: Vec<(Dynamic, Dynamic)> = step
+            .fresh
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.clone(), Dynamic::new_const(format!("input!{i}"), &f.get_sort())))
+            .collect();
+        let pairs: Vec<(&Dynamic, &Dynamic)> = canonical.iter().map(|(a, b)| (a, b)).collect();
+        let rename = |d: &Dynamic| if pairs.is_empty() { d.clone() } else { d.substitute(&pairs) };
+        let mut source: Vec<(Bool, bool)> =
+            self.precision.at(loc).iter().zip(val).map(|(&p, &v)| (self.precision.formula(p).clone(), v)).collect();
+        source.sort_by_key(|(b, v)| (hash(b), *v));
+        let at_target = self.precision.at(edge.to);
+        let mut order: Vec<usize> = (0..at_target.len()).collect();
+        order.sort_by_key(|&i| hash(self.precision.formula(at_target[i])));
+        let targets = order.iter().map(|&i| self.precision.formula(at_target[i]).clone()).collect();
+        let mut writes: Vec<(Dynamic, Dynamic)> = self
+            .vocab
+            .iter()
+            .zip(&step.post)
+            .filter(|(a, b)| a.dynamic() != b.dynamic())
+            .map(|(a, b)| (a.dynamic(), rename(&b.dynamic())))
+            .collect();
+        writes.sort_by_key(|(a, _)| std::hash::BuildHasher::hash_one(&by_hash, a));
+        let value = match (&edge.stmt, valued) {
+            (Stmt::Event(Event::Send(_, x)), Some((_, lo, hi))) => {
+                Some((EventValue::Sent, Dynamic::from_ast(&self.enc.bv(x, &self.vocab)), x.ty, lo, hi))
+            }
+            (Stmt::Event(Event::Recv(..)), Some((ty, lo, hi))) => {
+                Some((EventValue::Received, rename(&step.fresh[0]), ty, lo, hi))
+            }
+            _ => None,
+        };
+        let query = EdgeQuery {
+            mode,
+            visible: self.view == EventView::Visible,
+            check: matches!(edge.stmt, Stmt::Check(..)),
+            take,
+            source,
+            targets,
+            guard: rename(&Dynamic::from_ast(&step.guard)),
+            writes,
+            value,
+        };
+        (query, order)
+    }
+
+    /// [`Abstractor::compute`] by the solver.
+    #[allow(clippy::too_many_arguments)]
+    fn solve(
+        &mut self,
+        smt: &mut Smt,
+        mode: Mode,
+        e: usize,
+        loc: LocId,
+        val: &[bool],
+        valued: Option<(IntTy, i128, i128)>,
+        take: Take,
+        step: smt::Step,
+    ) -> Result<Vec<(Take, AState)>, AbsError> {
+        let comp = self.component();
+        let edge = &comp.edges[e];
+        let gamma = self.gamma(loc, val);
+        let mut found = Vec::new();
+        if let Stmt::Check(c, _) = &edge.stmt {
+            let bad = self.enc.cond(c, &self.vocab).not();
+            let possible = match mode {
+                Mode::May => smt.sat(&[gamma.clone(), bad])?,
+                Mode::Must => smt.valid(std::slice::from_ref(&gamma), &bad).unwrap_or_else(|_| {
+                    self.stats.must_unknown += 1;
+                    false
+                }),
+            };
+            if possible {
+                found.push((Take::Fault, AState::Error));
+            }
+        }
         // Target predicates the step cannot change: those also at the source that mention no
         // variable the step writes. Their values are copied from the source cube, exactly.
         let written: Vec<Dynamic> = self

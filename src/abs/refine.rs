@@ -80,10 +80,25 @@ impl CutInvariants {
     fn of(enc: &Encoder, vocab: &[Sym], smt: &mut Smt) -> CutInvariants {
         use super::invariant;
         let comp = enc.component();
+        let (started, calls) = (std::time::Instant::now(), smt.stats.calls);
         let blocks = invariant::blocks(enc, vocab, &|_, _| true, false);
+        let blocked = started.elapsed();
         let samples = invariant::sample_states(comp, &blocks.cuts);
+        let sampled = started.elapsed();
         let mut facts = invariant::candidate_facts(comp, enc, vocab, &blocks.cuts, &samples);
-        if let Err(e) = invariant::houdini_prune(&blocks, vocab, &mut facts, smt) {
+        let guessed = started.elapsed();
+        let pruned = invariant::houdini_prune(&blocks, vocab, &mut facts, smt);
+        tracing::debug!(
+            component = comp.name,
+            samples = samples.iter().map(Vec::len).sum::<usize>(),
+            ?blocked,
+            ?sampled,
+            ?guessed,
+            calls = smt.stats.calls - calls,
+            took = ?started.elapsed(),
+            "refinement invariants computed"
+        );
+        if let Err(e) = pruned {
             tracing::debug!(%e, "refinement invariants: Houdini gave up");
             facts.iter_mut().for_each(Vec::clear);
         }

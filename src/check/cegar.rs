@@ -11,7 +11,11 @@
 //! rules the path out, else weakest preconditions) and the loop starts over. Simulation and
 //! refinement go through [`crate::abs::blocks::check_path`], which also handles the paths of
 //! block-encoded models ([`CegarOptions::blocks`], `--blocks loop`). Refinement that adds no predicate, the iteration limit and solver `unknown`s
-//! end the loop with Unknown, never with "holds".
+//! end the loop with Unknown, never with "holds". A part whose precision did not change since
+//! its last model keeps that model (the same predicates build the same graph from the
+//! abstractor's cache); `--stats`' abstraction time and `RUST_LOG=subst::check::cegar=debug`'s
+//! per-component lines (states, SMT calls, answers carried over, time) count only the rebuilt
+//! ones.
 
 use std::time::{Duration, Instant};
 
@@ -66,12 +70,28 @@ pub struct CPart<'a> {
     /// [`crate::spec::Part::renaming`]); `None` keeps them.
     pub renaming: Option<crate::util::HashMap<String, Vec<String>>>,
     arg: Option<Arg>,
+    /// The model built from `arg`, in the assembly's names, with what it was built at: the
+    /// number of (location, predicate) pairs and the block encoding. Predicates are only ever
+    /// added, and every query of a build is answered from the abstractor's cache the next
+    /// time, so a precision with as many pairs builds the same graph: the loop re-uses it.
+    model: Option<(usize, crate::abs::blocks::Blocks, Dla)>,
 }
 
 impl<'a> CPart<'a> {
     /// A part with no predicates yet.
     pub fn new(abs: Abstractor<'a>) -> CPart<'a> {
-        CPart { abs, renaming: None, arg: None }
+        CPart { abs, renaming: None, arg: None, model: None }
+    }
+
+    /// Takes over the abstraction of `other`, a part with the same code (source positions
+    /// aside) and the same place in the assembly: its predicates, answered queries and last
+    /// model ([`crate::abs::Abstractor::adopt`]).
+    pub fn adopt(&mut self, other: &CPart) {
+        self.abs.adopt(&other.abs);
+        if self.renaming == other.renaming {
+            self.arg = other.arg.clone();
+            self.model = other.model.clone();
+        }
     }
 
     /// The model in the assembly's names.
@@ -324,6 +344,15 @@ fn loop_(
         stats.abstract_states = 0;
         let round = Instant::now();
         for part in c.iter_mut() {
+            if let (Some(arg), Some((placed, blocks, model))) = (&part.arg, &part.model)
+                && *placed == part.abs.precision.placed()
+                && *blocks == part.abs.blocks
+            {
+                stats.abstract_states += arg.states.len();
+                models.push(model.clone());
+                continue;
+            }
+            let (started, calls, carried) = (Instant::now(), smt.stats.calls, part.abs.stats.carried_edges);
             let arg = match part.abs.build(smt, Mode::May) {
                 Ok(a) => a,
                 Err(AbsError::Smt(e)) => {
@@ -340,7 +369,17 @@ fn loop_(
             // reached states perform: an event it can never perform is one it refuses, never
             // one another part may perform alone (that made a wrong "fails").
             let alphabet = model_alphabet(part.abs.component());
-            models.push(part.rename(arg.to_dla(part.name()).extend_alphabet(&alphabet)));
+            let model = part.rename(arg.to_dla(part.name()).extend_alphabet(&alphabet));
+            part.model = Some((part.abs.precision.placed(), part.abs.blocks, model.clone()));
+            models.push(model);
+            tracing::debug!(
+                component = part.name(),
+                states = arg.states.len(),
+                calls = smt.stats.calls - calls,
+                carried = part.abs.stats.carried_edges - carried,
+                took = ?started.elapsed(),
+                "abstracted"
+            );
             part.arg = Some(arg);
         }
         let abstracted = round.elapsed();

@@ -8,8 +8,12 @@
 //! first (`T_orig`), then the new one (`T_ug`), and DynamicCheck re-uses the tables of every
 //! level whose component did not change and re-validates the others (Theorem 2, Lemma 1).
 //!
-//! Components whose code is the same in both versions also keep their predicates, so their
-//! models, and the levels that hold them, are the same as at the end of the old check.
+//! Components whose code is the same in both versions also keep their predicates, their
+//! answered queries and their last models, so their models, and the levels that hold them, are
+//! the same as at the end of the old check, without a solver call. A changed component receives
+//! the old version's predicates where the statements around a location are the same, and the
+//! answers of the old version's edge queries ([`crate::abs::Abstractor::seed`]): its first
+//! model asks the solver only about changed statements and changed predicates.
 //!
 //! Re-use is an attempt with a limit: the upgrade's loop may do half the work the old check
 //! did ([`REUSE_WORK_SHARE`], counted in SMT calls and membership queries, never in time).
@@ -306,6 +310,15 @@ impl<'a> Version<'a> {
                 Err(why) => CegarOutcome::Unknown(super::Reason::Internal(why)),
             };
         }
+        tracing::debug!(
+            time = ?start.elapsed(),
+            abstraction = ?stats.abstraction,
+            model_check = ?stats.model_check,
+            path_checks = ?stats.path_checks,
+            calls = stats.smt.calls,
+            refinements = stats.refinements,
+            "checked one version"
+        );
         CompatRun { outcome, stats, time: start.elapsed(), cached: false, abandoned: None }
     }
 }
@@ -559,13 +572,12 @@ pub fn check(
                 (run, checker)
             }
         };
-        // Components with the same code keep what refinement found for them, and their models.
+        // Components with the same code keep what refinement found for them, and their models
+        // (also those that needed no predicate: their models' queries are answered already).
+        // Changed ones receive the predicates and the answered queries that still apply.
         for (np, op) in new_version.parts.iter_mut().zip(&old_version.parts) {
-            if op.abs.precision.is_empty() {
-                continue;
-            }
             if same_code(np.abs.component(), op.abs.component()) {
-                np.abs.adopt(&op.abs);
+                np.adopt(op);
             } else {
                 let seeded = np.abs.seed(&op.abs);
                 tracing::debug!(component = np.name(), seeded, "seeded with the old version's predicates");

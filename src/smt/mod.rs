@@ -78,7 +78,7 @@ impl fmt::Display for SmtError {
 }
 
 /// How an edge is taken, for the edges whose effect depends on it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Take {
     /// The ordinary successor; for a `check`, the condition holds.
     Normal,
