@@ -92,7 +92,7 @@
 
 use super::adaptive::Reference;
 use super::lstar::{LearnError, Membership, Stats, Teacher};
-use super::tree::{NodeId, ObservationTree, ROOT};
+use super::tree::{HypothesisStates, NodeId, ObservationTree, ROOT};
 use crate::automata::dla::{Builder, Dla, StateId};
 
 /// An L# learner over a fixed alphabet.
@@ -149,8 +149,9 @@ struct Incremental {
     /// has it as a candidate). A list with many dead entries is compacted
     /// ([`LSharp::forget_candidate`]), so that a scan of it costs about its live entries.
     rev_live: Vec<u32>,
-    /// The buffer of [`ObservationTree::disagreements`].
-    states: Vec<u32>,
+    /// The hypothesis's state of every node, kept between consistency checks
+    /// ([`ObservationTree::disagreements_since`]).
+    states: HypothesisStates,
     /// Per node, the last settlement (`epoch`) that logged its answer.
     stamp: Vec<u32>,
     /// The number of settlements with new answers so far.
@@ -1015,10 +1016,9 @@ impl LSharp {
     /// only rejecting state loops), and an inconsistent one comes before its descendants.
     fn inconsistency(&mut self, hyp: &Transitions) -> Option<NodeId> {
         let accepts: Vec<bool> = (0..self.basis.len() as u32).map(|q| self.accepts(q)).collect();
-        // The buffer is kept between calls: it is as large as the tree.
-        let mut states = std::mem::take(&mut self.inc.states);
-        let found = self.tree.disagreements(0, &hyp.next, hyp.letters, &accepts, &mut states);
-        self.inc.states = states;
+        // What the last check computed is kept between calls: only the subtrees below changed
+        // transitions and the nodes added since are run again.
+        let found = self.tree.disagreements_since(0, &hyp.next, hyp.letters, &accepts, &mut self.inc.states);
         let mut first: Option<NodeId> = None;
         for n in found {
             if first.is_none_or(|m| self.tree.walk_order_before(n, m)) {

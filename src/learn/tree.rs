@@ -72,6 +72,34 @@ pub struct ObservationTree {
     letter_mask: Vec<u64>,
     /// Nodes whose answer became known since the last [`ObservationTree::take_log`].
     log: Vec<NodeId>,
+    /// Nodes whose answer became known since the last
+    /// [`ObservationTree::disagreements_since`] (a second log, drained by the consistency
+    /// check, so that settling and checking need not agree on when they run).
+    known_log: Vec<NodeId>,
+}
+
+/// The hypothesis's state of every node of an [`ObservationTree`], kept between consistency
+/// checks ([`ObservationTree::disagreements_since`]), so that the next hypothesis re-runs only
+/// the subtrees below the transitions that changed and the nodes added since.
+#[derive(Clone, Debug, Default)]
+pub struct HypothesisStates {
+    /// Per node (the nodes the last check covered), its state under the last hypothesis.
+    states: Vec<u32>,
+    /// The last hypothesis's transitions (`next`, as [`ObservationTree::disagreements`] takes
+    /// them); empty before the first check, or when the last one had a missing transition.
+    next: Vec<u32>,
+    letters: usize,
+    start: u32,
+    /// Per state, the nodes in it: a superset (a node that moved leaves a stale entry, skipped
+    /// when read, and dropped once the stale entries outnumber the live ones).
+    members: Vec<Vec<NodeId>>,
+    /// Per state, how many nodes are in it.
+    live: Vec<u32>,
+    /// The nodes that disagreed with the last hypothesis.
+    found: Vec<NodeId>,
+    /// Per node, the last check that computed its state (`pass`).
+    seen: Vec<u32>,
+    pass: u32,
 }
 
 impl ObservationTree {
@@ -86,6 +114,7 @@ impl ObservationTree {
             meta: vec![0],
             letter_mask: vec![0],
             log: Vec::new(),
+            known_log: Vec::new(),
         }
     }
 
@@ -188,6 +217,7 @@ impl ObservationTree {
         }
         self.put_out(n, out);
         self.log.push(n);
+        self.known_log.push(n);
         if !self.prefix_closed {
             return;
         }
@@ -200,6 +230,7 @@ impl ObservationTree {
                 }
                 self.put_out(at, true);
                 self.log.push(at);
+                self.known_log.push(at);
             }
         } else {
             let mut stack: Vec<NodeId> = self.nodes[n as usize].children.iter().map(|&(_, c)| c).collect();
@@ -207,6 +238,7 @@ impl ObservationTree {
                 if self.out(c).is_none() {
                     self.put_out(c, false);
                     self.log.push(c);
+                    self.known_log.push(c);
                 }
                 stack.extend(self.nodes[c as usize].children.iter().map(|&(_, c)| c));
             }
@@ -242,6 +274,146 @@ impl ObservationTree {
                 found.push(n as NodeId);
             }
         }
+        found
+    }
+
+    /// [`ObservationTree::disagreements`], computed from what `hs` kept of the last call:
+    /// the same set of nodes (in another order). A node's state can change only below a
+    /// transition `(q, a)` whose target changed, so only the subtrees of the children on `a`
+    /// of the nodes in state `q` are run again (not below a node whose state stays), then the
+    /// nodes added since; the answers that became known since are checked where they are.
+    /// The first call, or one after a hypothesis with a missing transition ([`NO_STATE`]),
+    /// runs the whole tree. `hs` must be used with this tree only.
+    pub fn disagreements_since(
+        &mut self,
+        start: u32,
+        next: &[u32],
+        letters: usize,
+        accepts: &[bool],
+        hs: &mut HypothesisStates,
+    ) -> Vec<NodeId> {
+        let known = std::mem::take(&mut self.known_log);
+        let disagrees = |q: u32, m: u8| q != NO_STATE && m & KNOWN != 0 && (m & ACCEPTED != 0) != accepts[q as usize];
+        let n_states = accepts.len();
+        let full = hs.next.is_empty() || hs.letters != letters || hs.start != start || hs.next.len() > next.len();
+        if full || next.contains(&NO_STATE) {
+            let found = self.disagreements(start, next, letters, accepts, &mut hs.states);
+            hs.next.clear();
+            if next.contains(&NO_STATE) {
+                return found;
+            }
+            hs.next.extend_from_slice(next);
+            (hs.letters, hs.start) = (letters, start);
+            hs.members = vec![Vec::new(); n_states];
+            hs.live = vec![0; n_states];
+            for (n, &q) in hs.states.iter().enumerate() {
+                hs.members[q as usize].push(n as NodeId);
+                hs.live[q as usize] += 1;
+            }
+            hs.found.clone_from(&found);
+            return found;
+        }
+        let old_len = hs.states.len();
+        hs.members.resize(n_states, Vec::new());
+        hs.live.resize(n_states, 0);
+        // The first changed node on every path: a child, on a changed letter, of a node in a
+        // state whose transition on that letter changed.
+        let mut roots: Vec<NodeId> = Vec::new();
+        let mut changed: Vec<u32> = Vec::new();
+        for q in 0..hs.next.len() / letters {
+            changed.clear();
+            let mut mask = 0u64;
+            for a in 0..letters {
+                if hs.next[q * letters + a] != next[q * letters + a] {
+                    changed.push(a as u32);
+                    mask |= 1 << (a % 64);
+                }
+            }
+            if changed.is_empty() {
+                continue;
+            }
+            for &m in &hs.members[q] {
+                if hs.states[m as usize] != q as u32 || self.letter_mask[m as usize] & mask == 0 {
+                    continue;
+                }
+                roots.extend(changed.iter().filter_map(|&a| self.child(m, a)));
+            }
+        }
+        // Shallow roots first: a root's walk covers the roots below it, which are then skipped.
+        roots.sort_unstable_by_key(|&r| (self.nodes[r as usize].depth, r));
+        roots.dedup();
+        hs.states.resize(self.len(), NO_STATE);
+        hs.seen.resize(self.len(), 0);
+        hs.pass = hs.pass.wrapping_add(1);
+        if hs.pass == 0 {
+            hs.seen.iter_mut().for_each(|s| *s = u32::MAX);
+            hs.pass = 1;
+        }
+        let pass = hs.pass;
+        let mut found = std::mem::take(&mut hs.found);
+        let mut moved: Vec<u32> = Vec::new();
+        let mut stack: Vec<NodeId> = Vec::new();
+        let set_state = |hs: &mut HypothesisStates, moved: &mut Vec<u32>, x: NodeId| -> bool {
+            let (p, a) = self.up[x as usize];
+            let q = next[hs.states[p as usize] as usize * letters + a as usize];
+            hs.seen[x as usize] = pass;
+            let old = hs.states[x as usize];
+            if old == q {
+                return false;
+            }
+            if old != NO_STATE {
+                hs.live[old as usize] -= 1;
+                moved.push(old);
+            }
+            hs.states[x as usize] = q;
+            hs.members[q as usize].push(x);
+            hs.live[q as usize] += 1;
+            true
+        };
+        for r in roots {
+            if hs.seen[r as usize] == pass {
+                continue;
+            }
+            stack.push(r);
+            while let Some(x) = stack.pop() {
+                let changed = set_state(hs, &mut moved, x);
+                if disagrees(hs.states[x as usize], self.meta[x as usize]) {
+                    found.push(x);
+                }
+                // Below a node whose state stays, only the roots change (they come later).
+                if changed || x == r {
+                    stack.extend(self.nodes[x as usize].children.iter().map(|&(_, c)| c));
+                }
+            }
+        }
+        for x in old_len..self.len() {
+            if hs.seen[x] != pass {
+                set_state(hs, &mut moved, x as NodeId);
+                if disagrees(hs.states[x], self.meta[x]) {
+                    found.push(x as NodeId);
+                }
+            }
+        }
+        found.extend(known.into_iter().filter(|&x| disagrees(hs.states[x as usize], self.meta[x as usize])));
+        found.retain(|&x| disagrees(hs.states[x as usize], self.meta[x as usize]));
+        found.sort_unstable();
+        found.dedup();
+        // Lists with more stale entries than live ones are compacted.
+        moved.sort_unstable();
+        moved.dedup();
+        for q in moved {
+            let list = &mut hs.members[q as usize];
+            if list.len() > 2 * hs.live[q as usize] as usize + 16 {
+                list.retain(|&m| hs.states[m as usize] == q);
+                if list.len() > hs.live[q as usize] as usize {
+                    list.sort_unstable();
+                    list.dedup();
+                }
+            }
+        }
+        hs.next.clear();
+        hs.next.extend_from_slice(next);
+        hs.found.clone_from(&found);
         found
     }
 
