@@ -555,45 +555,108 @@ impl ObservationTree {
         const REJECTED: NodeId = NodeId::MAX;
         /// `f`'s word followed by this position's word is not in the tree.
         const ABSENT: NodeId = NodeId::MAX;
+        /// A word below `f`; its candidates' nodes are `pool[start..end]` (none for a position
+        /// that is not searched below).
         struct Position {
             parent: u32,
             letter: u32,
             depth: u32,
             f: NodeId,
-            nodes: Vec<NodeId>,
+            start: u32,
+            end: u32,
         }
-        let mut arena = vec![Position { parent: 0, letter: 0, depth: 0, f, nodes: cands.to_vec() }];
+        let total = cands.len() as u64;
+        let mut pool: Vec<NodeId> = cands.to_vec();
+        let mut arena = vec![Position { parent: 0, letter: 0, depth: 0, f, start: 0, end: pool.len() as u32 }];
         let mut best: Option<(u64, u64, usize)> = None; // (numerator, denominator, position)
+        // A word whose answer at `f` is unknown qualifies with `acc` candidates accepting it and
+        // `rej` rejecting it; the least expected number of candidates left wins, the first
+        // position (the shortest word, then the least letter) among equals.
+        let consider = |best: &mut Option<(u64, u64, usize)>, fc: NodeId, acc: u64, rej: u64, pos: usize| {
+            let f_known = fc != ABSENT && self.out(fc).is_some();
+            let unknown = total - acc - rej;
+            if !f_known && acc >= 1 && rej >= 1 {
+                let (num, den) = (acc * (acc + unknown) + rej * (rej + unknown), acc + rej);
+                if best.is_none_or(|(bn, bd, _)| num * bd < bn * den) {
+                    *best = Some((num, den, pos));
+                }
+            }
+        };
         let mut visited = 0usize;
         let mut next = 0usize;
         let mut triples: Vec<(u32, NodeId)> = Vec::new();
         // Buffers of the counting sort of `triples` by letter.
         let mut sorted: Vec<(u32, NodeId)> = Vec::new();
-        let mut starts: Vec<usize> = vec![0; self.letters as usize + 1];
+        let mut starts: Vec<usize> = Vec::new();
+        // Per letter, the children, accepted and rejected ones, of a position whose children
+        // are only scored; the letters met.
+        let mut counts: Vec<[u32; 3]> = Vec::new();
+        let mut touched: Vec<u32> = Vec::new();
         while next < arena.len() {
             let at = next;
             next += 1;
-            if arena[at].depth as usize >= max_depth || visited >= budget {
+            let Position { depth, f: fa, start, end, .. } = arena[at];
+            if depth as usize >= max_depth || visited >= budget {
                 continue;
             }
-            // The children of this position: per letter, the candidates' children there (a
-            // rejected candidate of a prefix-closed tree goes along with every letter).
-            triples.clear();
-            let mut rejected = 0usize;
-            for &n in &arena[at].nodes {
+            let mut rejected = 0u64;
+            for &n in &pool[start as usize..end as usize] {
                 if n == REJECTED {
                     rejected += 1;
-                    continue;
+                } else {
+                    visited += 1 + self.nodes[n as usize].children.len();
                 }
-                visited += 1 + self.nodes[n as usize].children.len();
-                triples.extend(self.nodes[n as usize].children.iter().map(|&(l, c)| (l, c)));
+            }
+            let depth = depth + 1;
+            let fc_of = |l: u32| if fa == ABSENT { ABSENT } else { self.child(fa, l).unwrap_or(ABSENT) };
+            // The children of this position are searched below only within the depth and the
+            // budget (which only grows); otherwise they are only scored, by counting.
+            if depth as usize >= max_depth || visited >= budget {
+                if counts.is_empty() {
+                    counts.resize(self.letters as usize, [0; 3]);
+                }
+                touched.clear();
+                for &n in &pool[start as usize..end as usize] {
+                    if n == REJECTED {
+                        continue;
+                    }
+                    for &(l, c) in &self.nodes[n as usize].children {
+                        let e = &mut counts[l as usize];
+                        if e[0] == 0 {
+                            touched.push(l);
+                        }
+                        e[0] += 1;
+                        match self.out(c) {
+                            Some(true) => e[1] += 1,
+                            Some(false) => e[2] += 1,
+                            None => {}
+                        }
+                    }
+                }
+                touched.sort_unstable();
+                for &l in &touched {
+                    let [_, acc, rej] = std::mem::take(&mut counts[l as usize]);
+                    let pos = arena.len();
+                    consider(&mut best, fc_of(l), u64::from(acc), u64::from(rej) + rejected, pos);
+                    arena.push(Position { parent: at as u32, letter: l, depth: u32::MAX, f: ABSENT, start: 0, end: 0 });
+                }
+                continue;
+            }
+            // The children of this position, per letter: the candidates' children there (a
+            // rejected candidate of a prefix-closed tree goes along with every letter).
+            triples.clear();
+            for &n in &pool[start as usize..end as usize] {
+                if n != REJECTED {
+                    triples.extend(self.nodes[n as usize].children.iter().copied());
+                }
             }
             // Grouped by letter; the order within a letter does not matter (only the counts
             // of answers do). Many children: a counting sort over the alphabet.
             if triples.len() <= 32 {
                 triples.sort_unstable_by_key(|&(l, _)| l);
             } else {
-                starts.iter_mut().for_each(|x| *x = 0);
+                starts.clear();
+                starts.resize(self.letters as usize + 1, 0);
                 for &(l, _) in &triples {
                     starts[l as usize + 1] += 1;
                 }
@@ -608,8 +671,6 @@ impl ObservationTree {
                 }
                 std::mem::swap(&mut triples, &mut sorted);
             }
-            let depth = arena[at].depth + 1;
-            let fa = arena[at].f;
             let mut i = 0;
             while i < triples.len() {
                 let l = triples[i].0;
@@ -617,16 +678,16 @@ impl ObservationTree {
                 while j < triples.len() && triples[j].0 == l {
                     j += 1;
                 }
-                let fc = if fa == ABSENT { ABSENT } else { self.child(fa, l).unwrap_or(ABSENT) };
-                let f_known = fc != ABSENT && self.out(fc).is_some();
-                let mut nodes: Vec<NodeId> = Vec::with_capacity(j - i + rejected);
-                let (mut acc, mut rej) = (0u64, rejected as u64);
-                nodes.extend(std::iter::repeat_n(REJECTED, rejected));
+                let fc = fc_of(l);
+                let from = pool.len();
+                let (mut acc, mut rej) = (0u64, rejected);
+                pool.extend(std::iter::repeat_n(REJECTED, rejected as usize));
+                let mut inner = false;
                 for &(_, c) in &triples[i..j] {
                     match self.out(c) {
                         Some(false) if self.prefix_closed => {
                             rej += 1;
-                            nodes.push(REJECTED);
+                            pool.push(REJECTED);
                         }
                         Some(b) => {
                             if b {
@@ -634,28 +695,27 @@ impl ObservationTree {
                             } else {
                                 rej += 1;
                             }
-                            nodes.push(c);
+                            inner |= !self.nodes[c as usize].children.is_empty();
+                            pool.push(c);
                         }
-                        None => nodes.push(c),
+                        None => {
+                            inner |= !self.nodes[c as usize].children.is_empty();
+                            pool.push(c);
+                        }
                     }
                 }
-                let unknown = cands.len() as u64 - acc - rej;
                 let pos = arena.len();
-                if !f_known && acc >= 1 && rej >= 1 {
-                    let (num, den) = (acc * (acc + unknown) + rej * (rej + unknown), acc + rej);
-                    if best.is_none_or(|(bn, bd, _)| num * bd < bn * den) {
-                        best = Some((num, den, pos));
-                    }
-                }
+                consider(&mut best, fc, acc, rej, pos);
                 // Below a known answer of `f`'s in a prefix-closed tree that is a rejection,
-                // every answer of `f` is known: nothing to ask there.
+                // every answer of `f` is known: nothing to ask there. A position is searched
+                // below only if some candidate has children there.
                 let f_dead = self.prefix_closed && fc != ABSENT && self.out(fc) == Some(false);
-                // A position is searched below only if some candidate has children there.
-                if !f_dead && nodes.iter().any(|&n| n != REJECTED && !self.nodes[n as usize].children.is_empty()) {
-                    arena.push(Position { parent: at as u32, letter: l, depth, f: fc, nodes });
+                if !f_dead && inner {
+                    arena.push(Position { parent: at as u32, letter: l, depth, f: fc, start: from as u32, end: pool.len() as u32 });
                 } else {
                     // Still record the position so that `best` can point at it.
-                    arena.push(Position { parent: at as u32, letter: l, depth: u32::MAX, f: fc, nodes: Vec::new() });
+                    pool.truncate(from);
+                    arena.push(Position { parent: at as u32, letter: l, depth: u32::MAX, f: fc, start: 0, end: 0 });
                 }
                 i = j;
             }
