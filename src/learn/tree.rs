@@ -50,8 +50,13 @@ const INNER: u8 = 4;
 #[derive(Clone, Debug)]
 struct Node {
     depth: u32,
-    /// (letter, child), sorted by letter.
-    children: Vec<(u32, NodeId)>,
+    /// The only child as (letter, child) while there is one (`(0, ROOT)` for none: the root
+    /// is nobody's child), so that the nodes of a run, which mostly have one child, need no
+    /// allocation of their own.
+    one: (u32, NodeId),
+    /// Every child as (letter, child), sorted by letter, once there are two or more (empty
+    /// before).
+    many: Vec<(u32, NodeId)>,
 }
 
 /// An observation tree over an alphabet of `letters` letters.
@@ -105,7 +110,7 @@ pub struct HypothesisStates {
 impl ObservationTree {
     /// The tree holding only the root, with nothing known.
     pub fn new(letters: usize, prefix_closed: bool) -> ObservationTree {
-        let root = Node { depth: 0, children: Vec::new() };
+        let root = Node { depth: 0, one: (0, ROOT), many: Vec::new() };
         ObservationTree {
             letters: letters as u32,
             prefix_closed,
@@ -156,13 +161,25 @@ impl ObservationTree {
 
     /// The child of `n` on `letter`, if the tree has it.
     pub fn child(&self, n: NodeId, letter: u32) -> Option<NodeId> {
-        let c = &self.nodes[n as usize].children;
-        c.binary_search_by_key(&letter, |&(l, _)| l).ok().map(|i| c[i].1)
+        let node = &self.nodes[n as usize];
+        if node.many.is_empty() {
+            (node.one.1 != ROOT && node.one.0 == letter).then_some(node.one.1)
+        } else {
+            let c = &node.many;
+            c.binary_search_by_key(&letter, |&(l, _)| l).ok().map(|i| c[i].1)
+        }
     }
 
     /// The children of `n`, sorted by letter.
     pub fn children(&self, n: NodeId) -> &[(u32, NodeId)] {
-        &self.nodes[n as usize].children
+        let node = &self.nodes[n as usize];
+        if !node.many.is_empty() {
+            &node.many
+        } else if node.one.1 != ROOT {
+            std::slice::from_ref(&node.one)
+        } else {
+            &[]
+        }
     }
 
     /// The parent of `n` and the letter from it (`None` for the root).
@@ -174,15 +191,23 @@ impl ObservationTree {
     /// rejected node is rejected.
     pub fn child_or_add(&mut self, n: NodeId, letter: u32) -> NodeId {
         debug_assert!(letter < self.letters);
-        let children = &self.nodes[n as usize].children;
-        match children.binary_search_by_key(&letter, |&(l, _)| l) {
-            Ok(i) => children[i].1,
-            Err(i) => {
+        match self.child(n, letter) {
+            Some(c) => c,
+            None => {
                 let id = self.nodes.len() as NodeId;
                 let rejected = self.prefix_closed && self.out(n) == Some(false);
-                let depth = self.nodes[n as usize].depth + 1;
-                self.nodes[n as usize].children.insert(i, (letter, id));
-                self.nodes.push(Node { depth, children: Vec::new() });
+                let node = &mut self.nodes[n as usize];
+                let depth = node.depth + 1;
+                if node.one.1 == ROOT {
+                    node.one = (letter, id);
+                } else {
+                    if node.many.is_empty() {
+                        node.many.push(node.one);
+                    }
+                    let i = node.many.partition_point(|&(l, _)| l < letter);
+                    node.many.insert(i, (letter, id));
+                }
+                self.nodes.push(Node { depth, one: (0, ROOT), many: Vec::new() });
                 self.up.push((n, letter));
                 self.meta[n as usize] |= INNER;
                 self.meta.push(if rejected { KNOWN } else { 0 });
@@ -233,14 +258,14 @@ impl ObservationTree {
                 self.known_log.push(at);
             }
         } else {
-            let mut stack: Vec<NodeId> = self.nodes[n as usize].children.iter().map(|&(_, c)| c).collect();
+            let mut stack: Vec<NodeId> = self.children(n).iter().map(|&(_, c)| c).collect();
             while let Some(c) = stack.pop() {
                 if self.out(c).is_none() {
                     self.put_out(c, false);
                     self.log.push(c);
                     self.known_log.push(c);
                 }
-                stack.extend(self.nodes[c as usize].children.iter().map(|&(_, c)| c));
+                stack.extend(self.children(c).iter().map(|&(_, c)| c));
             }
         }
     }
@@ -382,7 +407,7 @@ impl ObservationTree {
                 }
                 // Below a node whose state stays, only the roots change (they come later).
                 if changed || x == r {
-                    stack.extend(self.nodes[x as usize].children.iter().map(|&(_, c)| c));
+                    stack.extend(self.children(x).iter().map(|&(_, c)| c));
                 }
             }
         }
@@ -471,7 +496,7 @@ impl ObservationTree {
         let mut stack: Vec<(NodeId, NodeId)> = Vec::new();
         let (mut a, mut b) = (p, q);
         loop {
-            let (ca, cb) = (&self.nodes[a as usize].children, &self.nodes[b as usize].children);
+            let (ca, cb) = (self.children(a), self.children(b));
             // The common letters: a merge, or, when one list is much shorter (a frontier
             // node's few asked letters against a basis node's whole alphabet), a binary search
             // of each of its letters in the other.
@@ -604,7 +629,7 @@ impl ObservationTree {
                 if n == REJECTED {
                     rejected += 1;
                 } else {
-                    visited += 1 + self.nodes[n as usize].children.len();
+                    visited += 1 + self.children(n).len();
                 }
             }
             let depth = depth + 1;
@@ -620,7 +645,7 @@ impl ObservationTree {
                     if n == REJECTED {
                         continue;
                     }
-                    for &(l, c) in &self.nodes[n as usize].children {
+                    for &(l, c) in self.children(n) {
                         let e = &mut counts[l as usize];
                         if e[0] == 0 {
                             touched.push(l);
@@ -647,7 +672,7 @@ impl ObservationTree {
             triples.clear();
             for &n in &pool[start as usize..end as usize] {
                 if n != REJECTED {
-                    triples.extend(self.nodes[n as usize].children.iter().copied());
+                    triples.extend(self.children(n).iter().copied());
                 }
             }
             // Grouped by letter; the order within a letter does not matter (only the counts
@@ -695,11 +720,11 @@ impl ObservationTree {
                             } else {
                                 rej += 1;
                             }
-                            inner |= !self.nodes[c as usize].children.is_empty();
+                            inner |= !self.children(c).is_empty();
                             pool.push(c);
                         }
                         None => {
-                            inner |= !self.nodes[c as usize].children.is_empty();
+                            inner |= !self.children(c).is_empty();
                             pool.push(c);
                         }
                     }
@@ -743,16 +768,14 @@ impl ObservationTree {
     /// different known answers.
     fn witness_from(&self, p: NodeId, q: NodeId) -> Option<(NodeId, NodeId)> {
         // Most pairs are decided at the top: no allocation for them.
-        let (np, nq) = (&self.nodes[p as usize], &self.nodes[q as usize]);
         match (self.out(p), self.out(q)) {
             (Some(x), Some(y)) if x != y => return Some((p, q)),
             (Some(false), _) | (_, Some(false)) if self.prefix_closed => return None,
-            _ if np.children.is_empty() || nq.children.is_empty() => return None,
+            _ if self.children(p).is_empty() || self.children(q).is_empty() => return None,
             _ => {}
         }
         let mut work = std::collections::VecDeque::from([(p, q)]);
         while let Some((a, b)) = work.pop_front() {
-            let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
             match (self.out(a), self.out(b)) {
                 (Some(x), Some(y)) if x != y => return Some((a, b)),
                 // Below a rejected node everything is rejected, and nothing below the other
@@ -760,7 +783,7 @@ impl ObservationTree {
                 (Some(false), _) | (_, Some(false)) if self.prefix_closed => continue,
                 _ => {}
             }
-            let (ca, cb) = (&na.children, &nb.children);
+            let (ca, cb) = (self.children(a), self.children(b));
             let (mut i, mut j) = (0, 0);
             while i < ca.len() && j < cb.len() {
                 match ca[i].0.cmp(&cb[j].0) {
