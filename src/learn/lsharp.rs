@@ -92,7 +92,7 @@
 
 use super::adaptive::Reference;
 use super::lstar::{LearnError, Membership, Stats, Teacher};
-use super::tree::{HypothesisStates, NodeId, ObservationTree, ROOT};
+use super::tree::{HypothesisStates, NodeId, ObservationTree, ROOT, WalkMarks};
 use crate::automata::dla::{Builder, Dla, StateId};
 
 /// An L# learner over a fixed alphabet.
@@ -152,6 +152,8 @@ struct Incremental {
     /// The hypothesis's state of every node, kept between consistency checks
     /// ([`ObservationTree::disagreements_since`]).
     states: HypothesisStates,
+    /// The buffer of [`ObservationTree::first_in_walk_order`].
+    marks: WalkMarks,
     /// Per node, the last settlement (`epoch`) that logged its answer.
     stamp: Vec<u32>,
     /// The number of settlements with new answers so far.
@@ -165,6 +167,15 @@ struct Incremental {
     /// first `by_out_upto` basis nodes.
     by_out: [Vec<u32>; 2],
     by_out_upto: usize,
+    /// A sifting table over the extended basis nodes (the first `sift_upto` basis indices,
+    /// a prefix of the extended ones): per letter `a`, the bits of the basis indices whose
+    /// child on `a` is rejected (`sift[2 * a]`) and accepted (`sift[2 * a + 1]`), and at the
+    /// end (`sift[2 * k]`, `sift[2 * k + 1]`) those of the basis nodes' own answers; 64
+    /// indices a word. A new frontier node is apart from every basis node whose bit for one
+    /// of its own known answers (its word, or a child's) is the other one, which these words
+    /// show without walking the two subtrees ([`LSharp::candidates_of`]).
+    sift: Vec<Vec<u64>>,
+    sift_upto: usize,
     /// Frontier nodes by answer (rejected `[0]`, accepted `[1]`; a node without one in both),
     /// so that a promoted node is compared only with those of its own answer (the others are
     /// apart from it). A superset: promoted nodes are dropped lazily.
@@ -557,7 +568,52 @@ impl LSharp {
                 return self.inc.by_out[usize::from(b)].clone();
             }
         }
-        (0..self.basis.len() as u32).filter(|&q| !self.tree.apart(n, self.basis[q as usize])).collect()
+        self.sift_extended();
+        // The basis indices that one level of answers already shows apart from `n`.
+        let words = self.inc.sift_upto.div_ceil(64);
+        let mut apart = vec![0u64; words];
+        let k = self.alphabet.len();
+        let or_with = |apart: &mut Vec<u64>, row: &[u64]| apart.iter_mut().zip(row).for_each(|(x, y)| *x |= y);
+        if let Some(b) = self.tree.out(n) {
+            or_with(&mut apart, &self.inc.sift[2 * k + usize::from(!b)]);
+        }
+        for &(a, c) in self.tree.children(n) {
+            if let Some(b) = self.tree.out(c) {
+                or_with(&mut apart, &self.inc.sift[2 * a as usize + usize::from(!b)]);
+            }
+        }
+        (0..self.basis.len() as u32)
+            .filter(|&q| {
+                let shown = apart.get(q as usize / 64).is_some_and(|w| w & (1 << (q % 64)) != 0);
+                !shown && !self.tree.apart(n, self.basis[q as usize])
+            })
+            .collect()
+    }
+
+    /// Brings [`Incremental::sift`] up to the extended basis nodes.
+    fn sift_extended(&mut self) {
+        let k = self.alphabet.len();
+        if self.inc.sift.len() != 2 * k + 2 {
+            self.inc.sift = vec![Vec::new(); 2 * k + 2];
+            self.inc.sift_upto = 0;
+        }
+        while self.inc.sift_upto < self.extended {
+            let q = self.inc.sift_upto;
+            let (word, bit) = (q / 64, 1u64 << (q % 64));
+            if word >= self.inc.sift[0].len() {
+                self.inc.sift.iter_mut().for_each(|row| row.push(0));
+            }
+            let b = self.basis[q];
+            if let Some(o) = self.tree.out(b) {
+                self.inc.sift[2 * k + usize::from(o)][word] |= bit;
+            }
+            for &(a, c) in self.tree.children(b) {
+                if let Some(o) = self.tree.out(c) {
+                    self.inc.sift[2 * a as usize + usize::from(o)][word] |= bit;
+                }
+            }
+            self.inc.sift_upto += 1;
+        }
     }
 
     /// Extension: every child of every basis node is asked and is in the basis or frontier.
@@ -1019,13 +1075,7 @@ impl LSharp {
         // What the last check computed is kept between calls: only the subtrees below changed
         // transitions and the nodes added since are run again.
         let found = self.tree.disagreements_since(0, &hyp.next, hyp.letters, &accepts, &mut self.inc.states);
-        let mut first: Option<NodeId> = None;
-        for n in found {
-            if first.is_none_or(|m| self.tree.walk_order_before(n, m)) {
-                first = Some(n);
-            }
-        }
-        first
+        self.tree.first_in_walk_order(&found, &mut self.inc.marks)
     }
 
     /// `ProcCounterEx`: `sigma · w` and `access(δ(sigma)) · w` have different answers in the

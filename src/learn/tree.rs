@@ -83,6 +83,14 @@ pub struct ObservationTree {
     known_log: Vec<NodeId>,
 }
 
+/// The buffer of [`ObservationTree::first_in_walk_order`]: per node, the call (`2 * epoch`)
+/// that last marked it as on a path, plus one if it was one of the nodes.
+#[derive(Clone, Debug, Default)]
+pub struct WalkMarks {
+    mark: Vec<u32>,
+    epoch: u32,
+}
+
 /// The hypothesis's state of every node of an [`ObservationTree`], kept between consistency
 /// checks ([`ObservationTree::disagreements_since`]), so that the next hypothesis re-runs only
 /// the subtrees below the transitions that changed and the nodes added since.
@@ -440,6 +448,46 @@ impl ObservationTree {
         hs.next.extend_from_slice(next);
         hs.found.clone_from(&found);
         found
+    }
+
+    /// The first of `nodes` in the order of [`ObservationTree::walk_order_before`]; `None`
+    /// if `nodes` is empty. Marks the paths from the root to `nodes` (each node once), then
+    /// goes down from the root into the child with the largest letter whose subtree holds one
+    /// of them, which the walk meets before the rest: the cost is that of the paths' union,
+    /// not of one comparison per node. `marks` is a buffer kept between calls.
+    pub fn first_in_walk_order(&self, nodes: &[NodeId], marks: &mut WalkMarks) -> Option<NodeId> {
+        match nodes {
+            [] => return None,
+            [n] => return Some(*n),
+            _ => {}
+        }
+        marks.mark.resize(self.len(), 0);
+        marks.epoch += 1;
+        if marks.epoch >= u32::MAX / 2 {
+            marks.mark.iter_mut().for_each(|m| *m = 0);
+            marks.epoch = 1;
+        }
+        let (on_path, found) = (2 * marks.epoch, 2 * marks.epoch + 1);
+        for &n in nodes {
+            let mut x = n;
+            while marks.mark[x as usize] < on_path {
+                marks.mark[x as usize] = on_path;
+                if x == ROOT {
+                    break;
+                }
+                x = self.up[x as usize].0;
+            }
+        }
+        for &n in nodes {
+            marks.mark[n as usize] = found;
+        }
+        let mut x = ROOT;
+        loop {
+            if marks.mark[x as usize] == found {
+                return Some(x);
+            }
+            x = self.children(x).iter().rev().map(|&(_, c)| c).find(|&c| marks.mark[c as usize] >= on_path)?;
+        }
     }
 
     /// Whether a depth-first walk from the root that takes the children of a node in
@@ -917,6 +965,57 @@ mod tests {
         assert!(t.walk_order_before(c, a));
         assert!(t.walk_order_before(ROOT, c));
         assert!(!t.walk_order_before(c, c));
+    }
+
+    /// A tree of `n` random words over `k` letters (a fixed linear congruential generator),
+    /// each answered by the parity of its letters' sum.
+    fn random_tree(n: usize, k: u32, seed: u64) -> ObservationTree {
+        let mut x = seed;
+        let mut draw = |m: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % m
+        };
+        let mut t = ObservationTree::new(k as usize, false);
+        for _ in 0..n {
+            let word: Vec<u32> = (0..draw(8)).map(|_| draw(u64::from(k)) as u32).collect();
+            let at = t.walk_or_add(ROOT, &word);
+            t.set_out(at, word.iter().sum::<u32>() % 2 == 0);
+        }
+        t
+    }
+
+    #[test]
+    fn the_first_in_walk_order_is_the_least_by_walk_order_before() {
+        let mut marks = WalkMarks::default();
+        for seed in 1..=20 {
+            let t = random_tree(30, 3, seed);
+            let nodes: Vec<NodeId> = (0..t.len() as NodeId).filter(|n| (n * 7 + seed as u32) % 5 == 0).collect();
+            let least = nodes.iter().copied().reduce(|m, n| if t.walk_order_before(n, m) { n } else { m });
+            assert_eq!(t.first_in_walk_order(&nodes, &mut marks), least, "seed {seed}");
+        }
+        assert_eq!(random_tree(5, 2, 1).first_in_walk_order(&[], &mut marks), None);
+    }
+
+    #[test]
+    fn disagreements_since_the_last_hypothesis_equal_a_fresh_pass() {
+        // Counts the ones modulo 3, then modulo 4 with another accepting state: every
+        // transition and state changes between the two, and the tree grows in between.
+        let mut t = random_tree(40, 2, 7);
+        let mut hs = HypothesisStates::default();
+        let mut buf = Vec::new();
+        let mod3: Vec<u32> = (0..3).flat_map(|q| [q, (q + 1) % 3]).collect();
+        let mod4: Vec<u32> = (0..4).flat_map(|q| [q, (q + 1) % 4]).collect();
+        let mut first = t.disagreements_since(0, &mod3, 2, &[true, false, false], &mut hs);
+        first.sort_unstable();
+        assert_eq!(first, t.disagreements(0, &mod3, 2, &[true, false, false], &mut buf));
+        for (i, w) in [[1u32, 1, 1, 0, 1], [0, 0, 1, 1, 1]].iter().enumerate() {
+            let n = t.walk_or_add(ROOT, w);
+            t.set_out(n, i == 0);
+        }
+        let mut since = t.disagreements_since(0, &mod4, 2, &[true, false, true, false], &mut hs);
+        since.sort_unstable();
+        assert_eq!(since, t.disagreements(0, &mod4, 2, &[true, false, true, false], &mut buf));
+        assert!(!since.is_empty());
     }
 
     #[test]
