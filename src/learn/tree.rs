@@ -1012,9 +1012,9 @@ mod tests {
             let n = t.walk_or_add(ROOT, w);
             t.set_out(n, i == 0);
         }
-        let mut since = t.disagreements_since(0, &mod4, 2, &[true, false, true, false], &mut hs);
+        let mut since = t.disagreements_since(0, &mod4, 2, &[true, false, false, true], &mut hs);
         since.sort_unstable();
-        assert_eq!(since, t.disagreements(0, &mod4, 2, &[true, false, true, false], &mut buf));
+        assert_eq!(since, t.disagreements(0, &mod4, 2, &[true, false, false, true], &mut buf));
         assert!(!since.is_empty());
     }
 
