@@ -3,8 +3,9 @@
 //! them, when it is known.
 //!
 //! Letters are indices into the learner's sorted alphabet, nodes are indices into one arena,
-//! and a node's children are a short list sorted by letter, so that asking a word costs a walk
-//! down the tree and no allocation once its nodes exist.
+//! and a node's children are kept inline while there is one (most nodes of a run) and as a
+//! short list sorted by letter once there are two or more, so that asking a word costs a walk
+//! down the tree and no allocation for the nodes of a run.
 //!
 //! For a prefix-closed target the tree also knows what prefix closure implies: a rejected
 //! word rejects every extension (a child of a rejected node is rejected without asking), and
@@ -19,17 +20,28 @@
 //!
 //! Parents and letters are kept in an array of their own, beside the nodes, so that the
 //! learner's consistency pass over every node ([`ObservationTree::disagreements`]) reads eight
-//! bytes and one answer byte per node.
+//! bytes and one answer byte per node. The learner runs that pass once; after that
+//! [`ObservationTree::disagreements_since`] keeps every node's hypothesis state
+//! ([`HypothesisStates`], with the nodes of each state) and runs again only the subtrees below
+//! the transitions that changed, the nodes added and the answers learned since, which gives
+//! the same set of nodes (invariant, checked by a unit test and by the learner's test that
+//! compares the incremental state with a recomputation after every round).
 //!
 //! Apartness first looks at one byte per node (answer known, accepted, has children) and a
 //! 64-bit mask of its children's letters, kept in arrays of their own, so that most pairs are
 //! decided without touching the nodes themselves.
 //!
-//! Known weakness: children are a sorted list per node (searched by bisection), one allocation
-//! per inner node; a new basis node is compared with every frontier node of its answer by
-//! walking both subtrees, which is where much of L#'s time goes on the large targets.
-//! [`ObservationTree::best_split`] (the ADS rule's search) walks the candidates' subtrees side
-//! by side for every question it chooses, bounded by a node budget.
+//! Known weaknesses: a node with two or more children has a sorted list of its own (one
+//! allocation, searched by bisection); a new basis node is compared with every frontier node
+//! of its answer by walking both subtrees, which is where much of L#'s time goes on the large
+//! targets. [`ObservationTree::best_split`] (the ADS rule's search) walks the candidates'
+//! subtrees side by side for every question it chooses, up to its node budget, and on the
+//! bench's targets it spends the whole budget on almost every call: it is most of the time the
+//! ADS rule costs beyond the witness rule (`benches/LEARNING.md`, section C, run 9). Its last
+//! level only counts answers per letter (no candidate lists are built for positions it will
+//! not search); counting from per-node bit masks of the children's answers instead of the
+//! children themselves was measured slower (three random reads per node instead of one).
+//! [`HypothesisStates`] holds four bytes per node and a list entry per node (plus stale ones).
 
 /// A node of the tree, i.e. a word.
 pub type NodeId = u32;
@@ -784,7 +796,14 @@ impl ObservationTree {
                 // below only if some candidate has children there.
                 let f_dead = self.prefix_closed && fc != ABSENT && self.out(fc) == Some(false);
                 if !f_dead && inner {
-                    arena.push(Position { parent: at as u32, letter: l, depth, f: fc, start: from as u32, end: pool.len() as u32 });
+                    arena.push(Position {
+                        parent: at as u32,
+                        letter: l,
+                        depth,
+                        f: fc,
+                        start: from as u32,
+                        end: pool.len() as u32,
+                    });
                 } else {
                     // Still record the position so that `best` can point at it.
                     pool.truncate(from);
