@@ -1008,7 +1008,8 @@ mod tests {
         let mut marks = WalkMarks::default();
         for seed in 1..=20 {
             let t = random_tree(30, 3, seed);
-            let nodes: Vec<NodeId> = (0..t.len() as NodeId).filter(|n| (n * 7 + seed as u32) % 5 == 0).collect();
+            let nodes: Vec<NodeId> =
+                (0..t.len() as NodeId).filter(|n| (n * 7 + seed as u32).is_multiple_of(5)).collect();
             let least = nodes.iter().copied().reduce(|m, n| if t.walk_order_before(n, m) { n } else { m });
             assert_eq!(t.first_in_walk_order(&nodes, &mut marks), least, "seed {seed}");
         }
