@@ -83,21 +83,22 @@
 //! the basis nodes that one level of answers (its own, its children's) shows apart, from a
 //! bitset per letter over the extended basis (`Incremental::sift`).
 //!
-//! Known weaknesses (measured in `benches/LEARNING.md`, section C, run 9 and "Time, this
-//! session"): settling new answers compares each frontier node below or beside them with its
-//! candidates by walking the tree along the run (`differs_along`, 13% to 17% of the time of the
-//! witness rule on pots2, peterson3 and random-n500-k10; skipping the answers a new frontier
-//! node's candidates were computed from was tried and gained nothing measurable); a new basis node is compared with every frontier node of its answer, and a new frontier node
-//! with every basis node that the bitsets leave (no deeper sifting index over the basis, a
-//! fifth of the time on pots2); the ADS rule's search ([`ObservationTree::best_split`]) spends
-//! its node budget on almost every call (24,000 calls on pots2 and random-n500-k10 against
-//! 1,400 and 1,900 for the witness rule, which only uses it in extension), which is most of
-//! why the ADS rule takes about twice the witness rule's time; cutting the budget changes which
-//! words are asked, i.e. the counts. In CPU time subst's L# takes 0.04 to 0.4 of AALpy's
-//! fastest learner on the bench's targets (run 9), not yet the issue's 1/10 on most of them.
-//! The guided tail's long runs put many answers into the tree at once, which is what settling
-//! walks. The query counts move by a few percent with the tail's length and seed
-//! (pseudo-random walks): a goal met by 1% is met by chance as much as by design.
+//! Known weaknesses (measured in `benches/LEARNING.md`, section C, run 9 and "Time, this session"):
+//! settling new answers compares each frontier node below or beside them with its candidates by
+//! walking the tree along the run (`differs_along`, 13% to 17% of the time of the witness rule on
+//! pots2, peterson3 and random-n500-k10; skipping the answers a new frontier node's candidates were
+//! computed from was tried and gained nothing measurable); a new basis node is compared with every
+//! frontier node of its answer, and a new frontier node with every basis node that the bitsets
+//! leave (no deeper sifting index over the basis, a fifth of the time on pots2); the ADS rule's
+//! search ([`ObservationTree::best_split`]) spends its node budget on almost every call (24,000
+//! calls on pots2 and random-n500-k10 against 1,400 and 1,900 for the witness rule, which only uses
+//! it in extension), which is most of why the ADS rule takes about twice the witness rule's time;
+//! cutting the budget changes which words are asked, i.e. the counts. In CPU time subst's L# takes
+//! 0.054 to 0.50 (witness rule) and 0.074 to 0.52 (ADS rule) of AALpy's fastest learner on the
+//! bench's targets (run 9), not yet the issue's 1/10 except on one. The guided tail's long runs put
+//! many answers into the tree at once, which is what settling walks. The query counts move by a few
+//! percent with the tail's length and seed (pseudo-random walks): a goal met by 1% is met by chance
+//! as much as by design.
 
 use super::adaptive::Reference;
 use super::lstar::{LearnError, Membership, Stats, Teacher};
