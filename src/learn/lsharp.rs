@@ -168,6 +168,8 @@ struct Incremental {
     states: HypothesisStates,
     /// The buffer of [`ObservationTree::first_in_walk_order`].
     marks: WalkMarks,
+    /// The buffers of [`LSharp::settle`]: a path's nodes and letters.
+    path: (Vec<NodeId>, Vec<u32>),
     /// Per node, the last settlement (`epoch`) that logged its answer.
     stamp: Vec<u32>,
     /// The number of settlements with new answers so far.
@@ -780,9 +782,8 @@ impl LSharp {
         }
         self.inc.rev_seen = self.tree.len();
         // The nodes from the root down to a path's end, and the letters between them.
-        let mut nodes: Vec<NodeId> = Vec::new();
-        let mut letters: Vec<u32> = Vec::new();
-        for x in log {
+        let (mut nodes, mut letters) = std::mem::take(&mut self.inc.path);
+        for &x in &log {
             if self.tree.out(x).is_none()
                 || self.tree.children(x).iter().any(|&(_, c)| self.inc.stamp[c as usize] == epoch)
             {
@@ -812,6 +813,9 @@ impl LSharp {
                 }
             }
         }
+        // The buffers are kept for the next settlement (most runs are alike in length).
+        self.inc.path = (nodes, letters);
+        self.tree.give_back_log(log);
     }
 
     /// Whether the word of `start` followed by a prefix `v[..i]` has a known answer other

@@ -528,6 +528,15 @@ impl ObservationTree {
         std::mem::take(&mut self.log)
     }
 
+    /// Hands back a vector that [`ObservationTree::take_log`] returned, so that the log reuses
+    /// its memory instead of growing again from nothing (if nothing was logged since).
+    pub fn give_back_log(&mut self, mut taken: Vec<NodeId>) {
+        if self.log.is_empty() {
+            taken.clear();
+            self.log = taken;
+        }
+    }
+
     /// The depth of `n`, the length of its word.
     pub fn depth(&self, n: NodeId) -> usize {
         self.nodes[n as usize].depth as usize
@@ -970,6 +979,20 @@ mod tests {
         // A child added below a rejected node is rejected without being logged.
         let c = t.child_or_add(below, 1);
         assert_eq!((t.out(c), t.take_log()), (Some(false), vec![]));
+    }
+
+    #[test]
+    fn a_log_given_back_keeps_its_memory_and_holds_only_new_answers() {
+        let mut t = ObservationTree::new(2, false);
+        let n = t.walk_or_add(ROOT, &[0]);
+        t.set_out(n, true);
+        let log = t.take_log();
+        let capacity = log.capacity();
+        t.give_back_log(log);
+        let m = t.walk_or_add(ROOT, &[1]);
+        t.set_out(m, false);
+        let again = t.take_log();
+        assert_eq!((again.as_slice(), again.capacity() >= capacity), (&[m][..], true));
     }
 
     #[test]
