@@ -67,9 +67,10 @@
 //! Work is kept incremental where it was measured to matter: apartness is re-checked only from
 //! the answers logged since the last settlement ([`ObservationTree::take_log`]), a path of new
 //! answers at a time (one walk per basis or frontier node above it, not one per answer),
-//! through a reverse index from basis nodes to the frontier nodes that have them as candidates
-//! (compacted once its dead entries outnumber the live ones); the hypothesis's transitions are
-//! updated when a candidate list changes.
+//! through a reverse index from basis nodes to the frontier nodes that have them as candidates,
+//! one list per letter of those frontier nodes' children (a path through a basis node reads
+//! only the list of its next letter); the hypothesis's transitions are updated when a
+//! candidate list changes.
 //!
 //! Separation has two rules ([`Separation`]): the shortest word that shows the first two
 //! candidates apart (the default), or the ADS rule, which asks the word of the tree that splits
@@ -87,26 +88,35 @@
 //! fewer than the witness rule on 9 of the 12 targets of the bench (`benches/LEARNING.md`,
 //! section C, run 9), where both rules meet issue 15's query goals.
 //!
-//! Known weaknesses (measured in `benches/LEARNING.md`, section C, "Time, this session"): the
-//! consistency check still runs the hypothesis over the whole tree for every hypothesis (one
-//! pass over the parents, letters and answers, [`ObservationTree::disagreements`], 8% to 11%
-//! of the time on pots2 and random-n500-k10; not incremental, since a changed transition can
-//! move the state of any node below it and finding those nodes costs the same pass); settling
-//! new answers still compares each frontier node below or beside them with its candidates by
-//! walking the tree (a quarter to a third of the time); a new frontier node is compared with
-//! every basis node, and a new basis node with every frontier node of its answer (no sifting
-//! index over the basis, about a fifth); the ADS rule's search costs 2x to 4x the time of the
-//! witness rule. In CPU time subst's L# takes 0.09 to 0.19 of AALpy's fastest learner on the
-//! bench's targets (run 6), not yet the issue's 1/10 on most of them. The guided tail's long
-//! runs put many answers into the tree at once, which is what settling walks. The query counts
-//! move by a few percent with the tail's length and seed (pseudo-random walks): a goal met by
-//! 1% is met by chance as much as by design. In run 9 the witness rule meets the membership
-//! goal on the 100-state random targets by 0.4% to 1.3% only, and the equivalence counts on
-//! pots2 range from 44 to 76 (AALpy L\*'s 68) across the variants measured there.
+//! The consistency check runs the hypothesis over the whole tree once, then only over what
+//! changed ([`ObservationTree::disagreements_since`]: the subtrees below changed transitions,
+//! new nodes and new answers), and finds the first inconsistency in walk order by one descent
+//! over the marked paths ([`ObservationTree::first_in_walk_order`]); a new frontier node skips
+//! the basis nodes that one level of answers (its own, its children's) shows apart, from a
+//! bitset per letter over the extended basis (`Incremental::sift`).
+//!
+//! Known weaknesses (measured in `benches/LEARNING.md`, section C, run 9 and "Time, this session"):
+//! settling new answers compares each frontier node below or beside them with its candidates by
+//! walking the tree along the run (`differs_along`, 13% to 17% of the time of the witness rule on
+//! pots2, peterson3 and random-n500-k10; skipping the answers a new frontier node's candidates were
+//! computed from was tried and gained nothing measurable); a new basis node is compared with every
+//! frontier node of its answer, and a new frontier node with every basis node that the bitsets
+//! leave (no deeper sifting index over the basis, a fifth of the time on pots2); the ADS rule's
+//! search ([`ObservationTree::best_split`]) spends its node budget on almost every call (24,000
+//! calls on pots2 and random-n500-k10 against 1,400 and 1,900 for the witness rule, which only uses
+//! it in extension), which is most of why the ADS rule takes about twice the witness rule's time;
+//! cutting the budget changes which words are asked, i.e. the counts. In CPU time subst's L# takes
+//! 0.054 to 0.50 (witness rule) and 0.074 to 0.52 (ADS rule) of AALpy's fastest learner on the
+//! bench's targets (run 9), not yet the issue's 1/10 except on one. The guided tail's long runs put
+//! many answers into the tree at once, which is what settling walks. The query counts move by a few
+//! percent with the tail's length and seed (pseudo-random walks): a goal met by 1% is met by chance
+//! as much as by design. In 15m's run 9 the witness rule meets the membership goal on the
+//! 100-state random targets by 0.4% to 1.3% only, and the equivalence counts on pots2 range from
+//! 44 to 76 (AALpy L\*'s 68) across the variants measured there.
 
 use super::adaptive::Reference;
 use super::lstar::{LearnError, Membership, Stats, Teacher};
-use super::tree::{NodeId, ObservationTree, ROOT};
+use super::tree::{HypothesisStates, NodeId, ObservationTree, ROOT, WalkMarks};
 use crate::automata::dla::{Builder, Dla, StateId};
 
 /// An L# learner over a fixed alphabet.
@@ -156,15 +166,24 @@ pub struct LSharp {
 /// The incremental bookkeeping of an [`LSharp`].
 #[derive(Clone, Debug, Default)]
 struct Incremental {
-    /// Per basis index: frontier nodes that had it among their candidates when they were
-    /// added or it was promoted (a superset: entries are dropped lazily).
+    /// Per basis index `q` and letter `a`, at `q * rev_width + a % rev_width`: the frontier
+    /// nodes that have `q` among their candidates and a child on `a` (a superset: an entry
+    /// whose node left the frontier or dropped `q` stays until a scan of its list reaches it).
+    /// A new path through basis node `q` can only make `q` apart from the frontier nodes with
+    /// a child on the path's next letter: the scan reads their list only.
     rev: Vec<Vec<NodeId>>,
-    /// Per basis index: how many entries of its `rev` list are live (the frontier node still
-    /// has it as a candidate). A list with many dead entries is compacted
-    /// ([`LSharp::forget_candidate`]), so that a scan of it costs about its live entries.
-    rev_live: Vec<u32>,
-    /// The buffer of [`ObservationTree::disagreements`].
-    states: Vec<u32>,
+    /// The lists per basis index: the number of letters, at most 64.
+    rev_width: usize,
+    /// The nodes below this one (in creation order) have been looked at for new children of
+    /// frontier nodes, which join the lists of their candidates ([`LSharp::settle`]).
+    rev_seen: usize,
+    /// The hypothesis's state of every node, kept between consistency checks
+    /// ([`ObservationTree::disagreements_since`]).
+    states: HypothesisStates,
+    /// The buffer of [`ObservationTree::first_in_walk_order`].
+    marks: WalkMarks,
+    /// The buffers of [`LSharp::settle`]: a path's nodes and letters.
+    path: (Vec<NodeId>, Vec<u32>),
     /// Per node, the last settlement (`epoch`) that logged its answer.
     stamp: Vec<u32>,
     /// The number of settlements with new answers so far.
@@ -178,6 +197,15 @@ struct Incremental {
     /// first `by_out_upto` basis nodes.
     by_out: [Vec<u32>; 2],
     by_out_upto: usize,
+    /// A sifting table over the extended basis nodes (the first `sift_upto` basis indices,
+    /// a prefix of the extended ones): per letter `a`, the bits of the basis indices whose
+    /// child on `a` is rejected (`sift[2 * a]`) and accepted (`sift[2 * a + 1]`), and at the
+    /// end (`sift[2 * k]`, `sift[2 * k + 1]`) those of the basis nodes' own answers; 64
+    /// indices a word. A new frontier node is apart from every basis node whose bit for one
+    /// of its own known answers (its word, or a child's) is the other one, which these words
+    /// show without walking the two subtrees ([`LSharp::candidates_of`]).
+    sift: Vec<Vec<u64>>,
+    sift_upto: usize,
     /// Frontier nodes by answer (rejected `[0]`, accepted `[1]`; a node without one in both),
     /// so that a promoted node is compared only with those of its own answer (the others are
     /// apart from it). A superset: promoted nodes are dropped lazily.
@@ -267,6 +295,7 @@ impl LSharp {
         alphabet.sort();
         alphabet.dedup();
         let tree = ObservationTree::new(alphabet.len(), prefix_closed);
+        let width = alphabet.len().clamp(1, 64);
         LSharp {
             alphabet,
             tree,
@@ -275,7 +304,7 @@ impl LSharp {
             frontier: Vec::new(),
             frontier_index: vec![NONE],
             extended: 0,
-            inc: Box::new(Incremental { rev: vec![Vec::new()], rev_live: vec![0], ..Incremental::default() }),
+            inc: Box::new(Incremental { rev: vec![Vec::new(); width], rev_width: width, ..Incremental::default() }),
             closed: None,
             reference: None,
             separation: Separation::default(),
@@ -316,8 +345,7 @@ impl LSharp {
         debug_assert!(self.frontier.is_empty());
         let q = self.basis.len() as u32;
         self.basis.push(n);
-        self.inc.rev.push(Vec::new());
-        self.inc.rev_live.push(0);
+        self.inc.rev.extend(std::iter::repeat_n(Vec::new(), self.inc.rev_width));
         Self::set_index(&mut self.basis_index, n, q);
     }
 
@@ -619,7 +647,52 @@ impl LSharp {
                 return self.inc.by_out[usize::from(b)].clone();
             }
         }
-        (0..self.basis.len() as u32).filter(|&q| !self.tree.apart(n, self.basis[q as usize])).collect()
+        self.sift_extended();
+        // The basis indices that one level of answers already shows apart from `n`.
+        let words = self.inc.sift_upto.div_ceil(64);
+        let mut apart = vec![0u64; words];
+        let k = self.alphabet.len();
+        let or_with = |apart: &mut Vec<u64>, row: &[u64]| apart.iter_mut().zip(row).for_each(|(x, y)| *x |= y);
+        if let Some(b) = self.tree.out(n) {
+            or_with(&mut apart, &self.inc.sift[2 * k + usize::from(!b)]);
+        }
+        for &(a, c) in self.tree.children(n) {
+            if let Some(b) = self.tree.out(c) {
+                or_with(&mut apart, &self.inc.sift[2 * a as usize + usize::from(!b)]);
+            }
+        }
+        (0..self.basis.len() as u32)
+            .filter(|&q| {
+                let shown = apart.get(q as usize / 64).is_some_and(|w| w & (1 << (q % 64)) != 0);
+                !shown && !self.tree.apart(n, self.basis[q as usize])
+            })
+            .collect()
+    }
+
+    /// Brings [`Incremental::sift`] up to the extended basis nodes.
+    fn sift_extended(&mut self) {
+        let k = self.alphabet.len();
+        if self.inc.sift.len() != 2 * k + 2 {
+            self.inc.sift = vec![Vec::new(); 2 * k + 2];
+            self.inc.sift_upto = 0;
+        }
+        while self.inc.sift_upto < self.extended {
+            let q = self.inc.sift_upto;
+            let (word, bit) = (q / 64, 1u64 << (q % 64));
+            if word >= self.inc.sift[0].len() {
+                self.inc.sift.iter_mut().for_each(|row| row.push(0));
+            }
+            let b = self.basis[q];
+            if let Some(o) = self.tree.out(b) {
+                self.inc.sift[2 * k + usize::from(o)][word] |= bit;
+            }
+            for &(a, c) in self.tree.children(b) {
+                if let Some(o) = self.tree.out(c) {
+                    self.inc.sift[2 * a as usize + usize::from(o)][word] |= bit;
+                }
+            }
+            self.inc.sift_upto += 1;
+        }
     }
 
     /// Extension: every child of every basis node is asked and is in the basis or frontier.
@@ -669,8 +742,7 @@ impl LSharp {
                 if self.basis_of(c).is_none() && self.frontier_of(c).is_none() {
                     let cands = self.candidates_of(c);
                     for &q in &cands {
-                        self.inc.rev[q as usize].push(c);
-                        self.inc.rev_live[q as usize] += 1;
+                        self.rev_add(c, q);
                     }
                     Self::set_index(&mut self.frontier_index, c, self.frontier.len() as u32);
                     self.frontier.push((c, cands));
@@ -761,10 +833,21 @@ impl LSharp {
         for &x in &log {
             self.inc.stamp[x as usize] = epoch;
         }
+        // Frontier nodes with children added since the last settlement join the lists of
+        // their candidates for those children's letters (before any list is scanned).
+        let width = self.inc.rev_width;
+        for c in self.inc.rev_seen..self.tree.len() {
+            let Some((p, a)) = self.tree.parent(c as NodeId) else { continue };
+            if let Some(i) = self.frontier_of(p) {
+                for &q in &self.frontier[i].1 {
+                    self.inc.rev[q as usize * width + a as usize % width].push(p);
+                }
+            }
+        }
+        self.inc.rev_seen = self.tree.len();
         // The nodes from the root down to a path's end, and the letters between them.
-        let mut nodes: Vec<NodeId> = Vec::new();
-        let mut letters: Vec<u32> = Vec::new();
-        for x in log {
+        let (mut nodes, mut letters) = std::mem::take(&mut self.inc.path);
+        for &x in &log {
             if self.tree.out(x).is_none()
                 || self.tree.children(x).iter().any(|&(_, c)| self.inc.stamp[c as usize] == epoch)
             {
@@ -794,6 +877,9 @@ impl LSharp {
                 }
             }
         }
+        // The buffers are kept for the next settlement (most runs are alike in length).
+        self.inc.path = (nodes, letters);
+        self.tree.give_back_log(log);
     }
 
     /// Whether the word of `start` followed by a prefix `v[..i]` has a known answer other
@@ -833,38 +919,23 @@ impl LSharp {
     fn drop_apart_via_frontier(&mut self, i: usize, v: &[u32], along: &[NodeId]) {
         let (f, mut cands) = std::mem::take(&mut self.frontier[i]);
         let before = cands.len();
-        let mut gone = Vec::new();
         cands.retain(|&q| {
-            let apart =
-                Self::differs_along(&self.tree, &self.inc.stamp, self.inc.epoch, self.basis[q as usize], v, along, 0);
-            if apart {
-                gone.push(q);
-            }
-            !apart
+            !Self::differs_along(&self.tree, &self.inc.stamp, self.inc.epoch, self.basis[q as usize], v, along, 0)
         });
         self.inc.dropped += before - cands.len();
         if cands.len() != before {
             self.inc.changed.push(f);
         }
         self.frontier[i] = (f, cands);
-        for q in gone {
-            self.forget_candidate(q);
-        }
         self.sync_next(f);
     }
 
-    /// Basis index `q` was dropped from a frontier node's candidates outside a scan of its
-    /// `rev` list, which now holds one more dead entry: once the dead entries outnumber the
-    /// live ones, the list is compacted. (A dead entry would be dropped by the next scan that
-    /// reaches it anyway, so this changes no result, only how long the scans are.)
-    fn forget_candidate(&mut self, q: u32) {
-        let q = q as usize;
-        self.inc.rev_live[q] -= 1;
-        if self.inc.rev[q].len() > 2 * self.inc.rev_live[q] as usize + 16 {
-            let mut rev = std::mem::take(&mut self.inc.rev[q]);
-            rev.retain(|&f| self.frontier_of(f).is_some_and(|i| self.frontier[i].1.binary_search(&(q as u32)).is_ok()));
-            debug_assert_eq!(rev.len(), self.inc.rev_live[q] as usize);
-            self.inc.rev[q] = rev;
+    /// Frontier node `f` has basis index `q` among its candidates: it joins `q`'s lists of
+    /// the letters of its children ([`Incremental::rev`]).
+    fn rev_add(&mut self, f: NodeId, q: u32) {
+        let width = self.inc.rev_width;
+        for &(a, _) in self.tree.children(f) {
+            self.inc.rev[q as usize * width + a as usize % width].push(f);
         }
     }
 
@@ -872,21 +943,16 @@ impl LSharp {
     /// logged nodes of `along`): drops `q` from the candidates of the frontier nodes whose word
     /// followed by the same prefix has another.
     fn drop_apart_via_basis(&mut self, q: u32, v: &[u32], along: &[NodeId]) {
-        let mut rev = std::mem::take(&mut self.inc.rev[q as usize]);
+        // Only frontier nodes with a child on `v`'s first letter can have `f·v` in the tree.
+        let slot = q as usize * self.inc.rev_width + v[0] as usize % self.inc.rev_width;
+        let mut rev = std::mem::take(&mut self.inc.rev[slot]);
         let mut first_dropped = Vec::new();
         rev.retain(|&f| {
-            // Most frontier nodes have no child on `v`'s first letter, so `f·v` is not in the
-            // tree; the mask says so without touching `f`'s candidates (a stale entry stays
-            // until a later visit, which the superset allows).
-            if !self.tree.may_have_child(f, v[0]) {
-                return true;
-            }
             let Some(i) = self.frontier_of(f) else { return false };
             let cands = &mut self.frontier[i].1;
             let Ok(at) = cands.binary_search(&q) else { return false };
             if Self::differs_along(&self.tree, &self.inc.stamp, self.inc.epoch, f, v, along, 1) {
                 cands.remove(at);
-                self.inc.rev_live[q as usize] -= 1;
                 self.inc.dropped += 1;
                 self.inc.changed.push(f);
                 if at == 0 {
@@ -896,7 +962,7 @@ impl LSharp {
             }
             true
         });
-        self.inc.rev[q as usize] = rev;
+        self.inc.rev[slot] = rev;
         for f in first_dropped {
             self.sync_next(f);
         }
@@ -931,8 +997,10 @@ impl LSharp {
             true
         });
         self.inc.frontier_by_out[b] = same;
-        self.inc.rev_live.push(rev.len() as u32);
-        self.inc.rev.push(rev);
+        self.inc.rev.extend(std::iter::repeat_n(Vec::new(), self.inc.rev_width));
+        for f in rev {
+            self.rev_add(f, q);
+        }
     }
 
     /// Applies the rules until every frontier node is identified with one basis node and the
@@ -1081,17 +1149,10 @@ impl LSharp {
     /// only rejecting state loops), and an inconsistent one comes before its descendants.
     fn inconsistency(&mut self, hyp: &Transitions) -> Option<NodeId> {
         let accepts: Vec<bool> = (0..self.basis.len() as u32).map(|q| self.accepts(q)).collect();
-        // The buffer is kept between calls: it is as large as the tree.
-        let mut states = std::mem::take(&mut self.inc.states);
-        let found = self.tree.disagreements(0, &hyp.next, hyp.letters, &accepts, &mut states);
-        self.inc.states = states;
-        let mut first: Option<NodeId> = None;
-        for n in found {
-            if first.is_none_or(|m| self.tree.walk_order_before(n, m)) {
-                first = Some(n);
-            }
-        }
-        first
+        // What the last check computed is kept between calls: only the subtrees below changed
+        // transitions and the nodes added since are run again.
+        let found = self.tree.disagreements_since(0, &hyp.next, hyp.letters, &accepts, &mut self.inc.states);
+        self.tree.first_in_walk_order(&found, &mut self.inc.marks)
     }
 
     /// `ProcCounterEx`: `sigma · w` and `access(δ(sigma)) · w` have different answers in the

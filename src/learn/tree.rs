@@ -3,8 +3,9 @@
 //! them, when it is known.
 //!
 //! Letters are indices into the learner's sorted alphabet, nodes are indices into one arena,
-//! and a node's children are a short list sorted by letter, so that asking a word costs a walk
-//! down the tree and no allocation once its nodes exist.
+//! and a node's children are kept inline while there is one (most nodes of a run) and as a
+//! short list sorted by letter once there are two or more, so that asking a word costs a walk
+//! down the tree and no allocation for the nodes of a run.
 //!
 //! For a prefix-closed target the tree also knows what prefix closure implies: a rejected
 //! word rejects every extension (a child of a rejected node is rejected without asking), and
@@ -19,17 +20,28 @@
 //!
 //! Parents and letters are kept in an array of their own, beside the nodes, so that the
 //! learner's consistency pass over every node ([`ObservationTree::disagreements`]) reads eight
-//! bytes and one answer byte per node.
+//! bytes and one answer byte per node. The learner runs that pass once; after that
+//! [`ObservationTree::disagreements_since`] keeps every node's hypothesis state
+//! ([`HypothesisStates`], with the nodes of each state) and runs again only the subtrees below
+//! the transitions that changed, the nodes added and the answers learned since, which gives
+//! the same set of nodes (invariant, checked by a unit test and by the learner's test that
+//! compares the incremental state with a recomputation after every round).
 //!
 //! Apartness first looks at one byte per node (answer known, accepted, has children) and a
 //! 64-bit mask of its children's letters, kept in arrays of their own, so that most pairs are
 //! decided without touching the nodes themselves.
 //!
-//! Known weakness: children are a sorted list per node (searched by bisection), one allocation
-//! per inner node; a new basis node is compared with every frontier node of its answer by
-//! walking both subtrees, which is where much of L#'s time goes on the large targets.
-//! [`ObservationTree::best_split`] (the ADS rule's search) walks the candidates' subtrees side
-//! by side for every question it chooses, bounded by a node budget.
+//! Known weaknesses: a node with two or more children has a sorted list of its own (one
+//! allocation, searched by bisection); a new basis node is compared with every frontier node
+//! of its answer by walking both subtrees, which is where much of L#'s time goes on the large
+//! targets. [`ObservationTree::best_split`] (the ADS rule's search) walks the candidates'
+//! subtrees side by side for every question it chooses, up to its node budget, and on the
+//! bench's targets it spends the whole budget on almost every call: it is most of the time the
+//! ADS rule costs beyond the witness rule (`benches/LEARNING.md`, section C, run 9). Its last
+//! level only counts answers per letter (no candidate lists are built for positions it will
+//! not search); counting from per-node bit masks of the children's answers instead of the
+//! children themselves was measured slower (three random reads per node instead of one).
+//! [`HypothesisStates`] holds four bytes per node and a list entry per node (plus stale ones).
 
 /// A node of the tree, i.e. a word.
 pub type NodeId = u32;
@@ -50,8 +62,13 @@ const INNER: u8 = 4;
 #[derive(Clone, Debug)]
 struct Node {
     depth: u32,
-    /// (letter, child), sorted by letter.
-    children: Vec<(u32, NodeId)>,
+    /// The only child as (letter, child) while there is one (`(0, ROOT)` for none: the root
+    /// is nobody's child), so that the nodes of a run, which mostly have one child, need no
+    /// allocation of their own.
+    one: (u32, NodeId),
+    /// Every child as (letter, child), sorted by letter, once there are two or more (empty
+    /// before).
+    many: Vec<(u32, NodeId)>,
 }
 
 /// An observation tree over an alphabet of `letters` letters.
@@ -72,12 +89,48 @@ pub struct ObservationTree {
     letter_mask: Vec<u64>,
     /// Nodes whose answer became known since the last [`ObservationTree::take_log`].
     log: Vec<NodeId>,
+    /// Nodes whose answer became known since the last
+    /// [`ObservationTree::disagreements_since`] (a second log, drained by the consistency
+    /// check, so that settling and checking need not agree on when they run).
+    known_log: Vec<NodeId>,
+}
+
+/// The buffer of [`ObservationTree::first_in_walk_order`]: per node, the call (`2 * epoch`)
+/// that last marked it as on a path, plus one if it was one of the nodes.
+#[derive(Clone, Debug, Default)]
+pub struct WalkMarks {
+    mark: Vec<u32>,
+    epoch: u32,
+}
+
+/// The hypothesis's state of every node of an [`ObservationTree`], kept between consistency
+/// checks ([`ObservationTree::disagreements_since`]), so that the next hypothesis re-runs only
+/// the subtrees below the transitions that changed and the nodes added since.
+#[derive(Clone, Debug, Default)]
+pub struct HypothesisStates {
+    /// Per node (the nodes the last check covered), its state under the last hypothesis.
+    states: Vec<u32>,
+    /// The last hypothesis's transitions (`next`, as [`ObservationTree::disagreements`] takes
+    /// them); empty before the first check, or when the last one had a missing transition.
+    next: Vec<u32>,
+    letters: usize,
+    start: u32,
+    /// Per state, the nodes in it: a superset (a node that moved leaves a stale entry, skipped
+    /// when read, and dropped once the stale entries outnumber the live ones).
+    members: Vec<Vec<NodeId>>,
+    /// Per state, how many nodes are in it.
+    live: Vec<u32>,
+    /// The nodes that disagreed with the last hypothesis.
+    found: Vec<NodeId>,
+    /// Per node, the last check that computed its state (`pass`).
+    seen: Vec<u32>,
+    pass: u32,
 }
 
 impl ObservationTree {
     /// The tree holding only the root, with nothing known.
     pub fn new(letters: usize, prefix_closed: bool) -> ObservationTree {
-        let root = Node { depth: 0, children: Vec::new() };
+        let root = Node { depth: 0, one: (0, ROOT), many: Vec::new() };
         ObservationTree {
             letters: letters as u32,
             prefix_closed,
@@ -86,6 +139,7 @@ impl ObservationTree {
             meta: vec![0],
             letter_mask: vec![0],
             log: Vec::new(),
+            known_log: Vec::new(),
         }
     }
 
@@ -127,13 +181,25 @@ impl ObservationTree {
 
     /// The child of `n` on `letter`, if the tree has it.
     pub fn child(&self, n: NodeId, letter: u32) -> Option<NodeId> {
-        let c = &self.nodes[n as usize].children;
-        c.binary_search_by_key(&letter, |&(l, _)| l).ok().map(|i| c[i].1)
+        let node = &self.nodes[n as usize];
+        if node.many.is_empty() {
+            (node.one.1 != ROOT && node.one.0 == letter).then_some(node.one.1)
+        } else {
+            let c = &node.many;
+            c.binary_search_by_key(&letter, |&(l, _)| l).ok().map(|i| c[i].1)
+        }
     }
 
     /// The children of `n`, sorted by letter.
     pub fn children(&self, n: NodeId) -> &[(u32, NodeId)] {
-        &self.nodes[n as usize].children
+        let node = &self.nodes[n as usize];
+        if !node.many.is_empty() {
+            &node.many
+        } else if node.one.1 != ROOT {
+            std::slice::from_ref(&node.one)
+        } else {
+            &[]
+        }
     }
 
     /// The parent of `n` and the letter from it (`None` for the root).
@@ -145,15 +211,23 @@ impl ObservationTree {
     /// rejected node is rejected.
     pub fn child_or_add(&mut self, n: NodeId, letter: u32) -> NodeId {
         debug_assert!(letter < self.letters);
-        let children = &self.nodes[n as usize].children;
-        match children.binary_search_by_key(&letter, |&(l, _)| l) {
-            Ok(i) => children[i].1,
-            Err(i) => {
+        match self.child(n, letter) {
+            Some(c) => c,
+            None => {
                 let id = self.nodes.len() as NodeId;
                 let rejected = self.prefix_closed && self.out(n) == Some(false);
-                let depth = self.nodes[n as usize].depth + 1;
-                self.nodes[n as usize].children.insert(i, (letter, id));
-                self.nodes.push(Node { depth, children: Vec::new() });
+                let node = &mut self.nodes[n as usize];
+                let depth = node.depth + 1;
+                if node.one.1 == ROOT {
+                    node.one = (letter, id);
+                } else {
+                    if node.many.is_empty() {
+                        node.many.push(node.one);
+                    }
+                    let i = node.many.partition_point(|&(l, _)| l < letter);
+                    node.many.insert(i, (letter, id));
+                }
+                self.nodes.push(Node { depth, one: (0, ROOT), many: Vec::new() });
                 self.up.push((n, letter));
                 self.meta[n as usize] |= INNER;
                 self.meta.push(if rejected { KNOWN } else { 0 });
@@ -188,6 +262,7 @@ impl ObservationTree {
         }
         self.put_out(n, out);
         self.log.push(n);
+        self.known_log.push(n);
         if !self.prefix_closed {
             return;
         }
@@ -200,15 +275,17 @@ impl ObservationTree {
                 }
                 self.put_out(at, true);
                 self.log.push(at);
+                self.known_log.push(at);
             }
         } else {
-            let mut stack: Vec<NodeId> = self.nodes[n as usize].children.iter().map(|&(_, c)| c).collect();
+            let mut stack: Vec<NodeId> = self.children(n).iter().map(|&(_, c)| c).collect();
             while let Some(c) = stack.pop() {
                 if self.out(c).is_none() {
                     self.put_out(c, false);
                     self.log.push(c);
+                    self.known_log.push(c);
                 }
-                stack.extend(self.nodes[c as usize].children.iter().map(|&(_, c)| c));
+                stack.extend(self.children(c).iter().map(|&(_, c)| c));
             }
         }
     }
@@ -245,6 +322,186 @@ impl ObservationTree {
         found
     }
 
+    /// [`ObservationTree::disagreements`], computed from what `hs` kept of the last call:
+    /// the same set of nodes (in another order). A node's state can change only below a
+    /// transition `(q, a)` whose target changed, so only the subtrees of the children on `a`
+    /// of the nodes in state `q` are run again (not below a node whose state stays), then the
+    /// nodes added since; the answers that became known since are checked where they are.
+    /// The first call, or one after a hypothesis with a missing transition ([`NO_STATE`]),
+    /// runs the whole tree. `hs` must be used with this tree only.
+    pub fn disagreements_since(
+        &mut self,
+        start: u32,
+        next: &[u32],
+        letters: usize,
+        accepts: &[bool],
+        hs: &mut HypothesisStates,
+    ) -> Vec<NodeId> {
+        let known = std::mem::take(&mut self.known_log);
+        let disagrees = |q: u32, m: u8| q != NO_STATE && m & KNOWN != 0 && (m & ACCEPTED != 0) != accepts[q as usize];
+        let n_states = accepts.len();
+        let full = hs.next.is_empty() || hs.letters != letters || hs.start != start || hs.next.len() > next.len();
+        if full || next.contains(&NO_STATE) {
+            let found = self.disagreements(start, next, letters, accepts, &mut hs.states);
+            hs.next.clear();
+            if next.contains(&NO_STATE) {
+                return found;
+            }
+            hs.next.extend_from_slice(next);
+            (hs.letters, hs.start) = (letters, start);
+            hs.members = vec![Vec::new(); n_states];
+            hs.live = vec![0; n_states];
+            for (n, &q) in hs.states.iter().enumerate() {
+                hs.members[q as usize].push(n as NodeId);
+                hs.live[q as usize] += 1;
+            }
+            hs.found.clone_from(&found);
+            return found;
+        }
+        let old_len = hs.states.len();
+        hs.members.resize(n_states, Vec::new());
+        hs.live.resize(n_states, 0);
+        // The first changed node on every path: a child, on a changed letter, of a node in a
+        // state whose transition on that letter changed.
+        let mut roots: Vec<NodeId> = Vec::new();
+        let mut changed: Vec<u32> = Vec::new();
+        for q in 0..hs.next.len() / letters {
+            changed.clear();
+            let mut mask = 0u64;
+            for a in 0..letters {
+                if hs.next[q * letters + a] != next[q * letters + a] {
+                    changed.push(a as u32);
+                    mask |= 1 << (a % 64);
+                }
+            }
+            if changed.is_empty() {
+                continue;
+            }
+            for &m in &hs.members[q] {
+                if hs.states[m as usize] != q as u32 || self.letter_mask[m as usize] & mask == 0 {
+                    continue;
+                }
+                roots.extend(changed.iter().filter_map(|&a| self.child(m, a)));
+            }
+        }
+        // Shallow roots first: a root's walk covers the roots below it, which are then skipped.
+        roots.sort_unstable_by_key(|&r| (self.nodes[r as usize].depth, r));
+        roots.dedup();
+        hs.states.resize(self.len(), NO_STATE);
+        hs.seen.resize(self.len(), 0);
+        hs.pass = hs.pass.wrapping_add(1);
+        if hs.pass == 0 {
+            hs.seen.iter_mut().for_each(|s| *s = u32::MAX);
+            hs.pass = 1;
+        }
+        let pass = hs.pass;
+        let mut found = std::mem::take(&mut hs.found);
+        let mut moved: Vec<u32> = Vec::new();
+        let mut stack: Vec<NodeId> = Vec::new();
+        let set_state = |hs: &mut HypothesisStates, moved: &mut Vec<u32>, x: NodeId| -> bool {
+            let (p, a) = self.up[x as usize];
+            let q = next[hs.states[p as usize] as usize * letters + a as usize];
+            hs.seen[x as usize] = pass;
+            let old = hs.states[x as usize];
+            if old == q {
+                return false;
+            }
+            if old != NO_STATE {
+                hs.live[old as usize] -= 1;
+                moved.push(old);
+            }
+            hs.states[x as usize] = q;
+            hs.members[q as usize].push(x);
+            hs.live[q as usize] += 1;
+            true
+        };
+        for r in roots {
+            if hs.seen[r as usize] == pass {
+                continue;
+            }
+            stack.push(r);
+            while let Some(x) = stack.pop() {
+                let changed = set_state(hs, &mut moved, x);
+                if disagrees(hs.states[x as usize], self.meta[x as usize]) {
+                    found.push(x);
+                }
+                // Below a node whose state stays, only the roots change (they come later).
+                if changed || x == r {
+                    stack.extend(self.children(x).iter().map(|&(_, c)| c));
+                }
+            }
+        }
+        for x in old_len..self.len() {
+            if hs.seen[x] != pass {
+                set_state(hs, &mut moved, x as NodeId);
+                if disagrees(hs.states[x], self.meta[x]) {
+                    found.push(x as NodeId);
+                }
+            }
+        }
+        found.extend(known.into_iter().filter(|&x| disagrees(hs.states[x as usize], self.meta[x as usize])));
+        found.retain(|&x| disagrees(hs.states[x as usize], self.meta[x as usize]));
+        found.sort_unstable();
+        found.dedup();
+        // Lists with more stale entries than live ones are compacted.
+        moved.sort_unstable();
+        moved.dedup();
+        for q in moved {
+            let list = &mut hs.members[q as usize];
+            if list.len() > 2 * hs.live[q as usize] as usize + 16 {
+                list.retain(|&m| hs.states[m as usize] == q);
+                if list.len() > hs.live[q as usize] as usize {
+                    list.sort_unstable();
+                    list.dedup();
+                }
+            }
+        }
+        hs.next.clear();
+        hs.next.extend_from_slice(next);
+        hs.found.clone_from(&found);
+        found
+    }
+
+    /// The first of `nodes` in the order of [`ObservationTree::walk_order_before`]; `None`
+    /// if `nodes` is empty. Marks the paths from the root to `nodes` (each node once), then
+    /// goes down from the root into the child with the largest letter whose subtree holds one
+    /// of them, which the walk meets before the rest: the cost is that of the paths' union,
+    /// not of one comparison per node. `marks` is a buffer kept between calls.
+    pub fn first_in_walk_order(&self, nodes: &[NodeId], marks: &mut WalkMarks) -> Option<NodeId> {
+        match nodes {
+            [] => return None,
+            [n] => return Some(*n),
+            _ => {}
+        }
+        marks.mark.resize(self.len(), 0);
+        marks.epoch += 1;
+        if marks.epoch >= u32::MAX / 2 {
+            marks.mark.iter_mut().for_each(|m| *m = 0);
+            marks.epoch = 1;
+        }
+        let (on_path, found) = (2 * marks.epoch, 2 * marks.epoch + 1);
+        for &n in nodes {
+            let mut x = n;
+            while marks.mark[x as usize] < on_path {
+                marks.mark[x as usize] = on_path;
+                if x == ROOT {
+                    break;
+                }
+                x = self.up[x as usize].0;
+            }
+        }
+        for &n in nodes {
+            marks.mark[n as usize] = found;
+        }
+        let mut x = ROOT;
+        loop {
+            if marks.mark[x as usize] == found {
+                return Some(x);
+            }
+            x = self.children(x).iter().rev().map(|&(_, c)| c).find(|&c| marks.mark[c as usize] >= on_path)?;
+        }
+    }
+
     /// Whether a depth-first walk from the root that takes the children of a node in
     /// decreasing letter order meets `a` before `b` (a node comes before its descendants).
     pub fn walk_order_before(&self, a: NodeId, b: NodeId) -> bool {
@@ -269,6 +526,15 @@ impl ObservationTree {
     /// The nodes whose answer became known since the last call, in the order they got it.
     pub fn take_log(&mut self) -> Vec<NodeId> {
         std::mem::take(&mut self.log)
+    }
+
+    /// Hands back a vector that [`ObservationTree::take_log`] returned, so that the log reuses
+    /// its memory instead of growing again from nothing (if nothing was logged since).
+    pub fn give_back_log(&mut self, mut taken: Vec<NodeId>) {
+        if self.log.is_empty() {
+            taken.clear();
+            self.log = taken;
+        }
     }
 
     /// The depth of `n`, the length of its word.
@@ -299,7 +565,7 @@ impl ObservationTree {
         let mut stack: Vec<(NodeId, NodeId)> = Vec::new();
         let (mut a, mut b) = (p, q);
         loop {
-            let (ca, cb) = (&self.nodes[a as usize].children, &self.nodes[b as usize].children);
+            let (ca, cb) = (self.children(a), self.children(b));
             // The common letters: a merge, or, when one list is much shorter (a frontier
             // node's few asked letters against a basis node's whole alphabet), a binary search
             // of each of its letters in the other.
@@ -383,45 +649,108 @@ impl ObservationTree {
         const REJECTED: NodeId = NodeId::MAX;
         /// `f`'s word followed by this position's word is not in the tree.
         const ABSENT: NodeId = NodeId::MAX;
+        /// A word below `f`; its candidates' nodes are `pool[start..end]` (none for a position
+        /// that is not searched below).
         struct Position {
             parent: u32,
             letter: u32,
             depth: u32,
             f: NodeId,
-            nodes: Vec<NodeId>,
+            start: u32,
+            end: u32,
         }
-        let mut arena = vec![Position { parent: 0, letter: 0, depth: 0, f, nodes: cands.to_vec() }];
+        let total = cands.len() as u64;
+        let mut pool: Vec<NodeId> = cands.to_vec();
+        let mut arena = vec![Position { parent: 0, letter: 0, depth: 0, f, start: 0, end: pool.len() as u32 }];
         let mut best: Option<(u64, u64, usize)> = None; // (numerator, denominator, position)
+        // A word whose answer at `f` is unknown qualifies with `acc` candidates accepting it and
+        // `rej` rejecting it; the least expected number of candidates left wins, the first
+        // position (the shortest word, then the least letter) among equals.
+        let consider = |best: &mut Option<(u64, u64, usize)>, fc: NodeId, acc: u64, rej: u64, pos: usize| {
+            let f_known = fc != ABSENT && self.out(fc).is_some();
+            let unknown = total - acc - rej;
+            if !f_known && acc >= 1 && rej >= 1 {
+                let (num, den) = (acc * (acc + unknown) + rej * (rej + unknown), acc + rej);
+                if best.is_none_or(|(bn, bd, _)| num * bd < bn * den) {
+                    *best = Some((num, den, pos));
+                }
+            }
+        };
         let mut visited = 0usize;
         let mut next = 0usize;
         let mut triples: Vec<(u32, NodeId)> = Vec::new();
         // Buffers of the counting sort of `triples` by letter.
         let mut sorted: Vec<(u32, NodeId)> = Vec::new();
-        let mut starts: Vec<usize> = vec![0; self.letters as usize + 1];
+        let mut starts: Vec<usize> = Vec::new();
+        // Per letter, the children, accepted and rejected ones, of a position whose children
+        // are only scored; the letters met.
+        let mut counts: Vec<[u32; 3]> = Vec::new();
+        let mut touched: Vec<u32> = Vec::new();
         while next < arena.len() {
             let at = next;
             next += 1;
-            if arena[at].depth as usize >= max_depth || visited >= budget {
+            let Position { depth, f: fa, start, end, .. } = arena[at];
+            if depth as usize >= max_depth || visited >= budget {
                 continue;
             }
-            // The children of this position: per letter, the candidates' children there (a
-            // rejected candidate of a prefix-closed tree goes along with every letter).
-            triples.clear();
-            let mut rejected = 0usize;
-            for &n in &arena[at].nodes {
+            let mut rejected = 0u64;
+            for &n in &pool[start as usize..end as usize] {
                 if n == REJECTED {
                     rejected += 1;
-                    continue;
+                } else {
+                    visited += 1 + self.children(n).len();
                 }
-                visited += 1 + self.nodes[n as usize].children.len();
-                triples.extend(self.nodes[n as usize].children.iter().map(|&(l, c)| (l, c)));
+            }
+            let depth = depth + 1;
+            let fc_of = |l: u32| if fa == ABSENT { ABSENT } else { self.child(fa, l).unwrap_or(ABSENT) };
+            // The children of this position are searched below only within the depth and the
+            // budget (which only grows); otherwise they are only scored, by counting.
+            if depth as usize >= max_depth || visited >= budget {
+                if counts.is_empty() {
+                    counts.resize(self.letters as usize, [0; 3]);
+                }
+                touched.clear();
+                for &n in &pool[start as usize..end as usize] {
+                    if n == REJECTED {
+                        continue;
+                    }
+                    for &(l, c) in self.children(n) {
+                        let e = &mut counts[l as usize];
+                        if e[0] == 0 {
+                            touched.push(l);
+                        }
+                        e[0] += 1;
+                        match self.out(c) {
+                            Some(true) => e[1] += 1,
+                            Some(false) => e[2] += 1,
+                            None => {}
+                        }
+                    }
+                }
+                touched.sort_unstable();
+                for &l in &touched {
+                    let [_, acc, rej] = std::mem::take(&mut counts[l as usize]);
+                    let pos = arena.len();
+                    consider(&mut best, fc_of(l), u64::from(acc), u64::from(rej) + rejected, pos);
+                    arena.push(Position { parent: at as u32, letter: l, depth: u32::MAX, f: ABSENT, start: 0, end: 0 });
+                }
+                continue;
+            }
+            // The children of this position, per letter: the candidates' children there (a
+            // rejected candidate of a prefix-closed tree goes along with every letter).
+            triples.clear();
+            for &n in &pool[start as usize..end as usize] {
+                if n != REJECTED {
+                    triples.extend(self.children(n).iter().copied());
+                }
             }
             // Grouped by letter; the order within a letter does not matter (only the counts
             // of answers do). Many children: a counting sort over the alphabet.
             if triples.len() <= 32 {
                 triples.sort_unstable_by_key(|&(l, _)| l);
             } else {
-                starts.iter_mut().for_each(|x| *x = 0);
+                starts.clear();
+                starts.resize(self.letters as usize + 1, 0);
                 for &(l, _) in &triples {
                     starts[l as usize + 1] += 1;
                 }
@@ -436,8 +765,6 @@ impl ObservationTree {
                 }
                 std::mem::swap(&mut triples, &mut sorted);
             }
-            let depth = arena[at].depth + 1;
-            let fa = arena[at].f;
             let mut i = 0;
             while i < triples.len() {
                 let l = triples[i].0;
@@ -445,16 +772,16 @@ impl ObservationTree {
                 while j < triples.len() && triples[j].0 == l {
                     j += 1;
                 }
-                let fc = if fa == ABSENT { ABSENT } else { self.child(fa, l).unwrap_or(ABSENT) };
-                let f_known = fc != ABSENT && self.out(fc).is_some();
-                let mut nodes: Vec<NodeId> = Vec::with_capacity(j - i + rejected);
-                let (mut acc, mut rej) = (0u64, rejected as u64);
-                nodes.extend(std::iter::repeat_n(REJECTED, rejected));
+                let fc = fc_of(l);
+                let from = pool.len();
+                let (mut acc, mut rej) = (0u64, rejected);
+                pool.extend(std::iter::repeat_n(REJECTED, rejected as usize));
+                let mut inner = false;
                 for &(_, c) in &triples[i..j] {
                     match self.out(c) {
                         Some(false) if self.prefix_closed => {
                             rej += 1;
-                            nodes.push(REJECTED);
+                            pool.push(REJECTED);
                         }
                         Some(b) => {
                             if b {
@@ -462,28 +789,34 @@ impl ObservationTree {
                             } else {
                                 rej += 1;
                             }
-                            nodes.push(c);
+                            inner |= !self.children(c).is_empty();
+                            pool.push(c);
                         }
-                        None => nodes.push(c),
+                        None => {
+                            inner |= !self.children(c).is_empty();
+                            pool.push(c);
+                        }
                     }
                 }
-                let unknown = cands.len() as u64 - acc - rej;
                 let pos = arena.len();
-                if !f_known && acc >= 1 && rej >= 1 {
-                    let (num, den) = (acc * (acc + unknown) + rej * (rej + unknown), acc + rej);
-                    if best.is_none_or(|(bn, bd, _)| num * bd < bn * den) {
-                        best = Some((num, den, pos));
-                    }
-                }
+                consider(&mut best, fc, acc, rej, pos);
                 // Below a known answer of `f`'s in a prefix-closed tree that is a rejection,
-                // every answer of `f` is known: nothing to ask there.
+                // every answer of `f` is known: nothing to ask there. A position is searched
+                // below only if some candidate has children there.
                 let f_dead = self.prefix_closed && fc != ABSENT && self.out(fc) == Some(false);
-                // A position is searched below only if some candidate has children there.
-                if !f_dead && nodes.iter().any(|&n| n != REJECTED && !self.nodes[n as usize].children.is_empty()) {
-                    arena.push(Position { parent: at as u32, letter: l, depth, f: fc, nodes });
+                if !f_dead && inner {
+                    arena.push(Position {
+                        parent: at as u32,
+                        letter: l,
+                        depth,
+                        f: fc,
+                        start: from as u32,
+                        end: pool.len() as u32,
+                    });
                 } else {
                     // Still record the position so that `best` can point at it.
-                    arena.push(Position { parent: at as u32, letter: l, depth: u32::MAX, f: fc, nodes: Vec::new() });
+                    pool.truncate(from);
+                    arena.push(Position { parent: at as u32, letter: l, depth: u32::MAX, f: fc, start: 0, end: 0 });
                 }
                 i = j;
             }
@@ -511,16 +844,14 @@ impl ObservationTree {
     /// different known answers.
     fn witness_from(&self, p: NodeId, q: NodeId) -> Option<(NodeId, NodeId)> {
         // Most pairs are decided at the top: no allocation for them.
-        let (np, nq) = (&self.nodes[p as usize], &self.nodes[q as usize]);
         match (self.out(p), self.out(q)) {
             (Some(x), Some(y)) if x != y => return Some((p, q)),
             (Some(false), _) | (_, Some(false)) if self.prefix_closed => return None,
-            _ if np.children.is_empty() || nq.children.is_empty() => return None,
+            _ if self.children(p).is_empty() || self.children(q).is_empty() => return None,
             _ => {}
         }
         let mut work = std::collections::VecDeque::from([(p, q)]);
         while let Some((a, b)) = work.pop_front() {
-            let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
             match (self.out(a), self.out(b)) {
                 (Some(x), Some(y)) if x != y => return Some((a, b)),
                 // Below a rejected node everything is rejected, and nothing below the other
@@ -528,7 +859,7 @@ impl ObservationTree {
                 (Some(false), _) | (_, Some(false)) if self.prefix_closed => continue,
                 _ => {}
             }
-            let (ca, cb) = (&na.children, &nb.children);
+            let (ca, cb) = (self.children(a), self.children(b));
             let (mut i, mut j) = (0, 0);
             while i < ca.len() && j < cb.len() {
                 match ca[i].0.cmp(&cb[j].0) {
@@ -651,6 +982,20 @@ mod tests {
     }
 
     #[test]
+    fn a_log_given_back_keeps_its_memory_and_holds_only_new_answers() {
+        let mut t = ObservationTree::new(2, false);
+        let n = t.walk_or_add(ROOT, &[0]);
+        t.set_out(n, true);
+        let log = t.take_log();
+        let capacity = log.capacity();
+        t.give_back_log(log);
+        let m = t.walk_or_add(ROOT, &[1]);
+        t.set_out(m, false);
+        let again = t.take_log();
+        assert_eq!((again.as_slice(), again.capacity() >= capacity), (&[m][..], true));
+    }
+
+    #[test]
     fn the_walk_order_takes_larger_letters_first_and_ancestors_before_descendants() {
         let mut t = ObservationTree::new(3, false);
         let a = t.walk_or_add(ROOT, &[0, 2]);
@@ -662,6 +1007,58 @@ mod tests {
         assert!(t.walk_order_before(c, a));
         assert!(t.walk_order_before(ROOT, c));
         assert!(!t.walk_order_before(c, c));
+    }
+
+    /// A tree of `n` random words over `k` letters (a fixed linear congruential generator),
+    /// each answered by the parity of its letters' sum.
+    fn random_tree(n: usize, k: u32, seed: u64) -> ObservationTree {
+        let mut x = seed;
+        let mut draw = |m: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % m
+        };
+        let mut t = ObservationTree::new(k as usize, false);
+        for _ in 0..n {
+            let word: Vec<u32> = (0..draw(8)).map(|_| draw(u64::from(k)) as u32).collect();
+            let at = t.walk_or_add(ROOT, &word);
+            t.set_out(at, word.iter().sum::<u32>() % 2 == 0);
+        }
+        t
+    }
+
+    #[test]
+    fn the_first_in_walk_order_is_the_least_by_walk_order_before() {
+        let mut marks = WalkMarks::default();
+        for seed in 1..=20 {
+            let t = random_tree(30, 3, seed);
+            let nodes: Vec<NodeId> =
+                (0..t.len() as NodeId).filter(|n| (n * 7 + seed as u32).is_multiple_of(5)).collect();
+            let least = nodes.iter().copied().reduce(|m, n| if t.walk_order_before(n, m) { n } else { m });
+            assert_eq!(t.first_in_walk_order(&nodes, &mut marks), least, "seed {seed}");
+        }
+        assert_eq!(random_tree(5, 2, 1).first_in_walk_order(&[], &mut marks), None);
+    }
+
+    #[test]
+    fn disagreements_since_the_last_hypothesis_equal_a_fresh_pass() {
+        // Counts the ones modulo 3, then modulo 4 with another accepting state: every
+        // transition and state changes between the two, and the tree grows in between.
+        let mut t = random_tree(40, 2, 7);
+        let mut hs = HypothesisStates::default();
+        let mut buf = Vec::new();
+        let mod3: Vec<u32> = (0..3).flat_map(|q| [q, (q + 1) % 3]).collect();
+        let mod4: Vec<u32> = (0..4).flat_map(|q| [q, (q + 1) % 4]).collect();
+        let mut first = t.disagreements_since(0, &mod3, 2, &[true, false, false], &mut hs);
+        first.sort_unstable();
+        assert_eq!(first, t.disagreements(0, &mod3, 2, &[true, false, false], &mut buf));
+        for (i, w) in [[1u32, 1, 1, 0, 1], [0, 0, 1, 1, 1]].iter().enumerate() {
+            let n = t.walk_or_add(ROOT, w);
+            t.set_out(n, i == 0);
+        }
+        let mut since = t.disagreements_since(0, &mod4, 2, &[true, false, false, true], &mut hs);
+        since.sort_unstable();
+        assert_eq!(since, t.disagreements(0, &mod4, 2, &[true, false, false, true], &mut buf));
+        assert!(!since.is_empty());
     }
 
     #[test]
