@@ -32,7 +32,7 @@
 //! - Results of edge queries are cached by (edge, source cube, target predicates, mode), and
 //!   those of block queries by (block exit, source cube, target predicates), so a refinement
 //!   only pays for the locations whose predicates changed.
-//! - Edge queries are also cached by what they ask ([`EdgeQuery`]): the source cube and the
+//! - Edge queries are also cached by what they ask (`EdgeQuery`): the source cube and the
 //!   target's predicates as formulas, and the statement as its guard and the new values of
 //!   the variables it writes (inputs renamed by their place). The successors are a function
 //!   of that key alone, so an answer is re-used for any edge, in any version of the component,
@@ -309,7 +309,7 @@ pub struct AbsStats {
     pub cached_edges: u64,
     /// Edge successor computations done with the solver.
     pub computed_edges: u64,
-    /// Of the cached ones, those answered by an identical query ([`EdgeQuery`]) of another
+    /// Of the cached ones, those answered by an identical query (`EdgeQuery`) of another
     /// edge, or of an earlier version of the component ([`Abstractor::seed`]).
     pub carried_edges: u64,
     /// Must-transitions dropped because the solver answered unknown.
