@@ -49,6 +49,16 @@ pub struct CegarOptions {
     pub blocks: crate::abs::blocks::Blocks,
 }
 
+impl CegarOptions {
+    /// The settings that can change an answer, as text for cache keys: every field but the
+    /// deadline. A deadline only ever turns an answer into Unknown, and an undecided run is
+    /// never taken from the cache, so runs with and without `--timeout` share their entries.
+    pub fn key_text(&self) -> String {
+        let CegarOptions { max_refinements, query_budget, deadline: _, explicit_memory, generalise, blocks } = self;
+        format!("{max_refinements} {query_budget} {explicit_memory} {generalise} {blocks:?}")
+    }
+}
+
 impl Default for CegarOptions {
     fn default() -> CegarOptions {
         CegarOptions {

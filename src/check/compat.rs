@@ -388,7 +388,7 @@ fn cache_key(
     let spec_text = std::fs::read_to_string(spec.file()).unwrap_or_else(|_| spec.file().to_string());
     let codes: Vec<String> = components.iter().map(super::substitution::code_text).collect();
     let settings =
-        format!("{order:?} {:?} {:?} {} {:?}", options.cex, options.limits, options.learner, options.alphabet);
+        format!("{order:?} {:?} {} {} {:?}", options.cex, options.limits.key_text(), options.learner, options.alphabet);
     let mut parts = vec!["compat", spec_text.as_str(), name, property, settings.as_str()];
     parts.extend(codes.iter().map(String::as_str));
     crate::cache::key(&parts)

@@ -333,6 +333,21 @@ fn verify_with_the_compositional_engine_fills_the_cache_that_check_reads() {
 }
 
 #[test]
+fn a_check_under_a_time_limit_is_read_from_the_cache_the_second_time() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    version(&dir.path().join("old"), "examples-c/lock_client.c", "examples-c/lock_server.c");
+    version(&dir.path().join("new"), "examples-c/assembly/greedy_client.c", "examples-c/assembly/greedy_server.c");
+    let cache = dir.path().join("cache");
+    // The deadline is a different instant in every run; it must not be part of the key.
+    let args = ["--cache", cache.to_str().expect("UTF-8"), "--timeout", "600"];
+    let first = check_cli(dir.path(), &args);
+    let second = check_cli(dir.path(), &args);
+    assert_eq!((first.0, first.1.as_str(), first.3), (1, "fails", false));
+    assert_eq!((second.0, second.1.as_str(), second.3), (1, "fails", true));
+    assert_eq!(second.2, first.2, "the same trace");
+}
+
+#[test]
 fn an_undecided_old_check_in_the_cache_is_run_again() {
     let dir = tempfile::tempdir().expect("a temp dir");
     version(&dir.path().join("old"), "examples-c/lock_client.c", "examples-c/lock_server.c");
