@@ -1626,13 +1626,13 @@ impl DynamicChecker {
                     unchecked = false;
                     LSharp::new(alphabet.to_vec(), true)
                 }
-                // Adaptive L#: the old assumption (or, restored from the cache, the old tree's
-                // hypothesis) is the reference model of a fresh learner.
+                // Adaptive L#: the old assumption (or, restored from the cache, a model of what the
+                // old tree knows: it was never closed) is the reference model of a fresh learner.
                 Some(old)
                     if self.reuse == Reuse::Adaptive
                         && !(same_component && same_property || same_as_saved && old.alphabet() == alphabet) =>
                 {
-                    let reference = level.assumption.clone().unwrap_or_else(|| old.clone().hypothesis());
+                    let reference = level.assumption.clone().unwrap_or_else(|| old.tree_model());
                     stats.revalidated.push(i);
                     unchecked = false;
                     LSharp::adaptive(alphabet.to_vec(), true, &reference, &mut oracle)
@@ -1838,7 +1838,8 @@ impl AnyLearner {
             AnyLearner::Star(l) => l.revalidate(oracle),
             AnyLearner::Sharp(l) => {
                 let stats = l.stats;
-                let reference = l.hypothesis();
+                // Not `hypothesis`: a learner restored from the cache may not be closed.
+                let reference = l.tree_model();
                 *l = LSharp::adaptive(l.alphabet().to_vec(), l.tree().prefix_closed(), &reference, oracle);
                 l.stats.membership += stats.membership;
                 l.stats.candidates += stats.candidates;

@@ -1373,6 +1373,54 @@ impl LSharp {
         Some(l)
     }
 
+    /// A model of what the tree knows, for adaptive L#'s reference when the learner is not
+    /// closed (restored from the cache with [`LSharp::from_saved`]: its old target is gone, so
+    /// it cannot be closed). One state per basis node, accepting where its word is accepted; a
+    /// letter leads to its child's basis node, else to the first basis node the child is not
+    /// apart from. A letter whose child is unknown or apart from every basis node has no
+    /// transition in prefix-closed mode and leads back to the root otherwise, as does one whose
+    /// child is rejected in prefix-closed mode. Adaptive L# takes only the words it asks from
+    /// its reference, never an answer, so any model is sound there; on a closed learner whose
+    /// tree has every answer of its hypothesis this is that hypothesis.
+    pub fn tree_model(&self) -> Dla {
+        let pc = self.tree.prefix_closed();
+        let mut b = Builder::new();
+        for a in &self.alphabet {
+            b.add_event(a);
+        }
+        let ids: Vec<Option<StateId>> = (0..self.basis.len() as u32)
+            .map(|q| {
+                let acc = self.accepts(q);
+                (!pc || acc).then(|| b.add_state(&[], acc))
+            })
+            .collect();
+        let target = |child: Option<NodeId>| -> Option<u32> {
+            let c = child?;
+            if pc && self.tree.out(c) != Some(true) {
+                return None;
+            }
+            self.basis_of(c)
+                .or_else(|| (0..self.basis.len() as u32).find(|&q| !self.tree.apart(self.basis[q as usize], c)))
+        };
+        for (q, from) in ids.iter().enumerate() {
+            let Some(from) = *from else { continue };
+            for (a, name) in self.alphabet.iter().enumerate() {
+                let to = match target(self.tree.child(self.basis[q], a as u32)) {
+                    Some(t) => ids[t as usize],
+                    None if pc => None,
+                    None => ids[0],
+                };
+                if let Some(to) = to {
+                    b.add_transition(from, name, to);
+                }
+            }
+        }
+        if let Some(init) = ids.first().copied().flatten() {
+            b.set_initial(init);
+        }
+        b.build()
+    }
+
     /// A learner for a changed target that starts from what `old` asked: every word with an
     /// answer in `old`'s tree is asked again (longest first, so that in prefix-closed mode an
     /// accepted word answers its prefixes), then the rules run as usual. Every answer comes
@@ -1430,6 +1478,7 @@ impl LSharp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::automata::dla::Trace;
 
     /// A DFA over `k` letters as a table (`None`: the word is rejected from there on).
     struct Table {
@@ -1803,5 +1852,36 @@ mod tests {
         let count = |separation| learn_table(&mut Table::random(40, 8, 11, true), true, separation, false).membership;
         let (witness, ads) = (count(Separation::Witness), count(Separation::Ads));
         assert_eq!((witness, ads), (1855, 1706));
+    }
+
+    /// A learner restored from its saved tree is not closed (its target is gone), so
+    /// `hypothesis` cannot be asked of it; `tree_model` can. After a run to the end, the model
+    /// of the restored tree is the learned hypothesis (no word tells them apart); with a saved
+    /// basis cut short or forged, it is still a model (no panic), as adaptive L# needs.
+    #[test]
+    fn the_model_of_a_restored_tree_is_the_learned_hypothesis() {
+        for (seed, prefix_closed) in (1..=16).map(|s| (s, s % 2 == 0)) {
+            let mut table = Table::random(6 + seed as usize % 7, 2 + seed as usize % 3, seed, prefix_closed);
+            let alphabet: Vec<String> = (0..table.k).map(|a| format!("l{a}")).collect();
+            let mut l = LSharp::new(alphabet.clone(), prefix_closed);
+            l.close(&mut table);
+            while let Some(cex) = table.difference(&l.hypothesis(), &alphabet) {
+                l.refine(&cex, &mut table).expect("a counterexample makes progress");
+            }
+            let saved = l.saved();
+            let restored = LSharp::from_saved(&saved).expect("a well-formed tree");
+            assert_eq!(table.difference(&restored.tree_model(), &alphabet), None, "seed {seed}");
+            let mut cut = saved.clone();
+            cut.basis.truncate(1 + cut.basis.len() / 2);
+            cut.basis.push(vec![0; 40]);
+            let cut = LSharp::from_saved(&cut).expect("a well-formed tree");
+            let model = cut.tree_model();
+            // Along a basis word the model follows basis nodes, so it gives the tree's answer.
+            for &b in &cut.basis {
+                let word: Vec<String> = cut.tree.word(b).iter().map(|&a| alphabet[a as usize].clone()).collect();
+                let events: Vec<&str> = word.iter().map(String::as_str).collect();
+                assert_eq!(model.accepts(&Trace::of_events(&events)), table.run(&cut.tree.word(b)), "seed {seed}");
+            }
+        }
     }
 }

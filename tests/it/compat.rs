@@ -347,6 +347,25 @@ fn a_check_under_a_time_limit_is_read_from_the_cache_the_second_time() {
     assert_eq!(second.2, first.2, "the same trace");
 }
 
+/// With a cached old check, each re-use mode starts the new check from the cached trees,
+/// which were never closed against the old assemblies (adaptive L# takes a model of what such
+/// a tree knows as its reference), and gives the verdict and trace of the first run.
+#[test]
+fn every_reuse_mode_reads_the_cache_and_keeps_the_verdict() {
+    for mode in ["hints", "revalidate", "adaptive", "hints-then-adaptive"] {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        version(&dir.path().join("old"), "examples-c/lock_client.c", "examples-c/lock_server.c");
+        version(&dir.path().join("new"), "examples-c/assembly/greedy_client.c", "examples-c/assembly/greedy_server.c");
+        let cache = dir.path().join("cache");
+        let args = ["--cache", cache.to_str().expect("UTF-8"), "--reuse", mode];
+        let first = check_cli(dir.path(), &args);
+        let second = check_cli(dir.path(), &args);
+        assert_eq!((first.0, first.1.as_str(), first.3), (1, "fails", false), "{mode}");
+        assert_eq!((second.0, second.1.as_str(), second.3), (1, "fails", true), "{mode}");
+        assert_eq!(second.2, first.2, "{mode}: the same trace");
+    }
+}
+
 #[test]
 fn an_undecided_old_check_in_the_cache_is_run_again() {
     let dir = tempfile::tempdir().expect("a temp dir");
