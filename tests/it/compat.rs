@@ -332,37 +332,33 @@ fn verify_with_the_compositional_engine_fills_the_cache_that_check_reads() {
     assert_eq!((code, verdict.as_str(), cached), (1, "fails", true));
 }
 
+/// A second run reads the first one's entry and gives its verdict and trace:
+/// - under a time limit (the deadline is a different instant in every run; it must not be part
+///   of the key);
+/// - in every re-use mode, which starts the new check from the cached trees; these were never
+///   closed against the old assembly (adaptive L# takes a model of what such a tree knows as
+///   its reference).
 #[test]
-fn a_check_under_a_time_limit_is_read_from_the_cache_the_second_time() {
-    let dir = tempfile::tempdir().expect("a temp dir");
-    version(&dir.path().join("old"), "examples-c/lock_client.c", "examples-c/lock_server.c");
-    version(&dir.path().join("new"), "examples-c/assembly/greedy_client.c", "examples-c/assembly/greedy_server.c");
-    let cache = dir.path().join("cache");
-    // The deadline is a different instant in every run; it must not be part of the key.
-    let args = ["--cache", cache.to_str().expect("UTF-8"), "--timeout", "600"];
-    let first = check_cli(dir.path(), &args);
-    let second = check_cli(dir.path(), &args);
-    assert_eq!((first.0, first.1.as_str(), first.3), (1, "fails", false));
-    assert_eq!((second.0, second.1.as_str(), second.3), (1, "fails", true));
-    assert_eq!(second.2, first.2, "the same trace");
-}
-
-/// With a cached old check, each re-use mode starts the new check from the cached trees,
-/// which were never closed against the old assemblies (adaptive L# takes a model of what such
-/// a tree knows as its reference), and gives the verdict and trace of the first run.
-#[test]
-fn every_reuse_mode_reads_the_cache_and_keeps_the_verdict() {
-    for mode in ["hints", "revalidate", "adaptive", "hints-then-adaptive"] {
+fn a_second_run_reads_the_first_ones_cache_and_keeps_its_verdict() {
+    let options: [&[&str]; 5] = [
+        &["--timeout", "600"],
+        &["--reuse", "hints"],
+        &["--reuse", "revalidate"],
+        &["--reuse", "adaptive"],
+        &["--reuse", "hints-then-adaptive"],
+    ];
+    for extra in options {
         let dir = tempfile::tempdir().expect("a temp dir");
         version(&dir.path().join("old"), "examples-c/lock_client.c", "examples-c/lock_server.c");
         version(&dir.path().join("new"), "examples-c/assembly/greedy_client.c", "examples-c/assembly/greedy_server.c");
         let cache = dir.path().join("cache");
-        let args = ["--cache", cache.to_str().expect("UTF-8"), "--reuse", mode];
+        let mut args = vec!["--cache", cache.to_str().expect("UTF-8")];
+        args.extend_from_slice(extra);
         let first = check_cli(dir.path(), &args);
         let second = check_cli(dir.path(), &args);
-        assert_eq!((first.0, first.1.as_str(), first.3), (1, "fails", false), "{mode}");
-        assert_eq!((second.0, second.1.as_str(), second.3), (1, "fails", true), "{mode}");
-        assert_eq!(second.2, first.2, "{mode}: the same trace");
+        assert_eq!((first.0, first.1.as_str(), first.3), (1, "fails", false), "{extra:?}");
+        assert_eq!((second.0, second.1.as_str(), second.3), (1, "fails", true), "{extra:?}");
+        assert_eq!(second.2, first.2, "{extra:?}: the same trace");
     }
 }
 
