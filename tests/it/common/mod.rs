@@ -5,6 +5,7 @@
 // Not every helper is used by the tests of every configuration.
 #![allow(dead_code)]
 
+pub mod cegar;
 pub mod generator;
 pub mod header;
 pub mod native;
