@@ -210,7 +210,7 @@ fn an_upgrade_whose_re_use_reaches_its_work_limit_costs_the_attempt_plus_a_fresh
     let expected = attempt[0] + number_after(&fresh, "smt calls:");
     assert!(new_smt.abs_diff(expected) * 100 <= expected, "{new_smt} against {expected}\n{text}\n{fresh}");
     let trace = |t: &str| t.lines().find(|l| l.trim_start().starts_with("trace:")).map(|l| l.trim().to_string());
-    assert_eq!(trace(&text), trace(&fresh), "{text}\n{fresh}");
+    assert_eq!(trace(text), trace(&fresh), "{text}\n{fresh}");
 }
 
 #[test]
