@@ -158,7 +158,7 @@ fn check_pair(pair: &Pair, removed: Option<&str>, contained: bool) -> Vec<String
 /// its own (Z3's context is per thread, and the models it picks can depend on the terms made
 /// in it before): the test of a folder's answers and the tests about how one pair of it is
 /// decided read the same run.
-fn contained(dir: &Path, removed: Option<&str>, blocks: Blocks) -> &'static substitution::Substitution {
+fn containment_run(dir: &Path, removed: Option<&str>, blocks: Blocks) -> &'static substitution::Substitution {
     type Cells = BTreeMap<(PathBuf, Option<String>, bool), &'static OnceLock<substitution::Substitution>>;
     static RUNS: Mutex<Cells> = Mutex::new(BTreeMap::new());
     let key = (dir.to_path_buf(), removed.map(String::from), blocks == Blocks::Loop);
@@ -195,11 +195,10 @@ fn pair_dir(pair: &Pair) -> &Path {
 }
 
 /// [`check_pair`] with the may-abstractions encoded as `blocks` says.
-fn check_pair_with(pair: &Pair, removed: Option<&str>, contained_expected: bool, blocks: Blocks) -> Vec<String> {
-    let contained = contained_expected;
+fn check_pair_with(pair: &Pair, removed: Option<&str>, contained: bool, blocks: Blocks) -> Vec<String> {
     let spec = subst::spec::load(&pair.spec).expect("the spec loads");
     let b = removed.map(|r| spec.process(r).expect("the removed process"));
-    let result = self::contained(pair_dir(pair), removed, blocks);
+    let result = containment_run(pair_dir(pair), removed, blocks);
     let mut problems = Vec::new();
     let verdict = result.verdict();
     if matches!(verdict, subst::check::Verdict::Unknown(_)) || (verdict == subst::check::Verdict::Holds) != contained {
@@ -498,9 +497,9 @@ fn a_sarif_report_with_a_property_violation_validates() {
     assert_eq!(violated[0]["codeFlows"][0]["threadFlows"].as_array().map(Vec::len), Some(2));
 }
 
-/// The one component's containment in the shared run of the pair in `dir` ([`contained`]).
+/// The one component's containment in the shared run of the pair in `dir` ([`containment_run`]).
 fn shared_one(dir: &Path) -> &'static subst::check::contain::Containment {
-    let result = contained(dir, None, Blocks::Single);
+    let result = containment_run(dir, None, Blocks::Single);
     let Change::Changed(c) = &result.components.first().expect("one component").change else {
         panic!("the component changed")
     };
