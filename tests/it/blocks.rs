@@ -9,12 +9,12 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
+use common::cegar::{Ended, cegar_alone};
 use common::soundness::{input_lists, seed_predicates};
 use common::{generator, header};
 use subst::abs::blocks::Blocks;
 use subst::abs::{Abstractor, EventView, Mode};
 use subst::check::cegar::run_labels;
-use subst::check::cegar::{CPart, CegarOptions, CegarOutcome, run};
 use subst::front::{self, FrontOptions};
 use subst::ir::{Component, interp};
 use subst::smt::Smt;
@@ -23,25 +23,10 @@ fn example(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(name)
 }
 
-/// What CEGAR alone on `main` of `path` ends with.
-struct Ended {
-    verdict: String,
-    states: usize,
-    refinements: usize,
-}
-
-fn cegar(path: &Path, blocks: Blocks) -> Ended {
-    let program = front::load(&[path.to_path_buf()], &FrontOptions::default()).expect("loads");
-    let comp = program.lower("main").expect("lowers");
-    let mut parts = [CPart::new(Abstractor::new(&comp, EventView::Hidden))];
-    let options = CegarOptions { blocks, ..CegarOptions::default() };
-    let (outcome, stats) = run(&[], &mut parts, None, options);
-    let verdict = match outcome {
-        CegarOutcome::Holds => "holds".to_string(),
-        CegarOutcome::Fails { trace, .. } => format!("fails: {}", trace.join(" ")),
-        CegarOutcome::Unknown(r) => format!("unknown: {r}"),
-    };
-    Ended { verdict, states: stats.abstract_states, refinements: stats.refinements }
+/// What CEGAR alone on `main` of `path` ends with (one run per program and encoding, shared
+/// with `refinement.rs`).
+fn cegar(path: &Path, blocks: Blocks) -> &'static Ended {
+    cegar_alone(path, blocks)
 }
 
 /// Runs CEGAR alone both ways on `path` and checks that the verdicts agree; returns (states
@@ -50,7 +35,7 @@ fn both(path: &str) -> (String, usize, usize, usize) {
     let single = cegar(&example(path), Blocks::Single);
     let blocks = cegar(&example(path), Blocks::Loop);
     assert_eq!(single.verdict, blocks.verdict, "{path}: the verdicts differ");
-    (blocks.verdict, single.states, blocks.states, blocks.refinements)
+    (blocks.verdict.clone(), single.states, blocks.states, blocks.refinements)
 }
 
 #[test]

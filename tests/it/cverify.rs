@@ -7,12 +7,13 @@
 //! to be decided runs without a time limit in effect (its budgets count work), so that whether
 //! it is decided does not depend on the machine's load.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use subst::check::Verdict;
-use subst::check::cegar::{CegarOptions, verify_assembly, verify_program};
+use subst::check::cegar::{CegarOptions, ProgramResult, verify_assembly, verify_program};
 use subst::front::{self, FrontOptions};
 
 fn root() -> PathBuf {
@@ -32,62 +33,111 @@ fn expected(text: &str) -> (bool, bool) {
     (holds, text.lines().take(5).any(|l| l.starts_with("// unknown today:")))
 }
 
-fn verdict_of(path: &Path, budget: Duration) -> Verdict {
+/// One program's check, run once and read by every test that asks about that program.
+struct Checked {
+    /// The lowered `main`, for the report.
+    comp: subst::ir::Component,
+    /// The checker's result.
+    result: ProgramResult,
+    /// The expected verdict (`true`: holds) and whether Unknown is accepted, from the header.
+    holds: bool,
+    may_be_unknown: bool,
+}
+
+fn check_one(path: &Path, unknown_budget: Duration) -> Checked {
+    let text = std::fs::read_to_string(path).expect("readable");
+    let (holds, may_be_unknown) = expected(&text);
+    let budget = if may_be_unknown { unknown_budget } else { SAFETY_NET };
     let program = front::load(&[path.to_path_buf()], &FrontOptions::default()).expect("loads");
     let comp = program.lower("main").expect("lowers");
     let options = CegarOptions { deadline: subst::deadline::Deadline::after(budget), ..CegarOptions::default() };
-    verify_program(&comp, options).verdict()
+    let result = verify_program(&comp, options);
+    Checked { comp, result, holds, may_be_unknown }
 }
 
 /// The time limit of a program expected to be decided: none in effect. Its verdict is decided
 /// by the checker's budgets of work (refinements, solver resource units), so that it does not
-/// depend on the machine's load; this limit only stops a run that would hang the suite.
+/// depend on the machine's load; this limit only stops a run that would hang the suite (and
+/// it is far from the point where the solver's own timeout is set, `smt::with_watchdog`, so a
+/// result is the one of a run without a deadline).
 const SAFETY_NET: Duration = Duration::from_secs(30 * 60);
 
-/// Checks every program in `dir` on two threads; describes the wrong verdicts. A program whose
-/// header admits that it is unknown today (`// unknown today: <why>`) runs for at most
-/// `unknown_budget`: its verdict, when it has one, must be right, and Unknown is accepted, so
-/// its time limit decides nothing. Every other program must get its verdict, within the
-/// checker's budgets of work.
-fn check_dir(dir: &Path, unknown_budget: Duration) -> (Vec<String>, usize) {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("a folder")
-        .map(|e| e.expect("an entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    files.sort();
-    let work = Mutex::new(files);
-    let failures = Mutex::new(Vec::new());
-    let decided = Mutex::new(0usize);
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| {
-                while let Some(path) = work.lock().unwrap().pop() {
-                    let text = std::fs::read_to_string(&path).expect("readable");
-                    let (holds, may_be_unknown) = expected(&text);
-                    let v = verdict_of(&path, if may_be_unknown { unknown_budget } else { SAFETY_NET });
-                    let ok = match (&v, holds) {
-                        (Verdict::Holds, true) | (Verdict::Fails(_), false) => {
-                            *decided.lock().unwrap() += 1;
-                            true
-                        }
-                        (Verdict::Unknown(_), _) => may_be_unknown,
-                        _ => false,
-                    };
-                    if !ok {
-                        failures.lock().unwrap().push(format!("{}: expected holds={holds}, got {v:?}", path.display()));
+/// Checks every program in `dir` on two threads, once per test binary: the tests of a folder's
+/// verdicts and those about one program of it (its report, how it was decided) read the same
+/// results, so that no program is checked twice. A program whose header admits that it is
+/// unknown today (`// unknown today: <why>`) runs for at most `unknown_budget`; every other
+/// program runs within the checker's budgets of work only.
+fn checked(dir: &str) -> &'static BTreeMap<PathBuf, Checked> {
+    static DIRS: Mutex<BTreeMap<String, &'static OnceLock<BTreeMap<PathBuf, Checked>>>> = Mutex::new(BTreeMap::new());
+    let cell: &'static OnceLock<_> =
+        *DIRS.lock().unwrap().entry(dir.to_string()).or_insert_with(|| Box::leak(Box::default()));
+    cell.get_or_init(|| {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+            .expect("a folder")
+            .map(|e| e.expect("an entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "c"))
+            .collect();
+        files.sort();
+        let work = Mutex::new(files);
+        let done = Mutex::new(BTreeMap::new());
+        std::thread::scope(|s| {
+            for _ in 0..2 {
+                s.spawn(|| {
+                    while let Some(path) = work.lock().unwrap().pop() {
+                        // A thread of its own per program, as a test of its own had: Z3's
+                        // context is per thread, and the models it picks (so the counts read
+                        // by the tests below) can depend on the terms made in it before.
+                        let c = std::thread::scope(|one| one.spawn(|| check_one(&path, unknown_budget(dir))).join())
+                            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+                        done.lock().unwrap().insert(path, c);
                     }
-                }
-            });
+                });
+            }
+        });
+        done.into_inner().unwrap()
+    })
+}
+
+/// The wrong verdicts among the programs of `dir` (see [`checked`]), and how many were decided.
+/// A program that may be unknown today must have the right verdict when it has one, and
+/// Unknown is accepted, so its time limit decides nothing. Every other program must get its
+/// verdict.
+fn check_dir(dir: &str) -> (Vec<String>, usize) {
+    let mut failures = Vec::new();
+    let mut decided = 0;
+    for (path, c) in checked(dir) {
+        let v = c.result.verdict();
+        let ok = match (&v, c.holds) {
+            (Verdict::Holds, true) | (Verdict::Fails(_), false) => {
+                decided += 1;
+                true
+            }
+            (Verdict::Unknown(_), _) => c.may_be_unknown,
+            _ => false,
+        };
+        if !ok {
+            failures.push(format!("{}: expected holds={}, got {v:?}", path.display(), c.holds));
         }
-    });
-    (failures.into_inner().unwrap(), decided.into_inner().unwrap())
+    }
+    (failures, decided)
+}
+
+/// The check of the program `path` (`FOLDER/FILE`, the folder one of [`checked`]'s).
+fn checked_program(path: &str) -> &'static Checked {
+    let (dir, _) = path.rsplit_once('/').expect("a folder and a file");
+    checked(dir).get(&root().join(path)).unwrap_or_else(|| panic!("{path} was not checked"))
+}
+
+/// The time limit of the programs of `dir` whose header says they are unknown today. In the
+/// examples, the SSH-like handshake takes about a minute (40 refinements); the two benchmark
+/// programs that are unknown today (benches/VERIFY.md) run for 10 s.
+fn unknown_budget(dir: &str) -> Duration {
+    if dir.starts_with("benches/") { Duration::from_secs(10) } else { Duration::from_secs(60) }
 }
 
 #[test]
 fn cegar_examples_have_their_verdicts() {
-    // The SSH-like handshake takes about a minute (40 refinements).
-    let (failures, decided) = check_dir(&root().join("examples-c/cegar"), Duration::from_secs(60));
+    let (failures, decided) = check_dir("examples-c/cegar");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(decided >= 6, "only {decided} examples decided");
 }
@@ -100,27 +150,25 @@ fn loop_examples_have_their_verdicts() {
     // re-check refutes), invariants split on a condition (parity_steps, last_index), and
     // programs without input decided by their only run (a bug a million iterations deep, a
     // run that cycles forever): each must get its verdict.
-    let (failures, decided) = check_dir(&root().join("examples-c/loops"), Duration::from_secs(60));
+    let (failures, decided) = check_dir("examples-c/loops");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(decided >= 18, "only {decided} examples decided");
 }
 
 #[test]
 fn svcomp_style_programs_are_never_answered_wrongly() {
-    // Two of the 27 say in their header that they are unknown today (benches/VERIFY.md); they
-    // run for 10 s, and their verdict, if they get one, must be right.
-    let (failures, decided) = check_dir(&root().join("benches/svcomp"), Duration::from_secs(10));
+    // Two of the 27 say in their header that they are unknown today (benches/VERIFY.md); their
+    // verdict, if they get one, must be right.
+    let (failures, decided) = check_dir("benches/svcomp");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(decided >= 25, "only {decided} programs decided");
 }
 
+/// The text report of the program `path` and its exit code, from the check of its folder.
 fn report_of(path: &str) -> (String, u8) {
-    let path = root().join(path);
-    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("loads");
-    let comp = program.lower("main").expect("lowers");
-    let r = verify_program(&comp, CegarOptions::default());
-    let text = subst::report::program_text(&comp, &r, false);
-    (text.replace(&format!("{}/", root().display()), ""), r.verdict().exit_code())
+    let Checked { comp, result, .. } = checked_program(path);
+    let text = subst::report::program_text(comp, result, false);
+    (text.replace(&format!("{}/", root().display()), ""), result.verdict().exit_code())
 }
 
 #[test]
@@ -218,10 +266,7 @@ fn the_stats_of_an_assembly_split_its_time_into_phases() {
 /// How a program's verdict came about: the verdict, and whether invariants proved it before
 /// any refinement.
 fn how_decided(path: &str) -> String {
-    let path = root().join(path);
-    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("loads");
-    let comp = program.lower("main").expect("lowers");
-    let r = verify_program(&comp, CegarOptions::default());
+    let r = &checked_program(path).result;
     let verdict = match r.verdict() {
         Verdict::Holds => "holds",
         Verdict::Fails(_) => "fails",
@@ -261,10 +306,7 @@ fn a_bound_pruned_without_the_products_is_offered_again_with_them() {
 /// two iterations deep costs a few dozen solver checks, not the rounds' hundred and more.
 #[test]
 fn a_shallow_bug_is_found_before_the_expensive_rounds_of_invariants() {
-    let path = root().join("examples-c/loops/charger_bug.c");
-    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("loads");
-    let comp = program.lower("main").expect("lowers");
-    let r = verify_program(&comp, CegarOptions::default());
+    let r = &checked_program("examples-c/loops/charger_bug.c").result;
     assert!(matches!(r.verdict(), Verdict::Fails(_)), "{:?}", r.verdict());
     assert!(r.stats.smt.calls <= 60, "{} solver checks", r.stats.smt.calls);
 }

@@ -3,19 +3,17 @@
 //! quick. The verdicts are those of `examples-c/ipc/README.md`; a violation's component runs
 //! are replayed by `subst show run`, independently of the checker.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::{Mutex, OnceLock};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `subst check --skip-containment` of the old IPC against `new` for `prop`: (exit code, stdout).
-fn check(new: &str, prop: &str, format: &str) -> (i32, String) {
-    check_cached(new, prop, format, &["--no-cache"])
-}
-
-/// [`check`] with the cache options `cache`.
+/// `subst check --skip-containment` of the old IPC against `new` for `prop`, at WQSIZE 1 and
+/// QSIZE 1, with the further options `cache` (cache, statistics, reports): (exit code, stdout).
 fn check_cached(new: &str, prop: &str, format: &str, cache: &[&str]) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_subst"))
         .current_dir(root())
@@ -28,14 +26,50 @@ fn check_cached(new: &str, prop: &str, format: &str, cache: &[&str]) -> (i32, St
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
+/// One run of `subst check --skip-containment --no-cache --stats` of the old IPC against `new`
+/// for `prop`: the exit code, the JSON report (stdout) and the text report with its statistics
+/// (`--report text=PATH`).
+struct Shared {
+    code: i32,
+    json: serde_json::Value,
+    text: String,
+}
+
+/// The run [`Shared`] of `new` for `prop`, made once per test binary: several tests read the
+/// same check (its verdicts in JSON, its statistics, its text report), and each run repeats
+/// the whole old check, so that a run per test cost the suite a Z3 check of the old IPC each.
+fn shared(new: &str, prop: &str) -> &'static Shared {
+    type Cells = BTreeMap<(String, String), &'static OnceLock<Shared>>;
+    static RUNS: Mutex<Cells> = Mutex::new(BTreeMap::new());
+    let cell: &'static OnceLock<Shared> =
+        RUNS.lock().unwrap().entry((new.to_string(), prop.to_string())).or_insert_with(|| Box::leak(Box::default()));
+    cell.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let text = dir.path().join("report.txt");
+        let report = format!("text={}", text.display());
+        let (code, json) = check_cached(new, prop, "json", &["--no-cache", "--stats", "--report", &report]);
+        let json = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{new} {prop}: {e}: {json}"));
+        let text = std::fs::read_to_string(&text).expect("--report wrote the text report");
+        Shared { code, json, text }
+    })
+}
+
+/// A text report without the lines that `--stats` adds to a property (its levels, counts,
+/// times, DynamicCheck's runs and an abandoned re-use): the report of the same check without
+/// `--stats`. Other snapshots (`every_upgrade_gets_the_verdicts_of_the_readme`) hold that no
+/// statistics are printed without the flag.
+fn without_stats(text: &str) -> String {
+    const STATS: [&str; 5] = ["  levels: ", "  stats: ", "  re-use of the old check ", "  time: ", "  DynamicCheck "];
+    text.lines().filter(|l| !STATS.iter().any(|s| l.starts_with(s))).map(|l| format!("{l}\n")).collect()
+}
+
 #[test]
 fn p1_survives_the_queue_upgrades() {
     for upgrade in ["ipc1", "ipc2", "ipc3", "ipc4", "new_assumptions"] {
-        let (code, json) = check(&format!("examples-c/ipc/upgrades/{upgrade}/ipc.c"), "P1", "json");
-        let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+        let Shared { code, json: v, .. } = shared(&format!("examples-c/ipc/upgrades/{upgrade}/ipc.c"), "P1");
         let p = &v["properties"][0];
         assert_eq!(
-            (code, p["original"]["verdict"].as_str(), p["verdict"].as_str()),
+            (*code, p["original"]["verdict"].as_str(), p["verdict"].as_str()),
             (0, Some("holds"), Some("holds")),
             "{upgrade}"
         );
@@ -58,8 +92,8 @@ fn an_unchanged_assembly_is_re_proved_without_membership_queries() {
 fn a_queue_upgrade_is_re_checked_from_the_assumptions_learned_after_the_search() {
     // The search of the old product proves P1; the old levels are learned all the same, and
     // the upgrade of the queue is re-checked from them (paper 003), not by a new search.
-    let (code, text) = check_cached("examples-c/ipc/upgrades/ipc1/ipc.c", "P1", "text", &["--no-cache", "--stats"]);
-    assert_eq!(code, 0, "{text}");
+    let Shared { code, text, .. } = shared("examples-c/ipc/upgrades/ipc1/ipc.c", "P1");
+    assert_eq!(*code, 0, "{text}");
     let line = |which: &str| {
         text.lines()
             .find_map(|l| l.trim().strip_prefix(&format!("DynamicCheck {which}: ")))
@@ -103,8 +137,9 @@ fn after_a_cache_hit_l_sharp_trees_are_used_without_queries() {
 
 #[test]
 fn a_write_queue_that_writes_without_the_lock_breaks_p1() {
-    let (code, text) = check("examples-c/ipc/upgrades/break_p1/ipc.c", "P1", "text");
-    assert_eq!(code, 1, "{text}");
+    let Shared { code, text, .. } = shared("examples-c/ipc/upgrades/break_p1/ipc.c", "P1");
+    assert_eq!(*code, 1, "{text}");
+    let text = without_stats(text);
     // The components' runs were replayed by the interpreter before they were reported.
     assert!(text.contains("property P1: old HOLDS, new FAILS"), "{text}");
     assert!(text.contains("trace: wq_put1.0 wq_ack1.1"), "{text}");
@@ -140,8 +175,8 @@ fn an_upgrade_whose_re_use_reaches_its_work_limit_costs_the_attempt_plus_a_fresh
     // check reaches its limit (half the old check's work) first. The rest is `subst verify`
     // of the new version: the same counts (SMT calls within 1%) and the same trace.
     let new = "examples-c/ipc/upgrades/break_p1/ipc.c";
-    let (code, text) = check_cached(new, "P1", "text", &["--no-cache", "--stats"]);
-    assert_eq!(code, 1, "{text}");
+    let Shared { code, text, .. } = shared(new, "P1");
+    assert_eq!(*code, 1, "{text}");
     let at = text.find("re-use of the old check reached its work limit").unwrap_or_else(|| panic!("{text}"));
     let attempt = &text[at..];
     let attempt = [
@@ -175,7 +210,7 @@ fn an_upgrade_whose_re_use_reaches_its_work_limit_costs_the_attempt_plus_a_fresh
     let expected = attempt[0] + number_after(&fresh, "smt calls:");
     assert!(new_smt.abs_diff(expected) * 100 <= expected, "{new_smt} against {expected}\n{text}\n{fresh}");
     let trace = |t: &str| t.lines().find(|l| l.trim_start().starts_with("trace:")).map(|l| l.trim().to_string());
-    assert_eq!(trace(&text), trace(&fresh), "{text}\n{fresh}");
+    assert_eq!(trace(text), trace(&fresh), "{text}\n{fresh}");
 }
 
 #[test]
@@ -185,8 +220,8 @@ fn an_upgrade_asks_the_solver_only_about_what_changed() {
     // write-queue, ipc3 the ipc-queue). Before, the upgrade asked 52, 234 and 94 of
     // the old check's 497 calls again.
     for (upgrade, most_tenths) in [("old/ipc.c", 0), ("upgrades/ipc1/ipc.c", 1), ("upgrades/ipc3/ipc.c", 1)] {
-        let (code, text) = check_cached(&format!("examples-c/ipc/{upgrade}"), "P1", "text", &["--no-cache", "--stats"]);
-        assert_eq!(code, 0, "{text}");
+        let Shared { code, text, .. } = shared(&format!("examples-c/ipc/{upgrade}"), "P1");
+        assert_eq!(*code, 0, "{text}");
         let stats = &text[text.find("smt calls old").unwrap_or_else(|| panic!("{text}"))..];
         let (old, new) = (number_after(stats, "smt calls old"), number_after(stats, ", new"));
         assert!(new * 10 <= old * most_tenths, "{upgrade}: {new} SMT calls of the upgrade, {old} of the old check");

@@ -4,51 +4,49 @@
 //! point answered ([`subst::abs::refine`]). Refinement by weakest preconditions alone learns these
 //! loops one iteration per refinement and reaches the limit of 200.
 
+use crate::common;
+
 use std::path::{Path, PathBuf};
 
-use subst::abs::{Abstractor, EventView};
-use subst::check::cegar::{CPart, CegarOptions, CegarOutcome, run};
-use subst::front::{self, FrontOptions};
+use common::cegar::{Ended, cegar_alone};
+use subst::abs::blocks::Blocks;
+use subst::check::cegar::CegarOptions;
 
 fn program(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/refine").join(name)
 }
 
-/// CEGAR alone on `main` of `path`: the verdict, the refinements, those answered by an invariant.
-fn cegar_alone(path: &Path) -> String {
-    cegar_with(path, CegarOptions::default())
+/// The verdict, the refinements, those answered by an invariant, and the predicates.
+fn summary(e: &Ended) -> String {
+    format!(
+        "{}\nrefinements: {}\nby an invariant: {}\npredicates: {}",
+        e.verdict, e.refinements, e.generalised, e.predicates
+    )
 }
 
-/// [`cegar_alone`] with `options`.
+/// CEGAR alone on `main` of `path` with the default options (the run `blocks.rs` reads too).
+fn cegar_alone_summary(path: &Path) -> String {
+    summary(cegar_alone(path, Blocks::Single))
+}
+
+/// CEGAR alone on `main` of `path` with `options`.
 fn cegar_with(path: &Path, options: CegarOptions) -> String {
-    let program = front::load(&[path.to_path_buf()], &FrontOptions::default()).expect("loads");
-    let comp = program.lower("main").expect("lowers");
-    let mut parts = [CPart::new(Abstractor::new(&comp, EventView::Hidden))];
-    let (outcome, stats) = run(&[], &mut parts, None, options);
-    let verdict = match outcome {
-        CegarOutcome::Holds => "holds".to_string(),
-        CegarOutcome::Fails { trace, .. } => format!("fails: {}", trace.join(" ")),
-        CegarOutcome::Unknown(r) => format!("unknown: {r}"),
-    };
-    format!(
-        "{verdict}\nrefinements: {}\nby an invariant: {}\npredicates: {}",
-        stats.refinements, parts[0].abs.stats.generalised, stats.predicates
-    )
+    summary(&common::cegar::cegar_with(path, options))
 }
 
 #[test]
 fn a_loop_that_needs_s_equals_2i_costs_one_refinement_by_its_invariant() {
-    insta::assert_snapshot!(cegar_alone(&program("sum_twice.c")));
+    insta::assert_snapshot!(cegar_alone_summary(&program("sum_twice.c")));
 }
 
 #[test]
 fn a_transfer_loop_that_needs_x_plus_y_equals_n_is_proved_by_cegar_alone() {
-    insta::assert_snapshot!(cegar_alone(&program("transfer.c")));
+    insta::assert_snapshot!(cegar_alone_summary(&program("transfer.c")));
 }
 
 #[test]
 fn the_invariant_added_by_refinement_does_not_hide_a_real_bug() {
-    insta::assert_snapshot!(cegar_alone(&program("transfer_bug.c")));
+    insta::assert_snapshot!(cegar_alone_summary(&program("transfer_bug.c")));
 }
 
 #[test]

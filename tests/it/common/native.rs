@@ -22,9 +22,11 @@
 //! `--allow-multiple-definition`: when an SV-COMP program defines `reach_error` itself (often with
 //! an empty body), the harness's definition is the one that every call reaches.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Arc, Mutex};
 
 /// The C integer types that an event or a nondet function can carry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -345,12 +347,9 @@ impl Native {
     ) -> Result<Native, String> {
         check_names(component, events)?;
         let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary folder: {e}"))?;
-        let harness_c = dir.path().join("subst_harness.c");
-        let harness_o = dir.path().join("subst_harness.o");
+        let harness_o = harness_object(&harness_source(component, events), extra_flags, dir.path())?;
         let program_o = dir.path().join("program.o");
         let binary = dir.path().join("program");
-        std::fs::write(&harness_c, harness_source(component, events))
-            .map_err(|e| format!("cannot write {}: {e}", harness_c.display()))?;
 
         let c_file = c_file.canonicalize().map_err(|e| format!("cannot find {}: {e}", c_file.display()))?;
         gcc(Command::new("gcc")
@@ -361,7 +360,6 @@ impl Native {
             .arg(&c_file)
             .arg("-o")
             .arg(&program_o))?;
-        gcc(Command::new("gcc").args(GCC_FLAGS).args(extra_flags).arg("-c").arg(&harness_c).arg("-o").arg(&harness_o))?;
         // The harness comes first so that its definitions win over the program's own
         // `reach_error` and the like.
         gcc(Command::new("gcc")
@@ -405,6 +403,29 @@ impl Native {
         });
         NativeRun { events, end }
     }
+}
+
+/// The harness `source` compiled with `extra_flags`, as `subst_harness.o` in `dir`. Each harness
+/// is compiled once per test binary and its object kept in memory: the differential tests
+/// compile hundreds of generated programs, most of whose harnesses are the same (the same
+/// component and events), and a compilation costs more than the rest of a program's check.
+fn harness_object(source: &str, extra_flags: &[&str], dir: &Path) -> Result<PathBuf, String> {
+    type Objects = BTreeMap<(String, Vec<String>), Arc<Vec<u8>>>;
+    static OBJECTS: Mutex<Objects> = Mutex::new(BTreeMap::new());
+    let key = (source.to_string(), extra_flags.iter().map(|f| f.to_string()).collect());
+    let harness_o = dir.join("subst_harness.o");
+    let known = OBJECTS.lock().unwrap().get(&key).cloned();
+    if let Some(bytes) = known {
+        std::fs::write(&harness_o, bytes.as_slice())
+            .map_err(|e| format!("cannot write {}: {e}", harness_o.display()))?;
+        return Ok(harness_o);
+    }
+    let harness_c = dir.join("subst_harness.c");
+    std::fs::write(&harness_c, source).map_err(|e| format!("cannot write {}: {e}", harness_c.display()))?;
+    gcc(Command::new("gcc").args(GCC_FLAGS).args(extra_flags).arg("-c").arg(&harness_c).arg("-o").arg(&harness_o))?;
+    let bytes = std::fs::read(&harness_o).map_err(|e| format!("cannot read {}: {e}", harness_o.display()))?;
+    OBJECTS.lock().unwrap().insert(key, Arc::new(bytes));
+    Ok(harness_o)
 }
 
 /// Checks that all names are C identifiers that the harness can define without a clash.
