@@ -206,6 +206,16 @@ struct Incremental {
     /// show without walking the two subtrees ([`LSharp::candidates_of`]).
     sift: Vec<Vec<u64>>,
     sift_upto: usize,
+    /// Per letter `a`, the frontier indices with a child on `a` that is rejected
+    /// (`child_bits[2 * a]`) or accepted (`child_bits[2 * a + 1]`), 64 a word: a promoted node
+    /// is apart from every frontier node with a bit for one of its own children's letters and
+    /// the other answer, which these words show without walking the two subtrees. A set bit
+    /// is a fact (answers never change, bits move with `swap_remove`); a missing one only
+    /// means the subtrees are walked (answers not logged, e.g. implied below a rejected node).
+    child_bits: Vec<Vec<u64>>,
+    /// Per basis index, whether its node is accepted, for a prefix of the basis whose answers
+    /// are known (`LSharp::sync_accepting`): the guided tail reads it once per letter.
+    accepting: Vec<bool>,
     /// Frontier nodes by answer (rejected `[0]`, accepted `[1]`; a node without one in both),
     /// so that a promoted node is compared only with those of its own answer (the others are
     /// apart from it). A superset: promoted nodes are dropped lazily.
@@ -482,10 +492,13 @@ impl LSharp {
         // runs from the same start state part ways there.
         let salt = (self.stats.membership as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
         let shared = self.guided_tail.saturating_sub(GUIDED_TAIL_SHARED);
+        self.sync_accepting();
         let answers = {
             let tree = &mut self.tree;
             let basis = &self.basis;
             let hyp = &self.inc.next;
+            let accepting = &self.inc.accepting;
+            let mut oks: Vec<usize> = Vec::with_capacity(k);
             let mut must = first.len();
             let mut plan: std::collections::VecDeque<u32> = first.into();
             let mut at = f;
@@ -533,16 +546,17 @@ impl LSharp {
                         must = must.saturating_sub(1);
                         at = tree.child_or_add(at, a);
                         let before = chosen.len();
-                        tracked = tracked
-                            .iter()
-                            .filter_map(|&(q, p)| match tree.child(p, a) {
-                                Some(c) => Some((q, c)),
-                                None => {
-                                    lost = Some((q, before));
-                                    None
-                                }
-                            })
-                            .collect();
+                        // In place: this runs once per letter, over every basis node at first.
+                        tracked.retain_mut(|(q, p)| match tree.child(*p, a) {
+                            Some(c) => {
+                                *p = c;
+                                true
+                            }
+                            None => {
+                                lost = Some((*q, before));
+                                false
+                            }
+                        });
                         chosen.push(a);
                         return Some(a);
                     }
@@ -571,13 +585,19 @@ impl LSharp {
                 *x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
                 let r = (*x >> 33) as usize;
                 let row = &hyp[*state as usize * k..(*state as usize + 1) * k];
-                let ok = |t: u32| t != NONE && (!pc || tree.out(basis[t as usize]) == Some(true));
-                let n_ok = row.iter().filter(|&&t| ok(t)).count();
-                let l = if n_ok == 0 {
-                    r % k
-                } else {
-                    row.iter().enumerate().filter(|&(_, &t)| ok(t)).nth(r % n_ok).map_or(0, |(l, _)| l)
+                // The letters allowed, in order, in one pass; the answers of basis nodes from
+                // `accepting` where it has them.
+                let ok = |t: u32| {
+                    t != NONE
+                        && (!pc
+                            || accepting
+                                .get(t as usize)
+                                .copied()
+                                .unwrap_or_else(|| tree.out(basis[t as usize]) == Some(true)))
                 };
+                oks.clear();
+                oks.extend(row.iter().enumerate().filter(|&(_, &t)| ok(t)).map(|(l, _)| l));
+                let l = if oks.is_empty() { r % k } else { oks[r % oks.len()] };
                 *state = row[l];
                 at = tree.child_or_add(at, l as u32);
                 chosen.push(l as u32);
@@ -588,6 +608,17 @@ impl LSharp {
         let mut word = prefix;
         word.extend_from_slice(&chosen);
         self.record_run(&word, &answers);
+    }
+
+    /// Brings [`Incremental::accepting`] up to the basis nodes whose answers are known (all of
+    /// them, by the invariant; it stops at the first unknown one).
+    fn sync_accepting(&mut self) {
+        while let Some(&b) = self.basis.get(self.inc.accepting.len()) {
+            match self.tree.out(b) {
+                Some(o) => self.inc.accepting.push(o),
+                None => break,
+            }
+        }
     }
 
     /// [`LSharp::ask`] for counterexample processing: with an oracle that runs adaptive
@@ -700,6 +731,8 @@ impl LSharp {
         let letters = self.alphabet.len() as u32;
         let mut q = self.extended;
         self.inc.next.resize(self.basis.len() * letters as usize, NONE);
+        // Extension promotes nothing: the basis stays the same while it runs.
+        let all: Vec<u32> = (0..self.basis.len() as u32).collect();
         while q < self.basis.len() {
             if oracle.stopped() {
                 return;
@@ -716,7 +749,6 @@ impl LSharp {
                         // One adaptive run: the child, the words that identify it among the
                         // basis nodes, the guided tail.
                         let c = self.tree.walk_or_add(b, &[a]);
-                        let all: Vec<u32> = (0..self.basis.len() as u32).collect();
                         let split = self.extension_witness.then_some(Separation::Ads);
                         self.ask_adaptive(c, &all, Vec::new(), split, true, oracle);
                         if self.tree.out(c).is_none() {
@@ -744,8 +776,15 @@ impl LSharp {
                     for &q in &cands {
                         self.rev_add(c, q);
                     }
-                    Self::set_index(&mut self.frontier_index, c, self.frontier.len() as u32);
+                    let j = self.frontier.len();
+                    Self::set_index(&mut self.frontier_index, c, j as u32);
                     self.frontier.push((c, cands));
+                    self.clear_child_bits(j);
+                    for &(a, d) in self.tree.children(c) {
+                        if let Some(o) = self.tree.out(d) {
+                            Self::set_child_bit(&mut self.inc.child_bits, j, a, o);
+                        }
+                    }
                     match self.tree.out(c) {
                         Some(b) => self.inc.frontier_by_out[usize::from(b)].push(c),
                         None => self.inc.frontier_by_out.iter_mut().for_each(|v| v.push(c)),
@@ -832,6 +871,12 @@ impl LSharp {
         }
         for &x in &log {
             self.inc.stamp[x as usize] = epoch;
+            // A frontier node's child with a new answer: its bit for promotion.
+            if let (Some((p, a)), Some(o)) = (self.tree.parent(x), self.tree.out(x))
+                && let Some(j) = self.frontier_of(p)
+            {
+                Self::set_child_bit(&mut self.inc.child_bits, j, a, o);
+            }
         }
         // Frontier nodes with children added since the last settlement join the lists of
         // their candidates for those children's letters (before any list is scanned).
@@ -968,12 +1013,61 @@ impl LSharp {
         }
     }
 
+    /// Clears frontier index `j`'s bits in [`Incremental::child_bits`] (sized for the
+    /// alphabet first).
+    fn clear_child_bits(&mut self, j: usize) {
+        let rows = 2 * self.alphabet.len();
+        if self.inc.child_bits.len() != rows {
+            self.inc.child_bits = vec![Vec::new(); rows];
+        }
+        for row in &mut self.inc.child_bits {
+            if let Some(w) = row.get_mut(j / 64) {
+                *w &= !(1 << (j % 64));
+            }
+        }
+    }
+
+    /// Records in `bits` ([`Incremental::child_bits`]) that frontier index `j` has a child on
+    /// letter `a` with answer `o`.
+    fn set_child_bit(bits: &mut [Vec<u64>], j: usize, a: u32, o: bool) {
+        if let Some(row) = bits.get_mut(2 * a as usize + usize::from(o)) {
+            if row.len() <= j / 64 {
+                row.resize(j / 64 + 1, 0);
+            }
+            row[j / 64] |= 1 << (j % 64);
+        }
+    }
+
     /// Promotion: frontier node `i` joins the basis.
     fn promote(&mut self, i: usize) {
         let (n, _) = self.frontier.swap_remove(i);
         Self::set_index(&mut self.frontier_index, n, NONE);
         if let Some(&(moved, _)) = self.frontier.get(i) {
             Self::set_index(&mut self.frontier_index, moved, i as u32);
+        }
+        // The last frontier index moved to `i`: so do its bits.
+        let last = self.frontier.len();
+        for row in &mut self.inc.child_bits {
+            let bit = |row: &[u64], j: usize| row.get(j / 64).is_some_and(|w| w & (1 << (j % 64)) != 0);
+            let moved = bit(row, last);
+            if let Some(w) = row.get_mut(last / 64) {
+                *w &= !(1 << (last % 64));
+            }
+            if let Some(w) = row.get_mut(i / 64) {
+                *w = (*w & !(1 << (i % 64))) | (u64::from(moved) << (i % 64));
+            }
+        }
+        // The frontier indices that one level of answers shows apart from `n`: a child of
+        // `n` and one of theirs on the same letter with different answers.
+        let words = self.frontier.len().div_ceil(64);
+        let mut shown = vec![0u64; words];
+        if self.inc.child_bits.len() == 2 * self.alphabet.len() {
+            for &(a, c) in self.tree.children(n) {
+                if let Some(o) = self.tree.out(c) {
+                    let row = &self.inc.child_bits[2 * a as usize + usize::from(!o)];
+                    shown.iter_mut().zip(row).for_each(|(x, y)| *x |= y);
+                }
+            }
         }
         let q = self.basis.len() as u32;
         self.basis.push(n);
@@ -986,7 +1080,8 @@ impl LSharp {
         let mut same = std::mem::take(&mut self.inc.frontier_by_out[b]);
         same.retain(|&f| {
             let Some(j) = self.frontier_of(f) else { return false };
-            if !self.tree.apart(f, n) {
+            let apart_here = shown.get(j / 64).is_some_and(|w| w & (1 << (j % 64)) != 0);
+            if !apart_here && !self.tree.apart(f, n) {
                 self.frontier[j].1.push(q);
                 self.inc.changed.push(f);
                 rev.push(f);

@@ -384,8 +384,9 @@ impl ObservationTree {
                 roots.extend(changed.iter().filter_map(|&a| self.child(m, a)));
             }
         }
-        // Shallow roots first: a root's walk covers the roots below it, which are then skipped.
-        roots.sort_unstable_by_key(|&r| (self.nodes[r as usize].depth, r));
+        // Ancestors first (a node is created after its parent, so by number): a root's walk
+        // covers the roots below it, which are then skipped.
+        roots.sort_unstable();
         roots.dedup();
         hs.states.resize(self.len(), NO_STATE);
         hs.seen.resize(self.len(), 0);
@@ -396,9 +397,11 @@ impl ObservationTree {
         }
         let pass = hs.pass;
         let mut found = std::mem::take(&mut hs.found);
+        // The states that lost a node (each once: `is_moved`).
         let mut moved: Vec<u32> = Vec::new();
+        let mut is_moved = vec![false; n_states];
         let mut stack: Vec<NodeId> = Vec::new();
-        let set_state = |hs: &mut HypothesisStates, moved: &mut Vec<u32>, x: NodeId| -> bool {
+        let mut set_state = |hs: &mut HypothesisStates, moved: &mut Vec<u32>, x: NodeId| -> bool {
             let (p, a) = self.up[x as usize];
             let q = next[hs.states[p as usize] as usize * letters + a as usize];
             hs.seen[x as usize] = pass;
@@ -408,7 +411,10 @@ impl ObservationTree {
             }
             if old != NO_STATE {
                 hs.live[old as usize] -= 1;
-                moved.push(old);
+                if !is_moved[old as usize] {
+                    is_moved[old as usize] = true;
+                    moved.push(old);
+                }
             }
             hs.states[x as usize] = q;
             hs.members[q as usize].push(x);
@@ -444,8 +450,6 @@ impl ObservationTree {
         found.sort_unstable();
         found.dedup();
         // Lists with more stale entries than live ones are compacted.
-        moved.sort_unstable();
-        moved.dedup();
         for q in moved {
             let list = &mut hs.members[q as usize];
             if list.len() > 2 * hs.live[q as usize] as usize + 16 {
