@@ -184,6 +184,11 @@ impl ObservationTree {
         let node = &self.nodes[n as usize];
         if node.many.is_empty() {
             (node.one.1 != ROOT && node.one.0 == letter).then_some(node.one.1)
+        } else if self.letters <= 64 {
+            // The letter mask is exact and `many` has one entry per bit, in letter order: the
+            // child's place is the number of smaller letters.
+            let (mask, bit) = (self.letter_mask[n as usize], 1u64.checked_shl(letter)?);
+            (mask & bit != 0).then(|| node.many[(mask & (bit - 1)).count_ones() as usize].1)
         } else {
             let c = &node.many;
             c.binary_search_by_key(&letter, |&(l, _)| l).ok().map(|i| c[i].1)
@@ -573,14 +578,14 @@ impl ObservationTree {
             // The common letters: a merge, or, when one list is much shorter (a frontier
             // node's few asked letters against a basis node's whole alphabet), a binary search
             // of each of its letters in the other.
-            let (short, long) = if ca.len() <= cb.len() { (ca, cb) } else { (cb, ca) };
+            let (short, long, long_node) = if ca.len() <= cb.len() { (ca, cb, b) } else { (cb, ca, a) };
             if short.len() * 8 < long.len() {
                 for &(l, x) in short {
-                    if let Ok(at) = long.binary_search_by_key(&l, |&(l, _)| l) {
-                        match self.apart_here(x, long[at].1) {
+                    if let Some(y) = self.child(long_node, l) {
+                        match self.apart_here(x, y) {
                             Some(true) => return true,
                             Some(false) => {}
-                            None => stack.push((x, long[at].1)),
+                            None => stack.push((x, y)),
                         }
                     }
                 }
