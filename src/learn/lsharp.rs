@@ -692,12 +692,25 @@ impl LSharp {
                 or_with(&mut apart, &self.inc.sift[2 * a as usize + usize::from(!b)]);
             }
         }
-        (0..self.basis.len() as u32)
-            .filter(|&q| {
-                let shown = apart.get(q as usize / 64).is_some_and(|w| w & (1 << (q % 64)) != 0);
-                !shown && !self.tree.apart(n, self.basis[q as usize])
-            })
-            .collect()
+        // The basis indices without a bit, 64 at a time (most have one on a large basis),
+        // then those beyond the table; in increasing order.
+        let mut cands = Vec::new();
+        let covered = self.inc.sift_upto.min(self.basis.len());
+        for (w, &bits) in apart.iter().enumerate() {
+            let mut open = !bits;
+            if (w + 1) * 64 > covered {
+                open &= (1u64 << covered.saturating_sub(w * 64)) - 1;
+            }
+            while open != 0 {
+                let q = w * 64 + open.trailing_zeros() as usize;
+                open &= open - 1;
+                if !self.tree.apart(n, self.basis[q]) {
+                    cands.push(q as u32);
+                }
+            }
+        }
+        cands.extend((covered..self.basis.len()).filter(|&q| !self.tree.apart(n, self.basis[q])).map(|q| q as u32));
+        cands
     }
 
     /// Brings [`Incremental::sift`] up to the extended basis nodes.

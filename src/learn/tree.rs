@@ -46,6 +46,12 @@
 /// A node of the tree, i.e. a word.
 pub type NodeId = u32;
 
+thread_local! {
+    /// The queue of [`ObservationTree::witness_from`], kept between calls.
+    static WITNESS_QUEUE: std::cell::RefCell<std::collections::VecDeque<(NodeId, NodeId)>> =
+        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
+}
+
 /// The root, the empty word.
 pub const ROOT: NodeId = 0;
 
@@ -859,7 +865,18 @@ impl ObservationTree {
             _ if self.children(p).is_empty() || self.children(q).is_empty() => return None,
             _ => {}
         }
-        let mut work = std::collections::VecDeque::from([(p, q)]);
+        // The queue is a buffer kept per thread: this runs for almost every query.
+        WITNESS_QUEUE.with_borrow_mut(|work| {
+            work.clear();
+            work.push_back((p, q));
+            let found = self.witness_search(work);
+            work.clear();
+            found
+        })
+    }
+
+    /// The breadth-first search of [`ObservationTree::witness_from`] from the pairs in `work`.
+    fn witness_search(&self, work: &mut std::collections::VecDeque<(NodeId, NodeId)>) -> Option<(NodeId, NodeId)> {
         while let Some((a, b)) = work.pop_front() {
             match (self.out(a), self.out(b)) {
                 (Some(x), Some(y)) if x != y => return Some((a, b)),
