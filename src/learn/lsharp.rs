@@ -930,8 +930,13 @@ impl LSharp {
                     if !(v.is_empty() || pc && self.tree.out(u) == Some(false)) {
                         self.drop_apart_via_basis(q, v, along);
                     }
-                } else if let Some(i) = self.frontier_of(u) {
-                    self.drop_apart_via_frontier(i, v, along);
+                } else {
+                    if let Some(i) = self.frontier_of(u) {
+                        self.drop_apart_via_frontier(i, v, along);
+                    }
+                    // The basis is closed under prefixes and the frontier holds children of
+                    // basis nodes: below a node outside the basis, neither has any node.
+                    break;
                 }
             }
         }
