@@ -69,8 +69,12 @@
 //! answers at a time (one walk per basis or frontier node above it, not one per answer),
 //! through a reverse index from basis nodes to the frontier nodes that have them as candidates,
 //! one list per letter of those frontier nodes' children (a path through a basis node reads
-//! only the list of its next letter); the hypothesis's transitions are updated when a
-//! candidate list changes.
+//! only the list of its next letter, and a path is read only down to its first node outside
+//! the basis, below which there is no basis or frontier node); the hypothesis's transitions
+//! are updated when a candidate list changes. A promoted node skips the frontier nodes that
+//! one level of answers shows apart from it (a bitset per letter and answer over the
+//! frontier's children, `Incremental::child_bits`), as a new frontier node skips basis nodes
+//! (`Incremental::sift`).
 //!
 //! Separation has two rules ([`Separation`]): the shortest word that shows the first two
 //! candidates apart (the default), or the ADS rule, which asks the word of the tree that splits

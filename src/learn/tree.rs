@@ -32,8 +32,9 @@
 //! decided without touching the nodes themselves.
 //!
 //! Known weaknesses: a node with two or more children has a sorted list of its own (one
-//! allocation, searched by bisection); a new basis node is compared with every frontier node
-//! of its answer by walking both subtrees, which is where much of L#'s time goes on the large
+//! allocation; found by the letter mask's popcount for alphabets of at most 64 letters, by
+//! bisection otherwise); the walks along runs (settling, apartness, witnesses) read a node, its
+//! mask and its list at scattered places, which is where much of L#'s time goes on the large
 //! targets. [`ObservationTree::best_split`] (the ADS rule's search) walks the candidates'
 //! subtrees side by side for every question it chooses, up to its node budget, and on the
 //! bench's targets it spends the whole budget on almost every call: it is most of the time the
