@@ -99,22 +99,28 @@
 //! the basis nodes that one level of answers (its own, its children's) shows apart, from a
 //! bitset per letter over the extended basis (`Incremental::sift`).
 //!
-//! Known weaknesses (measured in `benches/LEARNING.md`, section C, run 9 and "Time, this session"):
-//! settling new answers compares each frontier node below or beside them with its candidates by
-//! walking the tree along the run (`differs_along`, 13% to 17% of the time of the witness rule on
-//! pots2, peterson3 and random-n500-k10; skipping the answers a new frontier node's candidates were
-//! computed from was tried and gained nothing measurable); a new basis node is compared with every
-//! frontier node of its answer, and a new frontier node with every basis node that the bitsets
-//! leave (no deeper sifting index over the basis, a fifth of the time on pots2); the ADS rule's
-//! search ([`ObservationTree::best_split`]) spends its node budget on almost every call (24,000
-//! calls on pots2 and random-n500-k10 against 1,400 and 1,900 for the witness rule, which only uses
-//! it in extension), which is most of why the ADS rule takes about twice the witness rule's time;
-//! cutting the budget changes which words are asked, i.e. the counts. In CPU time subst's L# takes
-//! 0.054 to 0.50 (witness rule) and 0.074 to 0.52 (ADS rule) of AALpy's fastest learner on the
-//! bench's targets (run 9), not yet the issue's 1/10 except on one. The guided tail's long runs put
-//! many answers into the tree at once, which is what settling walks. The query counts move by a few
-//! percent with the tail's length and seed (pseudo-random walks): a goal met by 1% is met by chance
-//! as much as by design. In 15m's run 9 the witness rule meets the membership goal on the
+//! Known weaknesses (measured in `benches/LEARNING.md`, section C, runs 9 and 11, and "Time, this
+//! session"): settling new answers compares each frontier node below or beside them with its
+//! candidates by walking the tree along the run (`differs_along`; with the other walks, about 30%
+//! of the witness rule's time on pots2 in run 11; skipping the answers a new frontier node's
+//! candidates were computed from was tried and gained nothing measurable); every walk's child
+//! look-ups miss the cache on large trees (a node, its letter mask and its child list sit in three
+//! places); a new frontier node is compared with every basis node that the sifting bits leave, and
+//! a promoted node with every frontier node that the frontier's child bits leave (one level of
+//! answers, no deeper index); the ADS search ([`ObservationTree::best_split`]) spends its node
+//! budget on almost every call (24,000 calls on pots2 and random-n500-k10 against 1,400 and 1,900
+//! for the witness rule, which uses it in extension, where it is still a quarter of the witness
+//! rule's time on random-n100-k10), which is most of why the ADS rule takes up to twice the
+//! witness rule's time; cutting the budget changes which words are asked, i.e. the counts. On the
+//! 20-state targets about a fifth of the time is allocation (the ADS search's buffers, a word per
+//! query, the tree's arrays growing) and the consistency check re-runs most of a small tree after
+//! each new basis node. The guided tail's long runs put many answers into the tree at once (each
+//! letter a node that is logged, settled and checked), which is what these walks pay for. In CPU
+//! time subst's L# takes 0.050 to 0.38 (witness rule) and 0.071 to 0.46 (ADS rule) of AALpy's
+//! fastest learner on the bench's targets (run 11), not yet the issue's 1/10 except on one
+//! (random-n500-k3); 4.9 ms on random-n20-k10 against about 1 ms needed. The query counts move by
+//! a few percent with the tail's length and seed (pseudo-random walks): a goal met by 1% is met by
+//! chance as much as by design. In 15m's run 9 the witness rule meets the membership goal on the
 //! 100-state random targets by 0.4% to 1.3% only, and the equivalence counts on pots2 range from
 //! 44 to 76 (AALpy L\*'s 68) across the variants measured there.
 
