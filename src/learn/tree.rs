@@ -1129,4 +1129,18 @@ mod tests {
         assert!(t.apart(p, q));
         assert_eq!(t.witness(p, q), Some(vec![3, 5]));
     }
+
+    #[test]
+    fn a_child_is_found_by_its_letter_whatever_the_order_it_was_added_in() {
+        // 64 letters (found by the mask's popcount) and 70 (by bisection).
+        for k in [64u32, 70] {
+            let mut t = ObservationTree::new(k as usize, false);
+            let order: Vec<u32> = (0..k).map(|i| (i * 37 + 11) % k).filter(|a| a % 3 != 0).collect();
+            let added: Vec<(u32, NodeId)> = order.iter().map(|&a| (a, t.child_or_add(ROOT, a))).collect();
+            for a in 0..k {
+                let expected = added.iter().find(|&&(l, _)| l == a).map(|&(_, c)| c);
+                assert_eq!(t.child(ROOT, a), expected, "letter {a} of {k}");
+            }
+        }
+    }
 }
