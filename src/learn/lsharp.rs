@@ -69,8 +69,12 @@
 //! answers at a time (one walk per basis or frontier node above it, not one per answer),
 //! through a reverse index from basis nodes to the frontier nodes that have them as candidates,
 //! one list per letter of those frontier nodes' children (a path through a basis node reads
-//! only the list of its next letter); the hypothesis's transitions are updated when a
-//! candidate list changes.
+//! only the list of its next letter, and a path is read only down to its first node outside
+//! the basis, below which there is no basis or frontier node); the hypothesis's transitions
+//! are updated when a candidate list changes. A promoted node skips the frontier nodes that
+//! one level of answers shows apart from it (a bitset per letter and answer over the
+//! frontier's children, `Incremental::child_bits`), as a new frontier node skips basis nodes
+//! (`Incremental::sift`).
 //!
 //! Separation has two rules ([`Separation`]): the shortest word that shows the first two
 //! candidates apart (the default), or the ADS rule, which asks the word of the tree that splits
@@ -95,22 +99,28 @@
 //! the basis nodes that one level of answers (its own, its children's) shows apart, from a
 //! bitset per letter over the extended basis (`Incremental::sift`).
 //!
-//! Known weaknesses (measured in `benches/LEARNING.md`, section C, run 9 and "Time, this session"):
-//! settling new answers compares each frontier node below or beside them with its candidates by
-//! walking the tree along the run (`differs_along`, 13% to 17% of the time of the witness rule on
-//! pots2, peterson3 and random-n500-k10; skipping the answers a new frontier node's candidates were
-//! computed from was tried and gained nothing measurable); a new basis node is compared with every
-//! frontier node of its answer, and a new frontier node with every basis node that the bitsets
-//! leave (no deeper sifting index over the basis, a fifth of the time on pots2); the ADS rule's
-//! search ([`ObservationTree::best_split`]) spends its node budget on almost every call (24,000
-//! calls on pots2 and random-n500-k10 against 1,400 and 1,900 for the witness rule, which only uses
-//! it in extension), which is most of why the ADS rule takes about twice the witness rule's time;
-//! cutting the budget changes which words are asked, i.e. the counts. In CPU time subst's L# takes
-//! 0.054 to 0.50 (witness rule) and 0.074 to 0.52 (ADS rule) of AALpy's fastest learner on the
-//! bench's targets (run 9), not yet the issue's 1/10 except on one. The guided tail's long runs put
-//! many answers into the tree at once, which is what settling walks. The query counts move by a few
-//! percent with the tail's length and seed (pseudo-random walks): a goal met by 1% is met by chance
-//! as much as by design. In 15m's run 9 the witness rule meets the membership goal on the
+//! Known weaknesses (measured in `benches/LEARNING.md`, section C, runs 9 and 11, and "Time, this
+//! session"): settling new answers compares each frontier node below or beside them with its
+//! candidates by walking the tree along the run (`differs_along`; with the other walks, about 30%
+//! of the witness rule's time on pots2 in run 11; skipping the answers a new frontier node's
+//! candidates were computed from was tried and gained nothing measurable); every walk's child
+//! look-ups miss the cache on large trees (a node, its letter mask and its child list sit in three
+//! places); a new frontier node is compared with every basis node that the sifting bits leave, and
+//! a promoted node with every frontier node that the frontier's child bits leave (one level of
+//! answers, no deeper index); the ADS search ([`ObservationTree::best_split`]) spends its node
+//! budget on almost every call (24,000 calls on pots2 and random-n500-k10 against 1,400 and 1,900
+//! for the witness rule, which uses it in extension, where it is still a quarter of the witness
+//! rule's time on random-n100-k10), which is most of why the ADS rule takes up to twice the
+//! witness rule's time; cutting the budget changes which words are asked, i.e. the counts. On the
+//! 20-state targets about a fifth of the time is allocation (the ADS search's buffers, a word per
+//! query, the tree's arrays growing) and the consistency check re-runs most of a small tree after
+//! each new basis node. The guided tail's long runs put many answers into the tree at once (each
+//! letter a node that is logged, settled and checked), which is what these walks pay for. In CPU
+//! time subst's L# takes 0.050 to 0.38 (witness rule) and 0.071 to 0.46 (ADS rule) of AALpy's
+//! fastest learner on the bench's targets (run 11), not yet the issue's 1/10 except on one
+//! (random-n500-k3); 4.9 ms on random-n20-k10 against about 1 ms needed. The query counts move by
+//! a few percent with the tail's length and seed (pseudo-random walks): a goal met by 1% is met by
+//! chance as much as by design. In 15m's run 9 the witness rule meets the membership goal on the
 //! 100-state random targets by 0.4% to 1.3% only, and the equivalence counts on pots2 range from
 //! 44 to 76 (AALpy L\*'s 68) across the variants measured there.
 
@@ -206,6 +216,16 @@ struct Incremental {
     /// show without walking the two subtrees ([`LSharp::candidates_of`]).
     sift: Vec<Vec<u64>>,
     sift_upto: usize,
+    /// Per letter `a`, the frontier indices with a child on `a` that is rejected
+    /// (`child_bits[2 * a]`) or accepted (`child_bits[2 * a + 1]`), 64 a word: a promoted node
+    /// is apart from every frontier node with a bit for one of its own children's letters and
+    /// the other answer, which these words show without walking the two subtrees. A set bit
+    /// is a fact (answers never change, bits move with `swap_remove`); a missing one only
+    /// means the subtrees are walked (answers not logged, e.g. implied below a rejected node).
+    child_bits: Vec<Vec<u64>>,
+    /// Per basis index, whether its node is accepted, for a prefix of the basis whose answers
+    /// are known (`LSharp::sync_accepting`): the guided tail reads it once per letter.
+    accepting: Vec<bool>,
     /// Frontier nodes by answer (rejected `[0]`, accepted `[1]`; a node without one in both),
     /// so that a promoted node is compared only with those of its own answer (the others are
     /// apart from it). A superset: promoted nodes are dropped lazily.
@@ -482,10 +502,13 @@ impl LSharp {
         // runs from the same start state part ways there.
         let salt = (self.stats.membership as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
         let shared = self.guided_tail.saturating_sub(GUIDED_TAIL_SHARED);
+        self.sync_accepting();
         let answers = {
             let tree = &mut self.tree;
             let basis = &self.basis;
             let hyp = &self.inc.next;
+            let accepting = &self.inc.accepting;
+            let mut oks: Vec<usize> = Vec::with_capacity(k);
             let mut must = first.len();
             let mut plan: std::collections::VecDeque<u32> = first.into();
             let mut at = f;
@@ -533,16 +556,17 @@ impl LSharp {
                         must = must.saturating_sub(1);
                         at = tree.child_or_add(at, a);
                         let before = chosen.len();
-                        tracked = tracked
-                            .iter()
-                            .filter_map(|&(q, p)| match tree.child(p, a) {
-                                Some(c) => Some((q, c)),
-                                None => {
-                                    lost = Some((q, before));
-                                    None
-                                }
-                            })
-                            .collect();
+                        // In place: this runs once per letter, over every basis node at first.
+                        tracked.retain_mut(|(q, p)| match tree.child(*p, a) {
+                            Some(c) => {
+                                *p = c;
+                                true
+                            }
+                            None => {
+                                lost = Some((*q, before));
+                                false
+                            }
+                        });
                         chosen.push(a);
                         return Some(a);
                     }
@@ -571,13 +595,19 @@ impl LSharp {
                 *x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
                 let r = (*x >> 33) as usize;
                 let row = &hyp[*state as usize * k..(*state as usize + 1) * k];
-                let ok = |t: u32| t != NONE && (!pc || tree.out(basis[t as usize]) == Some(true));
-                let n_ok = row.iter().filter(|&&t| ok(t)).count();
-                let l = if n_ok == 0 {
-                    r % k
-                } else {
-                    row.iter().enumerate().filter(|&(_, &t)| ok(t)).nth(r % n_ok).map_or(0, |(l, _)| l)
+                // The letters allowed, in order, in one pass; the answers of basis nodes from
+                // `accepting` where it has them.
+                let ok = |t: u32| {
+                    t != NONE
+                        && (!pc
+                            || accepting
+                                .get(t as usize)
+                                .copied()
+                                .unwrap_or_else(|| tree.out(basis[t as usize]) == Some(true)))
                 };
+                oks.clear();
+                oks.extend(row.iter().enumerate().filter(|&(_, &t)| ok(t)).map(|(l, _)| l));
+                let l = if oks.is_empty() { r % k } else { oks[r % oks.len()] };
                 *state = row[l];
                 at = tree.child_or_add(at, l as u32);
                 chosen.push(l as u32);
@@ -588,6 +618,17 @@ impl LSharp {
         let mut word = prefix;
         word.extend_from_slice(&chosen);
         self.record_run(&word, &answers);
+    }
+
+    /// Brings [`Incremental::accepting`] up to the basis nodes whose answers are known (all of
+    /// them, by the invariant; it stops at the first unknown one).
+    fn sync_accepting(&mut self) {
+        while let Some(&b) = self.basis.get(self.inc.accepting.len()) {
+            match self.tree.out(b) {
+                Some(o) => self.inc.accepting.push(o),
+                None => break,
+            }
+        }
     }
 
     /// [`LSharp::ask`] for counterexample processing: with an oracle that runs adaptive
@@ -661,12 +702,25 @@ impl LSharp {
                 or_with(&mut apart, &self.inc.sift[2 * a as usize + usize::from(!b)]);
             }
         }
-        (0..self.basis.len() as u32)
-            .filter(|&q| {
-                let shown = apart.get(q as usize / 64).is_some_and(|w| w & (1 << (q % 64)) != 0);
-                !shown && !self.tree.apart(n, self.basis[q as usize])
-            })
-            .collect()
+        // The basis indices without a bit, 64 at a time (most have one on a large basis),
+        // then those beyond the table; in increasing order.
+        let mut cands = Vec::new();
+        let covered = self.inc.sift_upto.min(self.basis.len());
+        for (w, &bits) in apart.iter().enumerate() {
+            let mut open = !bits;
+            if (w + 1) * 64 > covered {
+                open &= (1u64 << covered.saturating_sub(w * 64)) - 1;
+            }
+            while open != 0 {
+                let q = w * 64 + open.trailing_zeros() as usize;
+                open &= open - 1;
+                if !self.tree.apart(n, self.basis[q]) {
+                    cands.push(q as u32);
+                }
+            }
+        }
+        cands.extend((covered..self.basis.len()).filter(|&q| !self.tree.apart(n, self.basis[q])).map(|q| q as u32));
+        cands
     }
 
     /// Brings [`Incremental::sift`] up to the extended basis nodes.
@@ -700,6 +754,8 @@ impl LSharp {
         let letters = self.alphabet.len() as u32;
         let mut q = self.extended;
         self.inc.next.resize(self.basis.len() * letters as usize, NONE);
+        // Extension promotes nothing: the basis stays the same while it runs.
+        let all: Vec<u32> = (0..self.basis.len() as u32).collect();
         while q < self.basis.len() {
             if oracle.stopped() {
                 return;
@@ -716,7 +772,6 @@ impl LSharp {
                         // One adaptive run: the child, the words that identify it among the
                         // basis nodes, the guided tail.
                         let c = self.tree.walk_or_add(b, &[a]);
-                        let all: Vec<u32> = (0..self.basis.len() as u32).collect();
                         let split = self.extension_witness.then_some(Separation::Ads);
                         self.ask_adaptive(c, &all, Vec::new(), split, true, oracle);
                         if self.tree.out(c).is_none() {
@@ -744,8 +799,15 @@ impl LSharp {
                     for &q in &cands {
                         self.rev_add(c, q);
                     }
-                    Self::set_index(&mut self.frontier_index, c, self.frontier.len() as u32);
+                    let j = self.frontier.len();
+                    Self::set_index(&mut self.frontier_index, c, j as u32);
                     self.frontier.push((c, cands));
+                    self.clear_child_bits(j);
+                    for &(a, d) in self.tree.children(c) {
+                        if let Some(o) = self.tree.out(d) {
+                            Self::set_child_bit(&mut self.inc.child_bits, j, a, o);
+                        }
+                    }
                     match self.tree.out(c) {
                         Some(b) => self.inc.frontier_by_out[usize::from(b)].push(c),
                         None => self.inc.frontier_by_out.iter_mut().for_each(|v| v.push(c)),
@@ -832,6 +894,12 @@ impl LSharp {
         }
         for &x in &log {
             self.inc.stamp[x as usize] = epoch;
+            // A frontier node's child with a new answer: its bit for promotion.
+            if let (Some((p, a)), Some(o)) = (self.tree.parent(x), self.tree.out(x))
+                && let Some(j) = self.frontier_of(p)
+            {
+                Self::set_child_bit(&mut self.inc.child_bits, j, a, o);
+            }
         }
         // Frontier nodes with children added since the last settlement join the lists of
         // their candidates for those children's letters (before any list is scanned).
@@ -872,8 +940,13 @@ impl LSharp {
                     if !(v.is_empty() || pc && self.tree.out(u) == Some(false)) {
                         self.drop_apart_via_basis(q, v, along);
                     }
-                } else if let Some(i) = self.frontier_of(u) {
-                    self.drop_apart_via_frontier(i, v, along);
+                } else {
+                    if let Some(i) = self.frontier_of(u) {
+                        self.drop_apart_via_frontier(i, v, along);
+                    }
+                    // The basis is closed under prefixes and the frontier holds children of
+                    // basis nodes: below a node outside the basis, neither has any node.
+                    break;
                 }
             }
         }
@@ -968,12 +1041,61 @@ impl LSharp {
         }
     }
 
+    /// Clears frontier index `j`'s bits in [`Incremental::child_bits`] (sized for the
+    /// alphabet first).
+    fn clear_child_bits(&mut self, j: usize) {
+        let rows = 2 * self.alphabet.len();
+        if self.inc.child_bits.len() != rows {
+            self.inc.child_bits = vec![Vec::new(); rows];
+        }
+        for row in &mut self.inc.child_bits {
+            if let Some(w) = row.get_mut(j / 64) {
+                *w &= !(1 << (j % 64));
+            }
+        }
+    }
+
+    /// Records in `bits` ([`Incremental::child_bits`]) that frontier index `j` has a child on
+    /// letter `a` with answer `o`.
+    fn set_child_bit(bits: &mut [Vec<u64>], j: usize, a: u32, o: bool) {
+        if let Some(row) = bits.get_mut(2 * a as usize + usize::from(o)) {
+            if row.len() <= j / 64 {
+                row.resize(j / 64 + 1, 0);
+            }
+            row[j / 64] |= 1 << (j % 64);
+        }
+    }
+
     /// Promotion: frontier node `i` joins the basis.
     fn promote(&mut self, i: usize) {
         let (n, _) = self.frontier.swap_remove(i);
         Self::set_index(&mut self.frontier_index, n, NONE);
         if let Some(&(moved, _)) = self.frontier.get(i) {
             Self::set_index(&mut self.frontier_index, moved, i as u32);
+        }
+        // The last frontier index moved to `i`: so do its bits.
+        let last = self.frontier.len();
+        for row in &mut self.inc.child_bits {
+            let bit = |row: &[u64], j: usize| row.get(j / 64).is_some_and(|w| w & (1 << (j % 64)) != 0);
+            let moved = bit(row, last);
+            if let Some(w) = row.get_mut(last / 64) {
+                *w &= !(1 << (last % 64));
+            }
+            if let Some(w) = row.get_mut(i / 64) {
+                *w = (*w & !(1 << (i % 64))) | (u64::from(moved) << (i % 64));
+            }
+        }
+        // The frontier indices that one level of answers shows apart from `n`: a child of
+        // `n` and one of theirs on the same letter with different answers.
+        let words = self.frontier.len().div_ceil(64);
+        let mut shown = vec![0u64; words];
+        if self.inc.child_bits.len() == 2 * self.alphabet.len() {
+            for &(a, c) in self.tree.children(n) {
+                if let Some(o) = self.tree.out(c) {
+                    let row = &self.inc.child_bits[2 * a as usize + usize::from(!o)];
+                    shown.iter_mut().zip(row).for_each(|(x, y)| *x |= y);
+                }
+            }
         }
         let q = self.basis.len() as u32;
         self.basis.push(n);
@@ -986,7 +1108,8 @@ impl LSharp {
         let mut same = std::mem::take(&mut self.inc.frontier_by_out[b]);
         same.retain(|&f| {
             let Some(j) = self.frontier_of(f) else { return false };
-            if !self.tree.apart(f, n) {
+            let apart_here = shown.get(j / 64).is_some_and(|w| w & (1 << (j % 64)) != 0);
+            if !apart_here && !self.tree.apart(f, n) {
                 self.frontier[j].1.push(q);
                 self.inc.changed.push(f);
                 rev.push(f);

@@ -32,8 +32,9 @@
 //! decided without touching the nodes themselves.
 //!
 //! Known weaknesses: a node with two or more children has a sorted list of its own (one
-//! allocation, searched by bisection); a new basis node is compared with every frontier node
-//! of its answer by walking both subtrees, which is where much of L#'s time goes on the large
+//! allocation; found by the letter mask's popcount for alphabets of at most 64 letters, by
+//! bisection otherwise); the walks along runs (settling, apartness, witnesses) read a node, its
+//! mask and its list at scattered places, which is where much of L#'s time goes on the large
 //! targets. [`ObservationTree::best_split`] (the ADS rule's search) walks the candidates'
 //! subtrees side by side for every question it chooses, up to its node budget, and on the
 //! bench's targets it spends the whole budget on almost every call: it is most of the time the
@@ -45,6 +46,12 @@
 
 /// A node of the tree, i.e. a word.
 pub type NodeId = u32;
+
+thread_local! {
+    /// The queue of [`ObservationTree::witness_from`], kept between calls.
+    static WITNESS_QUEUE: std::cell::RefCell<std::collections::VecDeque<(NodeId, NodeId)>> =
+        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
+}
 
 /// The root, the empty word.
 pub const ROOT: NodeId = 0;
@@ -184,6 +191,11 @@ impl ObservationTree {
         let node = &self.nodes[n as usize];
         if node.many.is_empty() {
             (node.one.1 != ROOT && node.one.0 == letter).then_some(node.one.1)
+        } else if self.letters <= 64 {
+            // The letter mask is exact and `many` has one entry per bit, in letter order: the
+            // child's place is the number of smaller letters.
+            let (mask, bit) = (self.letter_mask[n as usize], 1u64.checked_shl(letter)?);
+            (mask & bit != 0).then(|| node.many[(mask & (bit - 1)).count_ones() as usize].1)
         } else {
             let c = &node.many;
             c.binary_search_by_key(&letter, |&(l, _)| l).ok().map(|i| c[i].1)
@@ -384,8 +396,9 @@ impl ObservationTree {
                 roots.extend(changed.iter().filter_map(|&a| self.child(m, a)));
             }
         }
-        // Shallow roots first: a root's walk covers the roots below it, which are then skipped.
-        roots.sort_unstable_by_key(|&r| (self.nodes[r as usize].depth, r));
+        // Ancestors first (a node is created after its parent, so by number): a root's walk
+        // covers the roots below it, which are then skipped.
+        roots.sort_unstable();
         roots.dedup();
         hs.states.resize(self.len(), NO_STATE);
         hs.seen.resize(self.len(), 0);
@@ -396,9 +409,11 @@ impl ObservationTree {
         }
         let pass = hs.pass;
         let mut found = std::mem::take(&mut hs.found);
+        // The states that lost a node (each once: `is_moved`).
         let mut moved: Vec<u32> = Vec::new();
+        let mut is_moved = vec![false; n_states];
         let mut stack: Vec<NodeId> = Vec::new();
-        let set_state = |hs: &mut HypothesisStates, moved: &mut Vec<u32>, x: NodeId| -> bool {
+        let mut set_state = |hs: &mut HypothesisStates, moved: &mut Vec<u32>, x: NodeId| -> bool {
             let (p, a) = self.up[x as usize];
             let q = next[hs.states[p as usize] as usize * letters + a as usize];
             hs.seen[x as usize] = pass;
@@ -408,7 +423,10 @@ impl ObservationTree {
             }
             if old != NO_STATE {
                 hs.live[old as usize] -= 1;
-                moved.push(old);
+                if !is_moved[old as usize] {
+                    is_moved[old as usize] = true;
+                    moved.push(old);
+                }
             }
             hs.states[x as usize] = q;
             hs.members[q as usize].push(x);
@@ -444,8 +462,6 @@ impl ObservationTree {
         found.sort_unstable();
         found.dedup();
         // Lists with more stale entries than live ones are compacted.
-        moved.sort_unstable();
-        moved.dedup();
         for q in moved {
             let list = &mut hs.members[q as usize];
             if list.len() > 2 * hs.live[q as usize] as usize + 16 {
@@ -569,14 +585,14 @@ impl ObservationTree {
             // The common letters: a merge, or, when one list is much shorter (a frontier
             // node's few asked letters against a basis node's whole alphabet), a binary search
             // of each of its letters in the other.
-            let (short, long) = if ca.len() <= cb.len() { (ca, cb) } else { (cb, ca) };
+            let (short, long, long_node) = if ca.len() <= cb.len() { (ca, cb, b) } else { (cb, ca, a) };
             if short.len() * 8 < long.len() {
                 for &(l, x) in short {
-                    if let Ok(at) = long.binary_search_by_key(&l, |&(l, _)| l) {
-                        match self.apart_here(x, long[at].1) {
+                    if let Some(y) = self.child(long_node, l) {
+                        match self.apart_here(x, y) {
                             Some(true) => return true,
                             Some(false) => {}
-                            None => stack.push((x, long[at].1)),
+                            None => stack.push((x, y)),
                         }
                     }
                 }
@@ -850,7 +866,18 @@ impl ObservationTree {
             _ if self.children(p).is_empty() || self.children(q).is_empty() => return None,
             _ => {}
         }
-        let mut work = std::collections::VecDeque::from([(p, q)]);
+        // The queue is a buffer kept per thread: this runs for almost every query.
+        WITNESS_QUEUE.with_borrow_mut(|work| {
+            work.clear();
+            work.push_back((p, q));
+            let found = self.witness_search(work);
+            work.clear();
+            found
+        })
+    }
+
+    /// The breadth-first search of [`ObservationTree::witness_from`] from the pairs in `work`.
+    fn witness_search(&self, work: &mut std::collections::VecDeque<(NodeId, NodeId)>) -> Option<(NodeId, NodeId)> {
         while let Some((a, b)) = work.pop_front() {
             match (self.out(a), self.out(b)) {
                 (Some(x), Some(y)) if x != y => return Some((a, b)),
@@ -1101,5 +1128,19 @@ mod tests {
         t.set_out(u, false);
         assert!(t.apart(p, q));
         assert_eq!(t.witness(p, q), Some(vec![3, 5]));
+    }
+
+    #[test]
+    fn a_child_is_found_by_its_letter_whatever_the_order_it_was_added_in() {
+        // 64 letters (found by the mask's popcount) and 70 (by bisection).
+        for k in [64u32, 70] {
+            let mut t = ObservationTree::new(k as usize, false);
+            let order: Vec<u32> = (0..k).map(|i| (i * 37 + 11) % k).filter(|a| a % 3 != 0).collect();
+            let added: Vec<(u32, NodeId)> = order.iter().map(|&a| (a, t.child_or_add(ROOT, a))).collect();
+            for a in 0..k {
+                let expected = added.iter().find(|&&(l, _)| l == a).map(|&(_, c)| c);
+                assert_eq!(t.child(ROOT, a), expected, "letter {a} of {k}");
+            }
+        }
     }
 }
