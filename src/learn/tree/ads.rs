@@ -1,0 +1,556 @@
+//! The ADS rule's search ([`ObservationTree::best_split`]): the first test of an adaptive
+//! distinguishing sequence (Vaandrager, Garhewal, Rot and Wißmann, TACAS 2022, Section 4, in
+//! the one-bit form of membership queries), chosen breadth-first over the candidates'
+//! subtrees side by side within a depth and a budget of visited nodes.
+//!
+//! The search is exact with respect to the plain breadth-first search it replaces (kept in
+//! this module's tests as the reference, and compared with it on random trees): the same
+//! positions are expanded in the same order, the same nodes are counted against the budget,
+//! and the same word is returned (the least score, the first position among equals). It is
+//! cheaper in two ways, both branch and bound on the score:
+//!
+//! - A position's children can only be known for the candidates that have a node there with
+//!   children of its own (or are rejected below a rejection of a prefix-closed tree): with
+//!   `s` of them, no child scores below `h(s) = (⌊s/2⌋² + ⌈s/2⌉²) / s + (n - s)` for `n`
+//!   candidates (a balanced split of the `s`, the rest unknown; `h` decreases with `s`). A
+//!   position whose children are only scored (the last level, or the budget spent) is still
+//!   counted against the budget (one read of each node's letter mask) but its children are
+//!   not read when `h(s)` is no better than the best found: they could only tie, and ties go
+//!   to the word found first.
+//! - The search stops as soon as no position left to expand (nor any of its descendants,
+//!   which have fewer such candidates) can beat the best found.
+//!
+//! Invariants: `pending[s]` counts the positions searched below that are not yet expanded,
+//! by their `s`; `high` is at least the largest `s` among them and the `s` of the position
+//! being expanded (whose children are at most that).
+//!
+//! Known weaknesses: the bound knows only how many candidates can answer below a position,
+//! not how they answer, so positions where every candidate goes on are never cut; a position
+//! searched below (not the last level) is read whole, children included, as before; nothing
+//! is kept between calls, though consecutive calls often search the same subtrees (the tree
+//! has no version numbers to tell when a kept result is stale).
+
+use super::{ACCEPTED, INNER, KNOWN, NodeId, ObservationTree};
+
+/// A candidate below a rejected node of a prefix-closed tree: rejects every extension.
+const REJECTED: NodeId = NodeId::MAX;
+/// `f`'s word followed by this position's word is not in the tree.
+const ABSENT: NodeId = NodeId::MAX;
+/// The depth of a position that is not searched below.
+const LEAF: u32 = u32::MAX;
+
+/// A word below `f`; its candidates' nodes are `pool[start..end]` (none for a position that
+/// is not searched below).
+struct Position {
+    parent: u32,
+    letter: u32,
+    depth: u32,
+    f: NodeId,
+    start: u32,
+    end: u32,
+    /// How many of its candidates can have a known answer at a child: the rejected ones and
+    /// those whose node has children.
+    reach: u32,
+}
+
+/// The least score `(numerator, denominator)` a child of a position can have, with `total`
+/// candidates of which `reach` can have a known answer there; `None` if no child can qualify
+/// (fewer than two known answers).
+fn least_score(total: u64, reach: u64) -> Option<(u64, u64)> {
+    if reach < 2 {
+        return None;
+    }
+    let (lo, hi) = (reach / 2, reach - reach / 2);
+    Some((lo * lo + hi * hi + (total - reach) * reach, reach))
+}
+
+/// Whether no child of a position with `reach` candidates that can answer there scores
+/// strictly below `best` (then none of them can be chosen: ties go to the first found).
+fn cannot_beat(best: Option<(u64, u64, usize)>, total: u64, reach: u64) -> bool {
+    match least_score(total, reach) {
+        None => true,
+        Some((ln, ld)) => best.is_some_and(|(bn, bd, _)| ln * bd >= bn * ld),
+    }
+}
+
+impl ObservationTree {
+    /// How many children `n` has: the letter mask's bits when every letter has a bit of its
+    /// own (a denser array than the nodes).
+    fn n_children(&self, n: NodeId) -> usize {
+        if self.letters <= 64 { self.letter_mask[n as usize].count_ones() as usize } else { self.children(n).len() }
+    }
+}
+
+/// [`ObservationTree::best_split`].
+pub(super) fn best_split(
+    t: &ObservationTree,
+    f: NodeId,
+    cands: &[NodeId],
+    max_depth: usize,
+    budget: usize,
+) -> Option<Vec<u32>> {
+    let total = cands.len() as u64;
+    let mut pool: Vec<NodeId> = cands.to_vec();
+    let root_reach = cands.len() as u32;
+    let mut arena =
+        vec![Position { parent: 0, letter: 0, depth: 0, f, start: 0, end: pool.len() as u32, reach: root_reach }];
+    let mut pending = vec![0u32; cands.len() + 1];
+    pending[root_reach as usize] += 1;
+    let mut high = root_reach as usize;
+    let mut best: Option<(u64, u64, usize)> = None; // (numerator, denominator, position)
+    // A word whose answer at `f` is unknown qualifies with `acc` candidates accepting it and
+    // `rej` rejecting it; the least expected number of candidates left wins, the first
+    // position (the shortest word, then the least letter) among equals. Whether it won.
+    let consider = |best: &mut Option<(u64, u64, usize)>, fc: NodeId, acc: u64, rej: u64, pos: usize| -> bool {
+        let f_known = fc != ABSENT && t.out(fc).is_some();
+        let unknown = total - acc - rej;
+        if !f_known && acc >= 1 && rej >= 1 {
+            let (num, den) = (acc * (acc + unknown) + rej * (rej + unknown), acc + rej);
+            if best.is_none_or(|(bn, bd, _)| num * bd < bn * den) {
+                *best = Some((num, den, pos));
+                return true;
+            }
+        }
+        false
+    };
+    let mut visited = 0usize;
+    let mut next = 0usize;
+    let mut triples: Vec<(u32, NodeId)> = Vec::new();
+    // Buffers of the counting sort of `triples` by letter.
+    let mut sorted: Vec<(u32, NodeId)> = Vec::new();
+    let mut starts: Vec<usize> = Vec::new();
+    // Per letter, the children, accepted and rejected ones, of a position whose children
+    // are only scored; the letters met.
+    let mut counts: Vec<[u32; 3]> = Vec::new();
+    let mut touched: Vec<u32> = Vec::new();
+    while next < arena.len() {
+        let at = next;
+        next += 1;
+        let Position { depth, f: fa, start, end, reach, .. } = arena[at];
+        if depth == LEAF {
+            continue;
+        }
+        pending[reach as usize] -= 1;
+        if depth as usize >= max_depth || visited >= budget {
+            continue;
+        }
+        // Nothing left to expand can beat the best: the rest of the search would only tie.
+        while high > 0 && pending[high] == 0 {
+            high -= 1;
+        }
+        // This position's children come next, with at most its own `reach`.
+        high = high.max(reach as usize);
+        if cannot_beat(best, total, high as u64) {
+            break;
+        }
+        let mut rejected = 0u64;
+        for &n in &pool[start as usize..end as usize] {
+            if n == REJECTED {
+                rejected += 1;
+            } else {
+                visited += 1 + t.n_children(n);
+            }
+        }
+        let depth = depth + 1;
+        let fc_of = |l: u32| if fa == ABSENT { ABSENT } else { t.child(fa, l).unwrap_or(ABSENT) };
+        // The children of this position are searched below only within the depth and the
+        // budget (which only grows); otherwise they are only scored, by counting, and not
+        // even read when none of them can beat the best.
+        if depth as usize >= max_depth || visited >= budget {
+            if cannot_beat(best, total, u64::from(reach)) {
+                continue;
+            }
+            if counts.is_empty() {
+                counts.resize(t.letters as usize, [0; 3]);
+            }
+            touched.clear();
+            for &n in &pool[start as usize..end as usize] {
+                if n == REJECTED {
+                    continue;
+                }
+                for &(l, c) in t.children(n) {
+                    let e = &mut counts[l as usize];
+                    if e[0] == 0 {
+                        touched.push(l);
+                    }
+                    e[0] += 1;
+                    match t.out(c) {
+                        Some(true) => e[1] += 1,
+                        Some(false) => e[2] += 1,
+                        None => {}
+                    }
+                }
+            }
+            touched.sort_unstable();
+            for &l in &touched {
+                let [_, acc, rej] = std::mem::take(&mut counts[l as usize]);
+                let pos = arena.len();
+                if consider(&mut best, fc_of(l), u64::from(acc), u64::from(rej) + rejected, pos) {
+                    arena.push(Position {
+                        parent: at as u32,
+                        letter: l,
+                        depth: LEAF,
+                        f: ABSENT,
+                        start: 0,
+                        end: 0,
+                        reach: 0,
+                    });
+                }
+            }
+            continue;
+        }
+        // The children of this position, per letter: the candidates' children there (a
+        // rejected candidate of a prefix-closed tree goes along with every letter).
+        triples.clear();
+        for &n in &pool[start as usize..end as usize] {
+            if n != REJECTED {
+                triples.extend(t.children(n).iter().copied());
+            }
+        }
+        // Grouped by letter; the order within a letter does not matter (only the counts
+        // of answers do). Many children: a counting sort over the alphabet.
+        if triples.len() <= 32 {
+            triples.sort_unstable_by_key(|&(l, _)| l);
+        } else {
+            starts.clear();
+            starts.resize(t.letters as usize + 1, 0);
+            for &(l, _) in &triples {
+                starts[l as usize + 1] += 1;
+            }
+            for a in 1..starts.len() {
+                starts[a] += starts[a - 1];
+            }
+            sorted.clear();
+            sorted.resize(triples.len(), (0, 0));
+            for &(l, c) in &triples {
+                sorted[starts[l as usize]] = (l, c);
+                starts[l as usize] += 1;
+            }
+            std::mem::swap(&mut triples, &mut sorted);
+        }
+        let mut i = 0;
+        while i < triples.len() {
+            let l = triples[i].0;
+            let mut j = i;
+            while j < triples.len() && triples[j].0 == l {
+                j += 1;
+            }
+            let fc = fc_of(l);
+            let from = pool.len();
+            let (mut acc, mut rej) = (0u64, rejected);
+            pool.extend(std::iter::repeat_n(REJECTED, rejected as usize));
+            // The candidates that can answer below the child: the rejected ones and those
+            // whose node there has children.
+            let mut reach = rejected as u32;
+            let mut inner = false;
+            for &(_, c) in &triples[i..j] {
+                let m = t.meta[c as usize];
+                if m & KNOWN != 0 && m & ACCEPTED == 0 && t.prefix_closed {
+                    rej += 1;
+                    reach += 1;
+                    pool.push(REJECTED);
+                } else {
+                    if m & KNOWN != 0 {
+                        if m & ACCEPTED != 0 {
+                            acc += 1;
+                        } else {
+                            rej += 1;
+                        }
+                    }
+                    if m & INNER != 0 {
+                        reach += 1;
+                        inner = true;
+                    }
+                    pool.push(c);
+                }
+            }
+            let pos = arena.len();
+            let won = consider(&mut best, fc, acc, rej, pos);
+            // Below a known answer of `f`'s in a prefix-closed tree that is a rejection,
+            // every answer of `f` is known: nothing to ask there. A position is searched
+            // below only if some candidate has children there.
+            let f_dead = t.prefix_closed && fc != ABSENT && t.out(fc) == Some(false);
+            if !f_dead && inner {
+                arena.push(Position {
+                    parent: at as u32,
+                    letter: l,
+                    depth,
+                    f: fc,
+                    start: from as u32,
+                    end: pool.len() as u32,
+                    reach,
+                });
+                pending[reach as usize] += 1;
+            } else {
+                pool.truncate(from);
+                if won {
+                    // Recorded so that `best` can point at it.
+                    arena.push(Position {
+                        parent: at as u32,
+                        letter: l,
+                        depth: LEAF,
+                        f: fc,
+                        start: 0,
+                        end: 0,
+                        reach: 0,
+                    });
+                }
+            }
+            i = j;
+        }
+    }
+    let (_, _, mut pos) = best?;
+    let mut word = Vec::with_capacity(8);
+    while pos != 0 {
+        word.push(arena[pos].letter);
+        pos = arena[pos].parent as usize;
+    }
+    word.reverse();
+    Some(word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ROOT;
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The search as it was before branch and bound: every position within the depth and
+    /// the budget expanded, every child of the last level read and scored.
+    fn reference(
+        t: &ObservationTree,
+        f: NodeId,
+        cands: &[NodeId],
+        max_depth: usize,
+        budget: usize,
+    ) -> Option<Vec<u32>> {
+        /// A candidate below a rejected node of a prefix-closed tree: rejects every extension.
+        const REJECTED: NodeId = NodeId::MAX;
+        /// `f`'s word followed by this position's word is not in the tree.
+        const ABSENT: NodeId = NodeId::MAX;
+        /// A word below `f`; its candidates' nodes are `pool[start..end]` (none for a position
+        /// that is not searched below).
+        struct Position {
+            parent: u32,
+            letter: u32,
+            depth: u32,
+            f: NodeId,
+            start: u32,
+            end: u32,
+        }
+        let total = cands.len() as u64;
+        let mut pool: Vec<NodeId> = cands.to_vec();
+        let mut arena = vec![Position { parent: 0, letter: 0, depth: 0, f, start: 0, end: pool.len() as u32 }];
+        let mut best: Option<(u64, u64, usize)> = None; // (numerator, denominator, position)
+        // A word whose answer at `f` is unknown qualifies with `acc` candidates accepting it and
+        // `rej` rejecting it; the least expected number of candidates left wins, the first
+        // position (the shortest word, then the least letter) among equals.
+        let consider = |best: &mut Option<(u64, u64, usize)>, fc: NodeId, acc: u64, rej: u64, pos: usize| {
+            let f_known = fc != ABSENT && t.out(fc).is_some();
+            let unknown = total - acc - rej;
+            if !f_known && acc >= 1 && rej >= 1 {
+                let (num, den) = (acc * (acc + unknown) + rej * (rej + unknown), acc + rej);
+                if best.is_none_or(|(bn, bd, _)| num * bd < bn * den) {
+                    *best = Some((num, den, pos));
+                }
+            }
+        };
+        let mut visited = 0usize;
+        let mut next = 0usize;
+        let mut triples: Vec<(u32, NodeId)> = Vec::new();
+        // Buffers of the counting sort of `triples` by letter.
+        let mut sorted: Vec<(u32, NodeId)> = Vec::new();
+        let mut starts: Vec<usize> = Vec::new();
+        // Per letter, the children, accepted and rejected ones, of a position whose children
+        // are only scored; the letters met.
+        let mut counts: Vec<[u32; 3]> = Vec::new();
+        let mut touched: Vec<u32> = Vec::new();
+        while next < arena.len() {
+            let at = next;
+            next += 1;
+            let Position { depth, f: fa, start, end, .. } = arena[at];
+            if depth as usize >= max_depth || visited >= budget {
+                continue;
+            }
+            let mut rejected = 0u64;
+            for &n in &pool[start as usize..end as usize] {
+                if n == REJECTED {
+                    rejected += 1;
+                } else {
+                    visited += 1 + t.children(n).len();
+                }
+            }
+            let depth = depth + 1;
+            let fc_of = |l: u32| if fa == ABSENT { ABSENT } else { t.child(fa, l).unwrap_or(ABSENT) };
+            // The children of this position are searched below only within the depth and the
+            // budget (which only grows); otherwise they are only scored, by counting.
+            if depth as usize >= max_depth || visited >= budget {
+                if counts.is_empty() {
+                    counts.resize(t.letters as usize, [0; 3]);
+                }
+                touched.clear();
+                for &n in &pool[start as usize..end as usize] {
+                    if n == REJECTED {
+                        continue;
+                    }
+                    for &(l, c) in t.children(n) {
+                        let e = &mut counts[l as usize];
+                        if e[0] == 0 {
+                            touched.push(l);
+                        }
+                        e[0] += 1;
+                        match t.out(c) {
+                            Some(true) => e[1] += 1,
+                            Some(false) => e[2] += 1,
+                            None => {}
+                        }
+                    }
+                }
+                touched.sort_unstable();
+                for &l in &touched {
+                    let [_, acc, rej] = std::mem::take(&mut counts[l as usize]);
+                    let pos = arena.len();
+                    consider(&mut best, fc_of(l), u64::from(acc), u64::from(rej) + rejected, pos);
+                    arena.push(Position { parent: at as u32, letter: l, depth: u32::MAX, f: ABSENT, start: 0, end: 0 });
+                }
+                continue;
+            }
+            // The children of this position, per letter: the candidates' children there (a
+            // rejected candidate of a prefix-closed tree goes along with every letter).
+            triples.clear();
+            for &n in &pool[start as usize..end as usize] {
+                if n != REJECTED {
+                    triples.extend(t.children(n).iter().copied());
+                }
+            }
+            // Grouped by letter; the order within a letter does not matter (only the counts
+            // of answers do). Many children: a counting sort over the alphabet.
+            if triples.len() <= 32 {
+                triples.sort_unstable_by_key(|&(l, _)| l);
+            } else {
+                starts.clear();
+                starts.resize(t.letters as usize + 1, 0);
+                for &(l, _) in &triples {
+                    starts[l as usize + 1] += 1;
+                }
+                for a in 1..starts.len() {
+                    starts[a] += starts[a - 1];
+                }
+                sorted.clear();
+                sorted.resize(triples.len(), (0, 0));
+                for &(l, c) in &triples {
+                    sorted[starts[l as usize]] = (l, c);
+                    starts[l as usize] += 1;
+                }
+                std::mem::swap(&mut triples, &mut sorted);
+            }
+            let mut i = 0;
+            while i < triples.len() {
+                let l = triples[i].0;
+                let mut j = i;
+                while j < triples.len() && triples[j].0 == l {
+                    j += 1;
+                }
+                let fc = fc_of(l);
+                let from = pool.len();
+                let (mut acc, mut rej) = (0u64, rejected);
+                pool.extend(std::iter::repeat_n(REJECTED, rejected as usize));
+                let mut inner = false;
+                for &(_, c) in &triples[i..j] {
+                    match t.out(c) {
+                        Some(false) if t.prefix_closed => {
+                            rej += 1;
+                            pool.push(REJECTED);
+                        }
+                        Some(b) => {
+                            if b {
+                                acc += 1;
+                            } else {
+                                rej += 1;
+                            }
+                            inner |= !t.children(c).is_empty();
+                            pool.push(c);
+                        }
+                        None => {
+                            inner |= !t.children(c).is_empty();
+                            pool.push(c);
+                        }
+                    }
+                }
+                let pos = arena.len();
+                consider(&mut best, fc, acc, rej, pos);
+                // Below a known answer of `f`'s in a prefix-closed tree that is a rejection,
+                // every answer of `f` is known: nothing to ask there. A position is searched
+                // below only if some candidate has children there.
+                let f_dead = t.prefix_closed && fc != ABSENT && t.out(fc) == Some(false);
+                if !f_dead && inner {
+                    arena.push(Position {
+                        parent: at as u32,
+                        letter: l,
+                        depth,
+                        f: fc,
+                        start: from as u32,
+                        end: pool.len() as u32,
+                    });
+                } else {
+                    // Still record the position so that `best` can point at it.
+                    pool.truncate(from);
+                    arena.push(Position { parent: at as u32, letter: l, depth: u32::MAX, f: fc, start: 0, end: 0 });
+                }
+                i = j;
+            }
+        }
+        let (_, _, mut pos) = best?;
+        let mut word = Vec::with_capacity(8);
+        while pos != 0 {
+            word.push(arena[pos].letter);
+            pos = arena[pos].parent as usize;
+        }
+        word.reverse();
+        Some(word)
+    }
+
+    /// A tree of random words (lengths 0 to 5 over `letters` letters, from `words`), each
+    /// answered by its entry in `answers` (`None`: left unknown); in prefix-closed mode the
+    /// answers go through prefix closure, the first one kept where two disagree.
+    fn tree_of(letters: u32, prefix_closed: bool, words: &[(Vec<u32>, Option<bool>)]) -> ObservationTree {
+        let mut t = ObservationTree::new(letters as usize, prefix_closed);
+        for (w, answer) in words {
+            let w: Vec<u32> = w.iter().map(|&a| a % letters).collect();
+            let n = t.walk_or_add(ROOT, &w);
+            if let Some(b) = answer {
+                t.set_out(n, *b);
+            }
+        }
+        t
+    }
+
+    fn words() -> impl Strategy<Value = Vec<(Vec<u32>, Option<bool>)>> {
+        prop::collection::vec((prop::collection::vec(0u32..70, 0..6), prop::option::of(any::<bool>())), 1..120)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn the_search_returns_the_word_of_the_plain_breadth_first_search(
+            letters in prop::sample::select(vec![1u32, 2, 3, 5, 8, 64, 70]),
+            prefix_closed in any::<bool>(),
+            words in words(),
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 2..9),
+            f_pick in any::<prop::sample::Index>(),
+            max_depth in 0usize..5,
+            budget in prop::sample::select(vec![0usize, 1, 5, 20, 60, 150, 400, 100_000]),
+        ) {
+            let t = tree_of(letters, prefix_closed, &words);
+            let mut cands: Vec<NodeId> = picks.iter().map(|i| i.index(t.len()) as NodeId).collect();
+            cands.sort_unstable();
+            cands.dedup();
+            let f = f_pick.index(t.len()) as NodeId;
+            prop_assert_eq!(
+                best_split(&t, f, &cands, max_depth, budget),
+                reference(&t, f, &cands, max_depth, budget)
+            );
+        }
+    }
+}
