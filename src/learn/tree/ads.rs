@@ -73,6 +73,20 @@ fn cannot_beat(best: Option<(u64, u64, usize)>, total: u64, reach: u64) -> bool 
     }
 }
 
+/// Whether no child of a position scores strictly below `best` when each child has `forced`
+/// rejections (candidates rejected below a rejection of a prefix-closed tree) and at most
+/// `free` other known answers. The least score takes every answer known (a score falls as a
+/// rejection is added) and the split as even as the `free` answers allow.
+fn cannot_beat_split(best: Option<(u64, u64, usize)>, total: u64, forced: u64, free: u64) -> bool {
+    let s = forced + free;
+    if free == 0 || s < 2 {
+        return true;
+    }
+    let acc = free.min(s / 2);
+    let (ln, ld) = (acc * acc + (s - acc) * (s - acc) + (total - s) * s, s);
+    best.is_some_and(|(bn, bd, _)| ln * bd >= bn * ld)
+}
+
 impl ObservationTree {
     /// How many children `n` has: the letter mask's bits when every letter has a bit of its
     /// own (a denser array than the nodes).
@@ -123,6 +137,8 @@ pub(super) fn best_split(
     // are only scored; the letters met.
     let mut counts: Vec<[u32; 3]> = Vec::new();
     let mut touched: Vec<u32> = Vec::new();
+    // A bit per letter whose children a position that is only scored does not read.
+    let mut skip: Vec<u64> = Vec::new();
     while next < arena.len() {
         let at = next;
         next += 1;
@@ -144,11 +160,14 @@ pub(super) fn best_split(
             break;
         }
         let mut rejected = 0u64;
+        let mut n_kids = 0usize;
         for &n in &pool[start as usize..end as usize] {
             if n == REJECTED {
                 rejected += 1;
             } else {
-                visited += 1 + t.n_children(n);
+                let k = t.n_children(n);
+                visited += 1 + k;
+                n_kids += k;
             }
         }
         let depth = depth + 1;
@@ -157,35 +176,82 @@ pub(super) fn best_split(
         // budget (which only grows); otherwise they are only scored, by counting, and not
         // even read when none of them can beat the best.
         if depth as usize >= max_depth || visited >= budget {
-            if cannot_beat(best, total, u64::from(reach)) {
+            if cannot_beat_split(best, total, rejected, u64::from(reach) - rejected) {
                 continue;
             }
             if counts.is_empty() {
                 counts.resize(t.letters as usize, [0; 3]);
+                skip.resize((t.letters as usize).div_ceil(64), 0);
             }
+            // The letters after which `f`'s answer is known do not qualify: their children
+            // are not read.
+            skip.iter_mut().for_each(|w| *w = 0);
+            if fa != ABSENT {
+                for &(l, c) in t.children(fa) {
+                    if t.meta[c as usize] & KNOWN != 0 {
+                        skip[l as usize / 64] |= 1 << (l % 64);
+                    }
+                }
+            }
+            // Nor are those of a letter that too few candidates have (read from the letter
+            // masks, when every letter has a bit of its own) to beat the best.
+            let masks = t.letters <= 64;
+            if masks && best.is_some() {
+                let mut per_letter = [0u32; 64];
+                let mut any = 0u64;
+                for &n in &pool[start as usize..end as usize] {
+                    if n != REJECTED {
+                        let mut m = t.letter_mask[n as usize];
+                        any |= m;
+                        while m != 0 {
+                            per_letter[m.trailing_zeros() as usize] += 1;
+                            m &= m - 1;
+                        }
+                    }
+                }
+                let mut left = any & !skip[0];
+                while left != 0 {
+                    let l = left.trailing_zeros();
+                    left &= left - 1;
+                    if cannot_beat_split(best, total, rejected, u64::from(per_letter[l as usize])) {
+                        skip[0] |= 1 << l;
+                    }
+                }
+                if any & !skip[0] == 0 {
+                    continue;
+                }
+            }
+            // Few children: the letters met are listed; many: every letter is looked at.
+            let dense = n_kids >= t.letters as usize;
             touched.clear();
             for &n in &pool[start as usize..end as usize] {
-                if n == REJECTED {
+                if n == REJECTED || masks && t.letter_mask[n as usize] & !skip[0] == 0 {
                     continue;
                 }
                 for &(l, c) in t.children(n) {
+                    if skip[l as usize / 64] & (1 << (l % 64)) != 0 {
+                        continue;
+                    }
                     let e = &mut counts[l as usize];
-                    if e[0] == 0 {
+                    if !dense && e[0] == 0 {
                         touched.push(l);
                     }
+                    let m = t.meta[c as usize] & (KNOWN | ACCEPTED);
                     e[0] += 1;
-                    match t.out(c) {
-                        Some(true) => e[1] += 1,
-                        Some(false) => e[2] += 1,
-                        None => {}
-                    }
+                    e[1] += u32::from(m == KNOWN | ACCEPTED);
+                    e[2] += u32::from(m == KNOWN);
                 }
             }
-            touched.sort_unstable();
+            if dense {
+                touched.extend((0..t.letters).filter(|&l| counts[l as usize][0] != 0));
+            } else {
+                touched.sort_unstable();
+            }
             for &l in &touched {
                 let [_, acc, rej] = std::mem::take(&mut counts[l as usize]);
                 let pos = arena.len();
-                if consider(&mut best, fc_of(l), u64::from(acc), u64::from(rej) + rejected, pos) {
+                // `f`'s answer after `l` is not known (the letter would have been skipped).
+                if consider(&mut best, ABSENT, u64::from(acc), u64::from(rej) + rejected, pos) {
                     arena.push(Position {
                         parent: at as u32,
                         letter: l,
