@@ -116,7 +116,7 @@
 
 use super::adaptive::Reference;
 use super::lstar::{LearnError, Membership, Stats, Teacher};
-use super::tree::{HypothesisStates, NodeId, ObservationTree, ROOT, WalkMarks};
+use super::tree::{HypothesisStates, NodeId, ObservationTree, ROOT, SplitCache, WalkMarks};
 use crate::automata::dla::{Builder, Dla, StateId};
 
 /// An L# learner over a fixed alphabet.
@@ -182,6 +182,8 @@ struct Incremental {
     states: HypothesisStates,
     /// The buffer of [`ObservationTree::first_in_walk_order`].
     marks: WalkMarks,
+    /// The candidates' answers kept by [`ObservationTree::best_split_with`].
+    split: SplitCache,
     /// The buffers of [`LSharp::settle`]: a path's nodes and letters.
     path: (Vec<NodeId>, Vec<u32>),
     /// Per node, the last settlement (`epoch`) that logged its answer.
@@ -486,6 +488,7 @@ impl LSharp {
             let tree = &mut self.tree;
             let basis = &self.basis;
             let hyp = &self.inc.next;
+            let split_cache = &mut self.inc.split;
             let mut must = first.len();
             let mut plan: std::collections::VecDeque<u32> = first.into();
             let mut at = f;
@@ -524,7 +527,9 @@ impl LSharp {
                                 Separation::Witness => plan.extend(w),
                                 Separation::Ads => {
                                     let d = w.len() + ADS_EXTRA_DEPTH;
-                                    plan.extend(tree.best_split(at, &nodes, d, ADS_BUDGET).unwrap_or(w));
+                                    plan.extend(
+                                        tree.best_split_with(at, &nodes, d, ADS_BUDGET, split_cache).unwrap_or(w),
+                                    );
                                 }
                             }
                         }
@@ -1068,7 +1073,13 @@ impl LSharp {
                         let nodes: Vec<NodeId> = cands.iter().map(|&c| self.basis[c as usize]).collect();
                         let first = self
                             .tree
-                            .best_split(f, &nodes, witness.len() + ADS_EXTRA_DEPTH, ADS_BUDGET)
+                            .best_split_with(
+                                f,
+                                &nodes,
+                                witness.len() + ADS_EXTRA_DEPTH,
+                                ADS_BUDGET,
+                                &mut self.inc.split,
+                            )
                             .unwrap_or(witness);
                         let cands = cands.clone();
                         self.ask_adaptive(f, &cands, first, Some(Separation::Ads), true, oracle);
@@ -1080,7 +1091,13 @@ impl LSharp {
                         Separation::Ads if cands.len() >= 3 => {
                             let nodes: Vec<NodeId> = cands.iter().map(|&c| self.basis[c as usize]).collect();
                             self.tree
-                                .best_split(f, &nodes, witness.len() + ADS_EXTRA_DEPTH, ADS_BUDGET)
+                                .best_split_with(
+                                    f,
+                                    &nodes,
+                                    witness.len() + ADS_EXTRA_DEPTH,
+                                    ADS_BUDGET,
+                                    &mut self.inc.split,
+                                )
                                 .unwrap_or(witness)
                         }
                         _ => witness,

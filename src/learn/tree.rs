@@ -45,6 +45,8 @@
 
 mod ads;
 
+pub use ads::SplitCache;
+
 /// A node of the tree, i.e. a word.
 pub type NodeId = u32;
 
@@ -647,7 +649,20 @@ impl ObservationTree {
     /// subtrees side by side and stops after `budget` visited nodes; `None` if no word
     /// qualifies within these bounds.
     pub fn best_split(&self, f: NodeId, cands: &[NodeId], max_depth: usize, budget: usize) -> Option<Vec<u32>> {
-        ads::best_split(self, f, cands, max_depth, budget)
+        ads::best_split(self, f, cands, max_depth, budget, None)
+    }
+
+    /// [`ObservationTree::best_split`] (the same word), with the answers of the candidates'
+    /// children kept in `cache` between calls. `cache` must be used with this tree only.
+    pub fn best_split_with(
+        &self,
+        f: NodeId,
+        cands: &[NodeId],
+        max_depth: usize,
+        budget: usize,
+        cache: &mut SplitCache,
+    ) -> Option<Vec<u32>> {
+        ads::best_split(self, f, cands, max_depth, budget, Some(cache))
     }
 
     /// A shortest word that shows `p` and `q` apart.

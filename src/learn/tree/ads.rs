@@ -87,6 +87,43 @@ fn cannot_beat_split(best: Option<(u64, u64, usize)>, total: u64, forced: u64, f
     best.is_some_and(|(bn, bd, _)| ln * bd >= bn * ld)
 }
 
+/// What [`ObservationTree::best_split_with`] keeps between calls on one tree: per candidate
+/// node whose children all had known answers (over at most 64 letters), its children's
+/// letters and those accepted. Such an entry stays exact while the node gets no new child
+/// (answers, once known, never change), which its letter mask tells; a node with a new child
+/// is read again.
+#[derive(Clone, Debug, Default)]
+pub struct SplitCache {
+    /// Per node, one more than its entry's index in `entries` (0 for none); as long as the
+    /// largest node with an entry.
+    slot: Vec<u32>,
+    /// The children's letters and the accepted ones' letters.
+    entries: Vec<(u64, u64)>,
+}
+
+impl SplitCache {
+    /// The accepted letters of `n`'s children, kept when they had the letters `letters`.
+    fn get(&self, n: NodeId, letters: u64) -> Option<u64> {
+        let i = *self.slot.get(n as usize)?;
+        let (kept, accepted) = *self.entries.get(i.checked_sub(1)? as usize)?;
+        (kept == letters).then_some(accepted)
+    }
+
+    /// Keeps that `n`'s children, on `letters`, are all known, and accepted on `accepted`.
+    fn put(&mut self, n: NodeId, letters: u64, accepted: u64) {
+        if self.slot.len() <= n as usize {
+            self.slot.resize(n as usize + 1, 0);
+        }
+        match self.slot[n as usize] {
+            0 => {
+                self.entries.push((letters, accepted));
+                self.slot[n as usize] = self.entries.len() as u32;
+            }
+            i => self.entries[i as usize - 1] = (letters, accepted),
+        }
+    }
+}
+
 impl ObservationTree {
     /// How many children `n` has: the letter mask's bits when every letter has a bit of its
     /// own (a denser array than the nodes).
@@ -102,6 +139,7 @@ pub(super) fn best_split(
     cands: &[NodeId],
     max_depth: usize,
     budget: usize,
+    mut cache: Option<&mut SplitCache>,
 ) -> Option<Vec<u32>> {
     let total = cands.len() as u64;
     let mut pool: Vec<NodeId> = cands.to_vec();
@@ -224,8 +262,54 @@ pub(super) fn best_split(
             // Few children: the letters met are listed; many: every letter is looked at.
             let dense = n_kids >= t.letters as usize;
             touched.clear();
+            // The candidates themselves (the root) are the nodes that come back call after
+            // call: their children's answers are kept once all are known.
+            let mut cache = cache.as_deref_mut().filter(|_| masks && at == 0);
             for &n in &pool[start as usize..end as usize] {
-                if n == REJECTED || masks && t.letter_mask[n as usize] & !skip[0] == 0 {
+                if n == REJECTED {
+                    continue;
+                }
+                let letters = if masks { t.letter_mask[n as usize] } else { u64::MAX };
+                if masks && letters & !skip[0] == 0 {
+                    continue;
+                }
+                if let Some(cache) = cache.as_deref_mut() {
+                    if let Some(accepted) = cache.get(n, letters) {
+                        let mut left = letters & !skip[0];
+                        while left != 0 {
+                            let l = left.trailing_zeros();
+                            left &= left - 1;
+                            let e = &mut counts[l as usize];
+                            if !dense && e[0] == 0 {
+                                touched.push(l);
+                            }
+                            let acc = u32::from(accepted & (1 << l) != 0);
+                            e[0] += 1;
+                            e[1] += acc;
+                            e[2] += 1 - acc;
+                        }
+                        continue;
+                    }
+                    // Every child is read, so that the answers can be kept if all are known.
+                    let (mut known, mut accepted) = (0u64, 0u64);
+                    for &(l, c) in t.children(n) {
+                        let m = t.meta[c as usize] & (KNOWN | ACCEPTED);
+                        known |= u64::from(m & KNOWN != 0) << l;
+                        accepted |= u64::from(m == KNOWN | ACCEPTED) << l;
+                        if skip[0] & (1 << l) != 0 {
+                            continue;
+                        }
+                        let e = &mut counts[l as usize];
+                        if !dense && e[0] == 0 {
+                            touched.push(l);
+                        }
+                        e[0] += 1;
+                        e[1] += u32::from(m == KNOWN | ACCEPTED);
+                        e[2] += u32::from(m == KNOWN);
+                    }
+                    if known == letters {
+                        cache.put(n, letters, accepted);
+                    }
                     continue;
                 }
                 for &(l, c) in t.children(n) {
@@ -614,9 +698,67 @@ mod tests {
             cands.dedup();
             let f = f_pick.index(t.len()) as NodeId;
             prop_assert_eq!(
-                best_split(&t, f, &cands, max_depth, budget),
+                best_split(&t, f, &cands, max_depth, budget, None),
                 reference(&t, f, &cands, max_depth, budget)
             );
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        #[test]
+        fn kept_answers_give_the_word_of_the_plain_search_as_the_tree_grows(
+            letters in 2u32..6,
+            prefix_closed in any::<bool>(),
+            cand_words in prop::collection::vec((prop::collection::vec(0u32..6, 0..3), any::<bool>()), 2..12),
+            answers in prop::collection::vec(prop::option::weighted(0.9, any::<bool>()), 64),
+            rounds in prop::collection::vec(
+                (
+                    prop::collection::vec(
+                        (any::<prop::sample::Index>(), prop::collection::vec(0u32..6, 1..4), prop::option::of(any::<bool>())),
+                        0..12,
+                    ),
+                    any::<prop::sample::Index>(),
+                    1usize..4,
+                    prop::sample::select(vec![1usize, 10, 40, 100_000]),
+                ),
+                1..6,
+            ),
+        ) {
+            // Candidates like basis nodes: with every child (or, for some, only the first
+            // letter's), most of them answered.
+            let mut t = ObservationTree::new(letters as usize, prefix_closed);
+            let mut cands = Vec::new();
+            for (i, (w, complete)) in cand_words.iter().enumerate() {
+                let w: Vec<u32> = w.iter().map(|&a| a % letters).collect();
+                let b = t.walk_or_add(ROOT, &w);
+                for a in 0..if *complete { letters } else { 1 } {
+                    let c = t.child_or_add(b, a);
+                    if let Some(x) = answers[(i * 7 + a as usize) % answers.len()] {
+                        t.set_out(c, x);
+                    }
+                }
+                cands.push(b);
+            }
+            cands.sort_unstable();
+            cands.dedup();
+            // Between calls the tree grows below the candidates: new children, new answers.
+            let mut cache = SplitCache::default();
+            for (words, f_pick, max_depth, budget) in rounds {
+                for (from, w, answer) in words {
+                    let w: Vec<u32> = w.iter().map(|&a| a % letters).collect();
+                    let n = t.walk_or_add(cands[from.index(cands.len())], &w);
+                    if let Some(b) = answer {
+                        t.set_out(n, b);
+                    }
+                }
+                let f = f_pick.index(t.len()) as NodeId;
+                prop_assert_eq!(
+                    t.best_split_with(f, &cands, max_depth, budget, &mut cache),
+                    reference(&t, f, &cands, max_depth, budget)
+                );
+            }
         }
     }
 }
