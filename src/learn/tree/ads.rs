@@ -94,32 +94,105 @@ fn cannot_beat_split(best: Option<(u64, u64, usize)>, total: u64, forced: u64, f
 /// is read again.
 #[derive(Clone, Debug, Default)]
 pub struct SplitCache {
-    /// Per node, one more than its entry's index in `entries` (0 for none); as long as the
-    /// largest node with an entry.
-    slot: Vec<u32>,
-    /// The children's letters and the accepted ones' letters.
-    entries: Vec<(u64, u64)>,
+    /// An open-addressing table (linear probing, a power of two long, at most half full):
+    /// the node (`NodeId::MAX` for an empty slot), its children's letters and the accepted
+    /// ones' letters. Small beside the tree: one entry per candidate ever kept.
+    table: Vec<(NodeId, u64, u64)>,
+    len: usize,
 }
 
 impl SplitCache {
+    fn home(&self, n: NodeId) -> usize {
+        (n.wrapping_mul(0x9e37_79b9) as usize) & (self.table.len() - 1)
+    }
+
     /// The accepted letters of `n`'s children, kept when they had the letters `letters`.
     fn get(&self, n: NodeId, letters: u64) -> Option<u64> {
-        let i = *self.slot.get(n as usize)?;
-        let (kept, accepted) = *self.entries.get(i.checked_sub(1)? as usize)?;
-        (kept == letters).then_some(accepted)
+        if self.table.is_empty() {
+            return None;
+        }
+        let mut i = self.home(n);
+        loop {
+            let (m, kept, accepted) = self.table[i];
+            if m == n {
+                return (kept == letters).then_some(accepted);
+            }
+            if m == NodeId::MAX {
+                return None;
+            }
+            i = (i + 1) & (self.table.len() - 1);
+        }
     }
 
     /// Keeps that `n`'s children, on `letters`, are all known, and accepted on `accepted`.
     fn put(&mut self, n: NodeId, letters: u64, accepted: u64) {
-        if self.slot.len() <= n as usize {
-            self.slot.resize(n as usize + 1, 0);
-        }
-        match self.slot[n as usize] {
-            0 => {
-                self.entries.push((letters, accepted));
-                self.slot[n as usize] = self.entries.len() as u32;
+        if 2 * (self.len + 1) > self.table.len() {
+            let bigger = vec![(NodeId::MAX, 0, 0); (2 * self.table.len()).max(64)];
+            let old = std::mem::replace(&mut self.table, bigger);
+            self.len = 0;
+            for (m, kept, acc) in old {
+                if m != NodeId::MAX {
+                    self.put(m, kept, acc);
+                }
             }
-            i => self.entries[i as usize - 1] = (letters, accepted),
+        }
+        let mut i = self.home(n);
+        loop {
+            let m = self.table[i].0;
+            if m == n || m == NodeId::MAX {
+                if m == NodeId::MAX {
+                    self.len += 1;
+                }
+                self.table[i] = (n, letters, accepted);
+                return;
+            }
+            i = (i + 1) & (self.table.len() - 1);
+        }
+    }
+}
+
+/// Per-letter counters for up to 64 letters, bit-sliced: bit `l` of `present[j]` is bit `j`
+/// of letter `l`'s count of children, and likewise `accepted`; adding a candidate's masks is
+/// a carry chain over the planes instead of one addition per letter.
+#[derive(Default)]
+struct Sliced {
+    present: [u64; 32],
+    accepted: [u64; 32],
+    /// How many planes are in use.
+    planes: usize,
+    /// The letters with a nonzero count.
+    letters: u64,
+}
+
+impl Sliced {
+    fn add(&mut self, present: u64, accepted: u64) {
+        /// Adds one to the count of every letter of `x`; how many planes the sum uses.
+        fn carry(planes: &mut [u64; 32], mut x: u64) -> usize {
+            let mut j = 0;
+            while x != 0 {
+                let c = planes[j] & x;
+                planes[j] ^= x;
+                x = c;
+                j += 1;
+            }
+            j
+        }
+        let used = carry(&mut self.present, present).max(carry(&mut self.accepted, accepted));
+        self.planes = self.planes.max(used);
+        self.letters |= present;
+    }
+
+    /// Letter `l`'s counts of children and accepted ones.
+    fn take(&self, l: u32) -> (u32, u32) {
+        let count = |planes: &[u64; 32]| {
+            planes[..self.planes].iter().enumerate().fold(0u32, |s, (j, &p)| s | (((p >> l) & 1) as u32) << j)
+        };
+        (count(&self.present), count(&self.accepted))
+    }
+
+    fn clear(&mut self) {
+        if self.letters != 0 {
+            *self = Sliced::default();
         }
     }
 }
@@ -175,6 +248,8 @@ pub(super) fn best_split(
     // are only scored; the letters met.
     let mut counts: Vec<[u32; 3]> = Vec::new();
     let mut touched: Vec<u32> = Vec::new();
+    // The counts per letter of the answers kept in the cache.
+    let mut sliced = Sliced::default();
     // A bit per letter whose children a position that is only scored does not read.
     let mut skip: Vec<u64> = Vec::new();
     while next < arena.len() {
@@ -275,19 +350,8 @@ pub(super) fn best_split(
                 }
                 if let Some(cache) = cache.as_deref_mut() {
                     if let Some(accepted) = cache.get(n, letters) {
-                        let mut left = letters & !skip[0];
-                        while left != 0 {
-                            let l = left.trailing_zeros();
-                            left &= left - 1;
-                            let e = &mut counts[l as usize];
-                            if !dense && e[0] == 0 {
-                                touched.push(l);
-                            }
-                            let acc = u32::from(accepted & (1 << l) != 0);
-                            e[0] += 1;
-                            e[1] += acc;
-                            e[2] += 1 - acc;
-                        }
+                        let present = letters & !skip[0];
+                        sliced.add(present, accepted & present);
                         continue;
                     }
                     // Every child is read, so that the answers can be kept if all are known.
@@ -326,6 +390,21 @@ pub(super) fn best_split(
                     e[2] += u32::from(m == KNOWN);
                 }
             }
+            // The counts of the kept answers join the others.
+            let mut left = sliced.letters;
+            while left != 0 {
+                let l = left.trailing_zeros();
+                left &= left - 1;
+                let (present, acc) = sliced.take(l);
+                let e = &mut counts[l as usize];
+                if !dense && e[0] == 0 {
+                    touched.push(l);
+                }
+                e[0] += present;
+                e[1] += acc;
+                e[2] += present - acc;
+            }
+            sliced.clear();
             if dense {
                 touched.extend((0..t.letters).filter(|&l| counts[l as usize][0] != 0));
             } else {
@@ -760,5 +839,28 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_cache_finds_every_kept_node_and_only_with_the_letters_kept() {
+        let mut cache = SplitCache::default();
+        for n in 0..1000u32 {
+            cache.put(n * 7, u64::from(n), u64::from(n) / 2);
+        }
+        cache.put(14, 5, 1);
+        assert!((0..1000u32).filter(|&n| n != 2).all(|n| cache.get(n * 7, u64::from(n)) == Some(u64::from(n) / 2)));
+        assert_eq!((cache.get(14, 5), cache.get(14, 2), cache.get(15, 0)), (Some(1), None, None));
+    }
+
+    #[test]
+    fn sliced_counters_count_every_letter() {
+        let mut s = Sliced::default();
+        for i in 0..300u64 {
+            s.add(i | 1 << 63, i & 0b1010);
+        }
+        assert_eq!(s.take(0), (150, 0));
+        assert_eq!(s.take(1), (150, 150));
+        assert_eq!(s.take(63), (300, 0));
+        assert_eq!(s.letters, (1 << 63) | 0xff | 0x100);
     }
 }
