@@ -104,8 +104,10 @@
 //! leave (no deeper sifting index over the basis, a fifth of the time on pots2); the ADS rule's
 //! search ([`ObservationTree::best_split`]) spends its node budget on almost every call (24,000
 //! calls on pots2 and random-n500-k10 against 1,400 and 1,900 for the witness rule, which only uses
-//! it in extension), which is most of why the ADS rule takes about twice the witness rule's time;
-//! cutting the budget changes which words are asked, i.e. the counts. In CPU time subst's L# takes
+//! it in extension); branch and bound and the candidates' answers kept between calls
+//! ([`super::tree::SplitCache`], in `Incremental`) make it cheaper with the same words, but the
+//! ADS rule still takes more time than the witness rule (`benches/LEARNING.md`, "ADS search
+//! (15a)"); cutting the budget changes which words are asked, i.e. the counts. In CPU time subst's L# takes
 //! 0.054 to 0.50 (witness rule) and 0.074 to 0.52 (ADS rule) of AALpy's fastest learner on the
 //! bench's targets (run 9), not yet the issue's 1/10 except on one. The guided tail's long runs put
 //! many answers into the tree at once, which is what settling walks. The query counts move by a few

@@ -34,14 +34,14 @@
 //! Known weaknesses: a node with two or more children has a sorted list of its own (one
 //! allocation, searched by bisection); a new basis node is compared with every frontier node
 //! of its answer by walking both subtrees, which is where much of L#'s time goes on the large
-//! targets. [`ObservationTree::best_split`] (the ADS rule's search) walks the candidates'
-//! subtrees side by side for every question it chooses, up to its node budget, and on the
-//! bench's targets it spends the whole budget on almost every call: it is most of the time the
-//! ADS rule costs beyond the witness rule (`benches/LEARNING.md`, section C, run 9). Its last
-//! level only counts answers per letter (no candidate lists are built for positions it will
-//! not search); counting from per-node bit masks of the children's answers instead of the
-//! children themselves was measured slower (three random reads per node instead of one).
-//! [`HypothesisStates`] holds four bytes per node and a list entry per node (plus stale ones).
+//! targets. [`ObservationTree::best_split`] (the ADS rule's search, in `tree/ads.rs`) walks
+//! the candidates' subtrees side by side for every question it chooses, up to its node
+//! budget, and on the bench's targets it spends the whole budget on almost every call. Branch
+//! and bound on the split score (same word) and the candidates' answers kept between calls
+//! ([`SplitCache`]) took its share of the ADS rule's time on pots2 from a third to a fifth
+//! (`benches/LEARNING.md`, "ADS search (15a)"); what is left is reading every candidate's
+//! children where the search goes on below them, and the budget's count of every node it
+//! reaches. [`HypothesisStates`] holds four bytes per node and a list entry per node (plus stale ones).
 
 mod ads;
 

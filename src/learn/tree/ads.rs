@@ -4,31 +4,39 @@
 //! subtrees side by side within a depth and a budget of visited nodes.
 //!
 //! The search is exact with respect to the plain breadth-first search it replaces (kept in
-//! this module's tests as the reference, and compared with it on random trees): the same
-//! positions are expanded in the same order, the same nodes are counted against the budget,
-//! and the same word is returned (the least score, the first position among equals). It is
-//! cheaper in two ways, both branch and bound on the score:
+//! this module's tests as the reference, and compared with it on random trees, also with a
+//! cache kept while the tree grows): the same positions are expanded in the same order, the
+//! same nodes are counted against the budget, and the same word is returned (the least score,
+//! the first position among equals). It is cheaper in three ways:
 //!
-//! - A position's children can only be known for the candidates that have a node there with
-//!   children of its own (or are rejected below a rejection of a prefix-closed tree): with
-//!   `s` of them, no child scores below `h(s) = (⌊s/2⌋² + ⌈s/2⌉²) / s + (n - s)` for `n`
-//!   candidates (a balanced split of the `s`, the rest unknown; `h` decreases with `s`). A
-//!   position whose children are only scored (the last level, or the budget spent) is still
-//!   counted against the budget (one read of each node's letter mask) but its children are
-//!   not read when `h(s)` is no better than the best found: they could only tie, and ties go
-//!   to the word found first.
-//! - The search stops as soon as no position left to expand (nor any of its descendants,
-//!   which have fewer such candidates) can beat the best found.
+//! - Branch and bound on the score. A child of a position can only be known for the
+//!   candidates rejected below a rejection of a prefix-closed tree (`r` of them, rejections of
+//!   every child) and those whose node has children (`m`); with `s = r + m` and `n`
+//!   candidates, no child scores below `(a² + (s − a)²) / s + (n − s)` with `a = min(m, ⌊s/2⌋)`
+//!   (every answer known, split as evenly as the forced rejections allow: a score falls as an
+//!   answer is added). A position whose children are only scored (the last level, or the
+//!   budget spent) is still counted against the budget (its nodes' letter masks) but its
+//!   children are not read when that bound is no better than the best found (they could only
+//!   tie, and ties go to the word found first); with at most 64 letters the bound is also
+//!   taken per letter, from how many nodes have a child on it, and only the letters that can
+//!   win are read. The search stops as soon as no position left to expand (nor any of its
+//!   descendants, which have no more such candidates) can beat the best found.
+//! - Letters after which `f`'s answer is known do not qualify: their children are not read.
+//! - The candidates' own children's answers, once all known, are kept between calls
+//!   ([`SplitCache`], at most 64 letters): answers never change once known, and a new child
+//!   changes the node's letter mask, which every use compares. Kept answers are counted
+//!   bit-sliced, 64 letters at once.
 //!
 //! Invariants: `pending[s]` counts the positions searched below that are not yet expanded,
 //! by their `s`; `high` is at least the largest `s` among them and the `s` of the position
-//! being expanded (whose children are at most that).
+//! being expanded (whose children are at most that). A [`SplitCache`] belongs to one tree.
 //!
-//! Known weaknesses: the bound knows only how many candidates can answer below a position,
-//! not how they answer, so positions where every candidate goes on are never cut; a position
-//! searched below (not the last level) is read whole, children included, as before; nothing
-//! is kept between calls, though consecutive calls often search the same subtrees (the tree
-//! has no version numbers to tell when a kept result is stale).
+//! Known weaknesses: the bounds know how many candidates can answer below a position, not
+//! how they answer, so a position where many candidates go on is read whole; a position
+//! searched below (not the last level) is read whole, children included, as before, and the
+//! budget counts every node reached, which costs a read of its letter mask even where
+//! nothing can win; only the candidates themselves are kept between calls, not the nodes
+//! below them, whose answers come and go with the candidates' runs.
 
 use super::{ACCEPTED, INNER, KNOWN, NodeId, ObservationTree};
 
