@@ -38,10 +38,10 @@
 //! the candidates' subtrees side by side for every question it chooses, up to its node
 //! budget, and on the bench's targets it spends the whole budget on almost every call. Branch
 //! and bound on the split score (same word) and the candidates' answers kept between calls
-//! ([`SplitCache`]) took its share of the ADS rule's time on pots2 from a third to a fifth
-//! (`benches/LEARNING.md`, "ADS search (15a)"); what is left is reading every candidate's
-//! children where the search goes on below them, and the budget's count of every node it
-//! reaches. [`HypothesisStates`] holds four bytes per node and a list entry per node (plus stale ones).
+//! ([`SplitCache`]) took its share of the ADS rule's time from 27% to 18% on pots2, 36% to
+//! 13% on peterson3 and 41% to 30% on random-n500-k10 (`benches/LEARNING.md`, "ADS search
+//! (15a)"); what is left is reading every candidate's children where the search goes on below
+//! them, and the budget's count of every node it reaches. [`HypothesisStates`] holds four bytes per node and a list entry per node (plus stale ones).
 
 mod ads;
 
