@@ -111,7 +111,10 @@
 //! budget on almost every call (24,000 calls on pots2 and random-n500-k10 against 1,400 and 1,900
 //! for the witness rule, which uses it in extension, where it is still a quarter of the witness
 //! rule's time on random-n100-k10), which is most of why the ADS rule takes up to twice the
-//! witness rule's time; cutting the budget changes which words are asked, i.e. the counts. On the
+//! witness rule's time; branch and bound and the candidates' answers kept between calls
+//! ([`super::tree::SplitCache`], in `Incremental`) make it cheaper with the same words
+//! (`benches/LEARNING.md`, "ADS search (15a)"); cutting the budget changes which words are
+//! asked, i.e. the counts. On the
 //! 20-state targets about a fifth of the time is allocation (the ADS search's buffers, a word per
 //! query, the tree's arrays growing) and the consistency check re-runs most of a small tree after
 //! each new basis node. The guided tail's long runs put many answers into the tree at once (each
@@ -126,7 +129,7 @@
 
 use super::adaptive::Reference;
 use super::lstar::{LearnError, Membership, Stats, Teacher};
-use super::tree::{HypothesisStates, NodeId, ObservationTree, ROOT, WalkMarks};
+use super::tree::{HypothesisStates, NodeId, ObservationTree, ROOT, SplitCache, WalkMarks};
 use crate::automata::dla::{Builder, Dla, StateId};
 
 /// An L# learner over a fixed alphabet.
@@ -192,6 +195,8 @@ struct Incremental {
     states: HypothesisStates,
     /// The buffer of [`ObservationTree::first_in_walk_order`].
     marks: WalkMarks,
+    /// The candidates' answers kept by [`ObservationTree::best_split_with`].
+    split: SplitCache,
     /// The buffers of [`LSharp::settle`]: a path's nodes and letters.
     path: (Vec<NodeId>, Vec<u32>),
     /// Per node, the last settlement (`epoch`) that logged its answer.
@@ -509,6 +514,7 @@ impl LSharp {
             let hyp = &self.inc.next;
             let accepting = &self.inc.accepting;
             let mut oks: Vec<usize> = Vec::with_capacity(k);
+            let split_cache = &mut self.inc.split;
             let mut must = first.len();
             let mut plan: std::collections::VecDeque<u32> = first.into();
             let mut at = f;
@@ -547,7 +553,9 @@ impl LSharp {
                                 Separation::Witness => plan.extend(w),
                                 Separation::Ads => {
                                     let d = w.len() + ADS_EXTRA_DEPTH;
-                                    plan.extend(tree.best_split(at, &nodes, d, ADS_BUDGET).unwrap_or(w));
+                                    plan.extend(
+                                        tree.best_split_with(at, &nodes, d, ADS_BUDGET, split_cache).unwrap_or(w),
+                                    );
                                 }
                             }
                         }
@@ -1191,7 +1199,13 @@ impl LSharp {
                         let nodes: Vec<NodeId> = cands.iter().map(|&c| self.basis[c as usize]).collect();
                         let first = self
                             .tree
-                            .best_split(f, &nodes, witness.len() + ADS_EXTRA_DEPTH, ADS_BUDGET)
+                            .best_split_with(
+                                f,
+                                &nodes,
+                                witness.len() + ADS_EXTRA_DEPTH,
+                                ADS_BUDGET,
+                                &mut self.inc.split,
+                            )
                             .unwrap_or(witness);
                         let cands = cands.clone();
                         self.ask_adaptive(f, &cands, first, Some(Separation::Ads), true, oracle);
@@ -1203,7 +1217,13 @@ impl LSharp {
                         Separation::Ads if cands.len() >= 3 => {
                             let nodes: Vec<NodeId> = cands.iter().map(|&c| self.basis[c as usize]).collect();
                             self.tree
-                                .best_split(f, &nodes, witness.len() + ADS_EXTRA_DEPTH, ADS_BUDGET)
+                                .best_split_with(
+                                    f,
+                                    &nodes,
+                                    witness.len() + ADS_EXTRA_DEPTH,
+                                    ADS_BUDGET,
+                                    &mut self.inc.split,
+                                )
                                 .unwrap_or(witness)
                         }
                         _ => witness,

@@ -35,14 +35,22 @@
 //! allocation; found by the letter mask's popcount for alphabets of at most 64 letters, by
 //! bisection otherwise); the walks along runs (settling, apartness, witnesses) read a node, its
 //! mask and its list at scattered places, which is where much of L#'s time goes on the large
-//! targets. [`ObservationTree::best_split`] (the ADS rule's search) walks the candidates'
-//! subtrees side by side for every question it chooses, up to its node budget, and on the
-//! bench's targets it spends the whole budget on almost every call: it is most of the time the
-//! ADS rule costs beyond the witness rule (`benches/LEARNING.md`, section C, run 9). Its last
-//! level only counts answers per letter (no candidate lists are built for positions it will
-//! not search); counting from per-node bit masks of the children's answers instead of the
-//! children themselves was measured slower (three random reads per node instead of one).
-//! [`HypothesisStates`] holds four bytes per node and a list entry per node (plus stale ones).
+//! targets. [`ObservationTree::best_split`] (the ADS rule's search, in `tree/ads.rs`) walks
+//! the candidates' subtrees side by side for every question it chooses, up to its node
+//! budget, and on the bench's targets it spends the whole budget on almost every call. Branch
+//! and bound on the split score (same word) and the candidates' answers kept between calls
+//! ([`SplitCache`]) took its share of the ADS rule's time from 27% to 18% on pots2, 36% to
+//! 13% on peterson3 and 41% to 30% on random-n500-k10 (`benches/LEARNING.md`, "ADS search
+//! (15a)"); what is left is reading every candidate's children where the search goes on below
+//! them, and the budget's count of every node it reaches. Its last level only counts answers
+//! per letter (no candidate lists are built for positions it will not search); counting from
+//! per-node bit masks of the children's answers instead of the children themselves was
+//! measured slower (three random reads per node instead of one). [`HypothesisStates`] holds
+//! four bytes per node and a list entry per node (plus stale ones).
+
+mod ads;
+
+pub use ads::SplitCache;
 
 /// A node of the tree, i.e. a word.
 pub type NodeId = u32;
@@ -661,190 +669,20 @@ impl ObservationTree {
     /// subtrees side by side and stops after `budget` visited nodes; `None` if no word
     /// qualifies within these bounds.
     pub fn best_split(&self, f: NodeId, cands: &[NodeId], max_depth: usize, budget: usize) -> Option<Vec<u32>> {
-        /// A candidate below a rejected node of a prefix-closed tree: rejects every extension.
-        const REJECTED: NodeId = NodeId::MAX;
-        /// `f`'s word followed by this position's word is not in the tree.
-        const ABSENT: NodeId = NodeId::MAX;
-        /// A word below `f`; its candidates' nodes are `pool[start..end]` (none for a position
-        /// that is not searched below).
-        struct Position {
-            parent: u32,
-            letter: u32,
-            depth: u32,
-            f: NodeId,
-            start: u32,
-            end: u32,
-        }
-        let total = cands.len() as u64;
-        let mut pool: Vec<NodeId> = cands.to_vec();
-        let mut arena = vec![Position { parent: 0, letter: 0, depth: 0, f, start: 0, end: pool.len() as u32 }];
-        let mut best: Option<(u64, u64, usize)> = None; // (numerator, denominator, position)
-        // A word whose answer at `f` is unknown qualifies with `acc` candidates accepting it and
-        // `rej` rejecting it; the least expected number of candidates left wins, the first
-        // position (the shortest word, then the least letter) among equals.
-        let consider = |best: &mut Option<(u64, u64, usize)>, fc: NodeId, acc: u64, rej: u64, pos: usize| {
-            let f_known = fc != ABSENT && self.out(fc).is_some();
-            let unknown = total - acc - rej;
-            if !f_known && acc >= 1 && rej >= 1 {
-                let (num, den) = (acc * (acc + unknown) + rej * (rej + unknown), acc + rej);
-                if best.is_none_or(|(bn, bd, _)| num * bd < bn * den) {
-                    *best = Some((num, den, pos));
-                }
-            }
-        };
-        let mut visited = 0usize;
-        let mut next = 0usize;
-        let mut triples: Vec<(u32, NodeId)> = Vec::new();
-        // Buffers of the counting sort of `triples` by letter.
-        let mut sorted: Vec<(u32, NodeId)> = Vec::new();
-        let mut starts: Vec<usize> = Vec::new();
-        // Per letter, the children, accepted and rejected ones, of a position whose children
-        // are only scored; the letters met.
-        let mut counts: Vec<[u32; 3]> = Vec::new();
-        let mut touched: Vec<u32> = Vec::new();
-        while next < arena.len() {
-            let at = next;
-            next += 1;
-            let Position { depth, f: fa, start, end, .. } = arena[at];
-            if depth as usize >= max_depth || visited >= budget {
-                continue;
-            }
-            let mut rejected = 0u64;
-            for &n in &pool[start as usize..end as usize] {
-                if n == REJECTED {
-                    rejected += 1;
-                } else {
-                    visited += 1 + self.children(n).len();
-                }
-            }
-            let depth = depth + 1;
-            let fc_of = |l: u32| if fa == ABSENT { ABSENT } else { self.child(fa, l).unwrap_or(ABSENT) };
-            // The children of this position are searched below only within the depth and the
-            // budget (which only grows); otherwise they are only scored, by counting.
-            if depth as usize >= max_depth || visited >= budget {
-                if counts.is_empty() {
-                    counts.resize(self.letters as usize, [0; 3]);
-                }
-                touched.clear();
-                for &n in &pool[start as usize..end as usize] {
-                    if n == REJECTED {
-                        continue;
-                    }
-                    for &(l, c) in self.children(n) {
-                        let e = &mut counts[l as usize];
-                        if e[0] == 0 {
-                            touched.push(l);
-                        }
-                        e[0] += 1;
-                        match self.out(c) {
-                            Some(true) => e[1] += 1,
-                            Some(false) => e[2] += 1,
-                            None => {}
-                        }
-                    }
-                }
-                touched.sort_unstable();
-                for &l in &touched {
-                    let [_, acc, rej] = std::mem::take(&mut counts[l as usize]);
-                    let pos = arena.len();
-                    consider(&mut best, fc_of(l), u64::from(acc), u64::from(rej) + rejected, pos);
-                    arena.push(Position { parent: at as u32, letter: l, depth: u32::MAX, f: ABSENT, start: 0, end: 0 });
-                }
-                continue;
-            }
-            // The children of this position, per letter: the candidates' children there (a
-            // rejected candidate of a prefix-closed tree goes along with every letter).
-            triples.clear();
-            for &n in &pool[start as usize..end as usize] {
-                if n != REJECTED {
-                    triples.extend(self.children(n).iter().copied());
-                }
-            }
-            // Grouped by letter; the order within a letter does not matter (only the counts
-            // of answers do). Many children: a counting sort over the alphabet.
-            if triples.len() <= 32 {
-                triples.sort_unstable_by_key(|&(l, _)| l);
-            } else {
-                starts.clear();
-                starts.resize(self.letters as usize + 1, 0);
-                for &(l, _) in &triples {
-                    starts[l as usize + 1] += 1;
-                }
-                for a in 1..starts.len() {
-                    starts[a] += starts[a - 1];
-                }
-                sorted.clear();
-                sorted.resize(triples.len(), (0, 0));
-                for &(l, c) in &triples {
-                    sorted[starts[l as usize]] = (l, c);
-                    starts[l as usize] += 1;
-                }
-                std::mem::swap(&mut triples, &mut sorted);
-            }
-            let mut i = 0;
-            while i < triples.len() {
-                let l = triples[i].0;
-                let mut j = i;
-                while j < triples.len() && triples[j].0 == l {
-                    j += 1;
-                }
-                let fc = fc_of(l);
-                let from = pool.len();
-                let (mut acc, mut rej) = (0u64, rejected);
-                pool.extend(std::iter::repeat_n(REJECTED, rejected as usize));
-                let mut inner = false;
-                for &(_, c) in &triples[i..j] {
-                    match self.out(c) {
-                        Some(false) if self.prefix_closed => {
-                            rej += 1;
-                            pool.push(REJECTED);
-                        }
-                        Some(b) => {
-                            if b {
-                                acc += 1;
-                            } else {
-                                rej += 1;
-                            }
-                            inner |= !self.children(c).is_empty();
-                            pool.push(c);
-                        }
-                        None => {
-                            inner |= !self.children(c).is_empty();
-                            pool.push(c);
-                        }
-                    }
-                }
-                let pos = arena.len();
-                consider(&mut best, fc, acc, rej, pos);
-                // Below a known answer of `f`'s in a prefix-closed tree that is a rejection,
-                // every answer of `f` is known: nothing to ask there. A position is searched
-                // below only if some candidate has children there.
-                let f_dead = self.prefix_closed && fc != ABSENT && self.out(fc) == Some(false);
-                if !f_dead && inner {
-                    arena.push(Position {
-                        parent: at as u32,
-                        letter: l,
-                        depth,
-                        f: fc,
-                        start: from as u32,
-                        end: pool.len() as u32,
-                    });
-                } else {
-                    // Still record the position so that `best` can point at it.
-                    pool.truncate(from);
-                    arena.push(Position { parent: at as u32, letter: l, depth: u32::MAX, f: fc, start: 0, end: 0 });
-                }
-                i = j;
-            }
-        }
-        let (_, _, mut pos) = best?;
-        let mut word = Vec::with_capacity(8);
-        while pos != 0 {
-            word.push(arena[pos].letter);
-            pos = arena[pos].parent as usize;
-        }
-        word.reverse();
-        Some(word)
+        ads::best_split(self, f, cands, max_depth, budget, None)
+    }
+
+    /// [`ObservationTree::best_split`] (the same word), with the answers of the candidates'
+    /// children kept in `cache` between calls. `cache` must be used with this tree only.
+    pub fn best_split_with(
+        &self,
+        f: NodeId,
+        cands: &[NodeId],
+        max_depth: usize,
+        budget: usize,
+        cache: &mut SplitCache,
+    ) -> Option<Vec<u32>> {
+        ads::best_split(self, f, cands, max_depth, budget, Some(cache))
     }
 
     /// A shortest word that shows `p` and `q` apart.
