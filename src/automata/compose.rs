@@ -37,9 +37,11 @@ pub type Tuple = Box<[StateId]>;
 impl<'a> Product<'a> {
     /// The product of `parts`, nothing hidden.
     pub fn new(parts: Vec<&'a Dla>) -> Product<'a> {
-        let mut alphabet: Vec<String> = parts.iter().flat_map(|p| p.alphabet().iter().cloned()).collect();
-        alphabet.sort();
-        alphabet.dedup();
+        // Sorted as names, copied once each.
+        let mut names: Vec<&str> = parts.iter().flat_map(|p| p.alphabet().iter().map(String::as_str)).collect();
+        names.sort_unstable();
+        names.dedup();
+        let alphabet: Vec<String> = names.into_iter().map(str::to_string).collect();
         let mut props: Vec<String> = parts.iter().flat_map(|p| p.props().iter().cloned()).collect();
         props.sort();
         props.dedup();
