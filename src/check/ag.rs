@@ -945,7 +945,7 @@ pub struct DynamicChecker {
     alphabet: InterfaceAlphabet,
     /// The components, property and outcome of the last run that decided (Fig. 3 line 4 for
     /// the whole assembly: the same automata give the same verdict).
-    decided: Option<(Vec<Arc<Dla>>, Option<Arc<Dla>>, Outcome)>,
+    decided: Option<Decided>,
     /// The most membership queries one run spent on the levels (for restored levels, the
     /// answers they hold): what re-using them may cost before a run gives up on them
     /// ([`REUSE_SHARE`]).
@@ -968,8 +968,14 @@ pub struct DynamicChecker {
     exposed: Vec<ExposedPart>,
     /// The last run's property, the error events it forbids, and what [`expose_errors`]
     /// made of them.
-    exposed_property: Option<(Option<Dla>, Vec<String>, Option<Arc<Dla>>)>,
+    exposed_property: Option<ExposedProperty>,
 }
+
+/// The components, property and outcome of a run that decided.
+type Decided = (Vec<Arc<Dla>>, Option<Arc<Dla>>, Outcome);
+
+/// A run's property, the error events it must forbid, and what [`expose_errors`] made of them.
+type ExposedProperty = (Option<Dla>, Vec<String>, Option<Arc<Dla>>);
 
 /// A component as a run got it and as [`expose_errors`] made it, keyed by exactly what the
 /// result depends on: the component, its index (the entry's place) and `fallible`.
@@ -1038,8 +1044,10 @@ impl DynamicChecker {
     /// the run that learned them is known, so each is re-validated against its level's
     /// component before use (dynamic L*, paper 003 Theorem 2); malformed ones are dropped.
     pub fn seeded(mode: CexMode, tables: Vec<Option<Table>>) -> DynamicChecker {
-        let levels =
-            tables.into_iter().map(|t| Level { table: t.filter(Table::well_formed).map(Arc::new), ..Level::default() }).collect();
+        let levels = tables
+            .into_iter()
+            .map(|t| Level { table: t.filter(Table::well_formed).map(Arc::new), ..Level::default() })
+            .collect();
         DynamicChecker { levels, ..DynamicChecker::new(mode) }
     }
 
@@ -1390,7 +1398,13 @@ impl DynamicChecker {
     /// One attempt at Fig. 3 from the levels with at most `budget` membership queries. Past
     /// the budget, the levels are as they were before it, and its queries are counted as
     /// abandoned.
-    fn attempt(&mut self, budget: usize, components: &[Arc<Dla>], property: Option<&Dla>, stats: &mut AgStats) -> Attempt {
+    fn attempt(
+        &mut self,
+        budget: usize,
+        components: &[Arc<Dla>],
+        property: Option<&Dla>,
+        stats: &mut AgStats,
+    ) -> Attempt {
         let remaining = Arc::new(AtomicUsize::new(budget));
         self.budget = Some(remaining.clone());
         let before = stats.membership;
@@ -2225,6 +2239,53 @@ mod tests {
         let (outcome, next) = checker.run(&deep, None);
         assert!(matches!(outcome, Outcome::Violated(_)) && !next.violated_by_probe, "{next:?}");
         assert_eq!(next.search_budget, 8);
+    }
+
+    /// `example`'s component without its error state (the step into it goes nowhere).
+    fn example_without_error() -> Dla {
+        let mut b = Builder::new();
+        for e in ["a", "b", "c"] {
+            b.add_event(e);
+        }
+        let s: Vec<StateId> = (0..4).map(|_| b.add_state(&[], true)).collect();
+        b.add_transition(s[0], "a", s[1]);
+        b.add_transition(s[0], "b", s[0]);
+        b.add_transition(s[1], "a", s[2]);
+        b.add_transition(s[1], "b", s[3]);
+        b.add_transition(s[1], "c", s[0]);
+        b.add_transition(s[3], "a", s[0]);
+        b.set_initial(s[0]);
+        b.build()
+    }
+
+    #[test]
+    fn error_states_exposed_in_an_earlier_run_are_re_used_only_for_the_same_component_flag_and_property() {
+        let (errs, _) = example();
+        let safe = example_without_error();
+        // A property that allows every `b`: only a component's own error violates it.
+        let property = only_b();
+        // Each run changes one thing the exposure depends on: the component, whether it may
+        // fail, the property, and (last) the error events the property must forbid, with the
+        // property and the other component as in the run before.
+        let runs: [(Dla, Option<&Dla>, Vec<bool>); 6] = [
+            (errs.clone(), None, vec![false, false]),
+            (safe.clone(), None, vec![false, false]),
+            (safe.clone(), None, vec![true, false]),
+            (safe.clone(), Some(&property), vec![false, false]),
+            (errs.clone(), Some(&property), vec![false, false]),
+            (errs, Some(&property), vec![true, false]),
+        ];
+        for probe in [0, PROBE_STATES] {
+            let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_probe(probe);
+            for (k, (component, property, fallible)) in runs.iter().enumerate() {
+                let parts = [component.clone(), only_b()];
+                let (expected, _) = DynamicChecker::new(CexMode::RivestSchapire)
+                    .with_probe(probe)
+                    .run_fallible(&parts, *property, fallible);
+                let (outcome, _) = checker.run_fallible(&parts, *property, fallible);
+                assert_eq!(outcome, expected, "run {k}, probe {probe}");
+            }
+        }
     }
 
     #[test]
