@@ -50,6 +50,11 @@
 //! property (`subst check` does so for the old version), within a budget of the search's
 //! explored states.
 //!
+//! A run copies only the components that changed since the last run: the components are
+//! shared (`Arc`) by the run, its levels, an attempt's snapshot and the outcome kept, and each
+//! component's [`expose_errors`] is kept, keyed by the component, its index and whether it may
+//! fail (the property by itself and the error events it must forbid).
+//!
 //! A run may be given a limit of membership queries in all ([`DynamicChecker::set_work_limit`]),
 //! past which it stops as at the deadline; `subst check` bounds its attempt at re-use after an
 //! upgrade with it (`check::compat`, `REUSE_WORK_SHARE`).
