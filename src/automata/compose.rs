@@ -37,9 +37,11 @@ pub type Tuple = Box<[StateId]>;
 impl<'a> Product<'a> {
     /// The product of `parts`, nothing hidden.
     pub fn new(parts: Vec<&'a Dla>) -> Product<'a> {
-        let mut alphabet: Vec<String> = parts.iter().flat_map(|p| p.alphabet().iter().cloned()).collect();
-        alphabet.sort();
-        alphabet.dedup();
+        // Sorted as names, copied once each.
+        let mut names: Vec<&str> = parts.iter().flat_map(|p| p.alphabet().iter().map(String::as_str)).collect();
+        names.sort_unstable();
+        names.dedup();
+        let alphabet: Vec<String> = names.into_iter().map(str::to_string).collect();
         let mut props: Vec<String> = parts.iter().flat_map(|p| p.props().iter().cloned()).collect();
         props.sort();
         props.dedup();
@@ -134,13 +136,16 @@ impl<'a> Product<'a> {
         }
         candidates.sort_unstable();
         candidates.dedup();
-        let mut choices: Vec<Vec<StateId>> = Vec::with_capacity(self.parts.len());
+        // Per part, the range of its transitions on the event (none: the part does not take
+        // part in it and stays), and which of them the combination being built takes.
+        let n = self.parts.len();
+        let mut ranges: Vec<Option<(usize, usize)>> = vec![None; n];
+        let mut at: Vec<usize> = vec![0; n];
         'events: for g in candidates {
-            choices.clear();
             for (i, (&q, p)) in s.iter().zip(&self.parts).enumerate() {
                 let l = self.local[i][g as usize];
                 if l == ABSENT {
-                    choices.push(vec![q]);
+                    ranges[i] = None;
                     continue;
                 }
                 let out_q = &p.state(q).out;
@@ -149,11 +154,34 @@ impl<'a> Product<'a> {
                 if from == to {
                     continue 'events;
                 }
-                choices.push(out_q[from..to].iter().map(|t| t.to).collect());
+                ranges[i] = Some((from, to));
+                at[i] = from;
             }
             let e = if self.hidden[g as usize] { TAU } else { g };
-            for next in cartesian(&choices) {
+            // Every combination of one transition per taking part, the last part's choice
+            // varying fastest: the order of [`cartesian`] over the parts' choices.
+            loop {
+                let next: Tuple = (0..n)
+                    .map(|i| match ranges[i] {
+                        None => s[i],
+                        Some(_) => self.parts[i].state(s[i]).out[at[i]].to,
+                    })
+                    .collect();
                 out.push((e, next));
+                let mut i = n;
+                loop {
+                    if i == 0 {
+                        continue 'events;
+                    }
+                    i -= 1;
+                    if let Some((from, to)) = ranges[i] {
+                        at[i] += 1;
+                        if at[i] < to {
+                            break;
+                        }
+                        at[i] = from;
+                    }
+                }
             }
         }
     }

@@ -11,7 +11,7 @@
 //!
 //! Known weakness: the search is explicit; its memory grows with the reachable product.
 
-use crate::util::{HashMap, HashSet};
+use crate::util::HashMap;
 use std::collections::VecDeque;
 
 use super::compose::{Product, Tuple};
@@ -130,11 +130,19 @@ pub struct Search<'a> {
     p_err: Option<Dla>,
     /// The property's view of each product event: its local index, or none.
     p_local: Vec<Option<u32>>,
-    dist: Distances,
-    queue: VecDeque<Node>,
-    done: HashSet<Node>,
+    /// Each node reached, once, by its number; `ids` numbers them.
+    nodes: Vec<Node>,
+    ids: HashMap<Node, u32>,
+    /// Per node: its distance in visible events, the step it was reached by (the node before
+    /// and the event), and whether it was explored.
+    dist: Vec<u32>,
+    parent: Vec<Option<(u32, u32)>>,
+    done: Vec<bool>,
+    /// Nodes explored so far.
+    explored: usize,
+    queue: VecDeque<u32>,
     /// The state explored last, when the bound stopped the search before its successors.
-    pending: Option<Node>,
+    pending: Option<u32>,
     succ: Vec<(u32, Tuple)>,
     /// The answer, once found.
     answer: Option<Safety>,
@@ -158,31 +166,46 @@ impl<'a> Search<'a> {
                 |(g, e)| if product.is_hidden(g as u32) { None } else { p_err.as_ref().and_then(|p| p.event_index(e)) },
             )
             .collect();
-        let mut dist: Distances = HashMap::default();
-        let mut queue: VecDeque<Node> = VecDeque::new();
         let p_init = p_err.as_ref().map(|p| p.initial()[0]);
-        for t in product.initial() {
-            let n = (t, p_init);
-            if dist.insert(n.clone(), (0, None)).is_none() {
-                queue.push_back(n);
-            }
-        }
-        Ok(Search {
+        let mut search = Search {
             product,
             p_err,
             p_local,
-            dist,
-            queue,
-            done: HashSet::default(),
+            nodes: Vec::new(),
+            ids: HashMap::default(),
+            dist: Vec::new(),
+            parent: Vec::new(),
+            done: Vec::new(),
+            explored: 0,
+            queue: VecDeque::new(),
             pending: None,
             succ: Vec::new(),
             answer: None,
-        })
+        };
+        for t in search.product.initial() {
+            let n = (t, p_init);
+            if !search.ids.contains_key(&n) {
+                let id = search.add(n, 0, None);
+                search.queue.push_back(id);
+            }
+        }
+        Ok(search)
+    }
+
+    /// Numbers a node not reached before.
+    fn add(&mut self, n: Node, dist: u32, parent: Option<(u32, u32)>) -> u32 {
+        let id = self.nodes.len() as u32;
+        self.ids.insert(n.clone(), id);
+        self.nodes.push(n);
+        self.dist.push(dist);
+        self.parent.push(parent);
+        self.done.push(false);
+        id
     }
 
     /// Product states explored so far.
     pub fn explored(&self) -> usize {
-        self.done.len()
+        self.explored
     }
 
     /// Goes on until the search has explored `max_states` states in all (`None`: no error
@@ -195,80 +218,87 @@ impl<'a> Search<'a> {
     }
 
     fn explore(&mut self, max_states: usize) -> Option<Safety> {
-        if let Some(node) = self.pending.take() {
-            if self.done.len() >= max_states {
-                self.pending = Some(node);
+        if let Some(id) = self.pending.take() {
+            if self.explored >= max_states {
+                self.pending = Some(id);
                 return None;
             }
-            self.expand(&node);
+            self.expand(id);
         }
         // 0-1 breadth-first search: τ steps cost nothing, so nodes leave the queue in the order of
         // their distance in visible events, and a node is final when it first leaves.
-        while let Some(node) = self.queue.pop_front() {
-            if !self.done.insert(node.clone()) {
+        while let Some(id) = self.queue.pop_front() {
+            if self.done[id as usize] {
                 continue;
             }
-            let (tuple, pstate) = &node;
+            self.done[id as usize] = true;
+            self.explored += 1;
+            let (tuple, pstate) = &self.nodes[id as usize];
             let in_error =
                 self.product.is_error(tuple) || matches!((&self.p_err, pstate), (Some(p), Some(q)) if p.is_error(*q));
             if in_error {
-                let trace = trace_to(&self.dist, &node, &self.product);
-                return Some(Safety::Violated { trace, states: self.done.len() });
+                let trace = self.trace_to(id);
+                return Some(Safety::Violated { trace, states: self.explored });
             }
-            if self.done.len() >= max_states {
+            if self.explored >= max_states {
                 // Explored but not expanded: the next call expands it first.
-                self.pending = Some(node);
+                self.pending = Some(id);
                 return None;
             }
-            self.expand(&node);
+            self.expand(id);
         }
-        Some(Safety::Holds { states: self.done.len() })
+        Some(Safety::Holds { states: self.explored })
     }
 
-    /// Queues the successors of `node` that this search has not reached as near.
-    fn expand(&mut self, node: &Node) {
-        let d = self.dist[node].0;
-        let (tuple, pstate) = node;
+    /// Queues the successors of node `id` that this search has not reached as near.
+    fn expand(&mut self, id: u32) {
+        let d = self.dist[id as usize];
+        let pstate = self.nodes[id as usize].1;
         self.succ.clear();
-        self.product.successors(tuple, &mut self.succ);
-        for (e, next) in self.succ.drain(..) {
+        self.product.successors(&self.nodes[id as usize].0, &mut self.succ);
+        let mut succ = std::mem::take(&mut self.succ);
+        for (e, next) in succ.drain(..) {
             let p_next = match (pstate, &self.p_err) {
                 (Some(q), Some(p)) if e != TAU => match self.p_local[e as usize] {
-                    None => Some(*q),
+                    None => Some(q),
                     // P_err is deterministic and complete on its alphabet.
-                    Some(l) => p.state(*q).out.iter().find(|t| t.event == l).map(|t| t.to),
+                    Some(l) => p.state(q).out.iter().find(|t| t.event == l).map(|t| t.to),
                 },
-                (q, _) => *q,
+                (q, _) => q,
             };
             let n = (next, p_next);
             let nd = d + u32::from(e != TAU);
-            if self.dist.get(&n).is_some_and(|(old, _)| *old <= nd) {
-                continue;
-            }
-            self.dist.insert(n.clone(), (nd, Some((node.clone(), e))));
+            let to = match self.ids.get(&n) {
+                Some(&j) if self.dist[j as usize] <= nd => continue,
+                Some(&j) => {
+                    self.dist[j as usize] = nd;
+                    self.parent[j as usize] = Some((id, e));
+                    j
+                }
+                None => self.add(n, nd, Some((id, e))),
+            };
             if e == TAU {
-                self.queue.push_front(n);
+                self.queue.push_front(to);
             } else {
-                self.queue.push_back(n);
+                self.queue.push_back(to);
             }
         }
+        self.succ = succ;
+    }
+
+    /// The visible events of the steps that reached node `id`.
+    fn trace_to(&self, id: u32) -> Vec<String> {
+        let mut events = Vec::new();
+        let mut at = id;
+        while let Some((prev, e)) = self.parent[at as usize] {
+            if e != TAU {
+                events.push(self.product.alphabet()[e as usize].clone());
+            }
+            at = prev;
+        }
+        events.reverse();
+        events
     }
 }
 
 type Node = (Tuple, Option<StateId>);
-
-/// For each node reached: its distance in visible events and the step it was reached by.
-type Distances = HashMap<Node, (u32, Option<(Node, u32)>)>;
-
-fn trace_to(dist: &Distances, node: &Node, product: &Product) -> Vec<String> {
-    let mut events = Vec::new();
-    let mut at = node.clone();
-    while let Some((_, Some((prev, e)))) = dist.get(&at) {
-        if *e != TAU {
-            events.push(product.alphabet()[*e as usize].clone());
-        }
-        at = prev.clone();
-    }
-    events.reverse();
-    events
-}

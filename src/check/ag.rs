@@ -50,6 +50,11 @@
 //! property (`subst check` does so for the old version), within a budget of the search's
 //! explored states.
 //!
+//! A run copies only the components that changed since the last run: the components are
+//! shared (`Arc`) by the run, its levels, an attempt's snapshot and the outcome kept, and each
+//! component's [`expose_errors`] is kept, keyed by the component, its index and whether it may
+//! fail (the property by itself and the error events it must forbid).
+//!
 //! A run may be given a limit of membership queries in all ([`DynamicChecker::set_work_limit`]),
 //! past which it stops as at the deadline; `subst check` bounds its attempt at re-use after an
 //! upgrade with it (`check::compat`, `REUSE_WORK_SHARE`).
@@ -283,11 +288,13 @@ fn count_learner(stats: &mut AgStats, i: usize, s: &Stats) {
 /// What a level remembers from the previous run.
 #[derive(Clone, Debug, Default)]
 struct Level {
-    component: Option<Dla>,
+    /// Shared with the run's components, so that keeping it, and a snapshot of the levels
+    /// ([`DynamicChecker::attempt`]), copies no automaton.
+    component: Option<Arc<Dla>>,
     property: Option<Option<Dla>>,
-    table: Option<Table>,
+    table: Option<Arc<Table>>,
     /// The L# learner of the last run, when the checker learns with L#.
-    tree: Option<LSharp>,
+    tree: Option<Arc<LSharp>>,
     /// For a table restored from the cache ([`DynamicChecker::restore`]) before the level
     /// runs: the [`level_digest`] of the component and property it was learned for.
     digest: Option<String>,
@@ -346,49 +353,67 @@ pub fn expose_errors(components: &[Dla], property: Option<&Dla>, fallible: &[boo
     let mut out = Vec::with_capacity(components.len());
     let mut forbidden: Vec<String> = Vec::new();
     for (k, c) in components.iter().enumerate() {
-        if !fallible.get(k).copied().unwrap_or(false)
-            && !c.states().iter().any(|s| s.kind == crate::automata::dla::Kind::Error)
-        {
+        if !exposes(c, fallible.get(k).copied().unwrap_or(false)) {
             out.push(c.clone());
             continue;
         }
-        let event = format!("{ERROR_EVENT}{k}");
-        forbidden.push(event.clone());
-        let mut b = Builder::new();
-        for e in c.alphabet() {
-            b.add_event(e);
-        }
-        b.add_event(&event);
-        for p in c.props() {
-            b.add_prop(p);
-        }
-        for s in c.states() {
-            let label = c.label_of(&s.label);
-            let label: Vec<&str> = label.iter().map(String::as_str).collect();
-            let accepting = !matches!(s.kind, crate::automata::dla::Kind::Normal { accepting: false });
-            b.add_state(&label, accepting);
-        }
-        let dead = b.add_state(&[], true);
-        for (i, s) in c.states().iter().enumerate() {
-            let from = crate::automata::StateId(i as u32);
-            if s.kind == crate::automata::dla::Kind::Error {
-                b.add_transition(from, &event, dead);
-            }
-            for t in &s.out {
-                b.add_transition(from, c.event_name(t.event), t.to);
-            }
-        }
-        for &i in c.initial() {
-            b.set_initial(i);
-        }
-        out.push(b.build());
+        forbidden.push(error_event(k));
+        out.push(expose_component(k, c));
     }
+    (out, expose_property(property, &forbidden))
+}
+
+/// Whether [`expose_errors`] gives component `c` its error event.
+fn exposes(c: &Dla, fallible: bool) -> bool {
+    fallible || c.states().iter().any(|s| s.kind == crate::automata::dla::Kind::Error)
+}
+
+/// The event that stands for component `k` reaching its error state.
+fn error_event(k: usize) -> String {
+    format!("{ERROR_EVENT}{k}")
+}
+
+/// Component `k` with its error states turned into the step `__error.k` ([`expose_errors`]).
+fn expose_component(k: usize, c: &Dla) -> Dla {
+    let event = error_event(k);
+    let mut b = Builder::new();
+    for e in c.alphabet() {
+        b.add_event(e);
+    }
+    b.add_event(&event);
+    for p in c.props() {
+        b.add_prop(p);
+    }
+    for s in c.states() {
+        let label = c.label_of(&s.label);
+        let label: Vec<&str> = label.iter().map(String::as_str).collect();
+        let accepting = !matches!(s.kind, crate::automata::dla::Kind::Normal { accepting: false });
+        b.add_state(&label, accepting);
+    }
+    let dead = b.add_state(&[], true);
+    for (i, s) in c.states().iter().enumerate() {
+        let from = crate::automata::StateId(i as u32);
+        if s.kind == crate::automata::dla::Kind::Error {
+            b.add_transition(from, &event, dead);
+        }
+        for t in &s.out {
+            b.add_transition(from, c.event_name(t.event), t.to);
+        }
+    }
+    for &i in c.initial() {
+        b.set_initial(i);
+    }
+    b.build()
+}
+
+/// The property of [`expose_errors`]: `property` that also forbids the events `forbidden`.
+fn expose_property(property: Option<&Dla>, forbidden: &[String]) -> Option<Dla> {
     if forbidden.is_empty() {
-        return (out, property.cloned());
+        return property.cloned();
     }
     // A one-state property over the error events that allows none of them.
     let mut b = Builder::new();
-    for e in &forbidden {
+    for e in forbidden {
         b.add_event(e);
     }
     let s = b.add_state(&[], true);
@@ -398,7 +423,7 @@ pub fn expose_errors(components: &[Dla], property: Option<&Dla>, fallible: &[boo
         Some(p) => crate::automata::compose::compose(&[p, &no_errors]),
         None => no_errors,
     };
-    (out, Some(property))
+    Some(property)
 }
 
 /// How many product states the bounded search for a violation explores before learning
@@ -463,8 +488,8 @@ fn probe(search: &mut Search, budget: usize, stats: &mut AgStats) -> Option<Outc
 }
 
 /// The search of the product of `components` against `property`, which has explored nothing yet.
-fn product_search<'a>(components: &'a [Dla], property: Option<&Dla>) -> Search<'a> {
-    let parts: Vec<&Dla> = components.iter().collect();
+fn product_search<'a>(components: &'a [Arc<Dla>], property: Option<&Dla>) -> Search<'a> {
+    let parts: Vec<&Dla> = components.iter().map(|c| &**c).collect();
     Search::new(&parts, &|_| false, property).expect("properties and assumptions are deterministic")
 }
 
@@ -788,7 +813,7 @@ pub fn project(trace: &[String], alphabet: &[String]) -> Vec<String> {
     trace.iter().filter(|e| alphabet.binary_search(e).is_ok()).cloned().collect()
 }
 
-fn union_alphabet(parts: &[Dla]) -> Vec<String> {
+fn union_alphabet(parts: &[Arc<Dla>]) -> Vec<String> {
     let mut all: Vec<String> = parts.iter().flat_map(|p| p.alphabet().iter().cloned()).collect();
     all.sort();
     all.dedup();
@@ -911,7 +936,7 @@ pub struct DynamicChecker {
     mode: CexMode,
     algorithm: Algorithm,
     levels: Vec<Level>,
-    last: Option<(Dla, Option<Dla>, Outcome)>,
+    last: Option<(Arc<Dla>, Option<Dla>, Outcome)>,
     deadline: Option<Instant>,
     /// The state budget of the search for a violation before learning ([`PROBE_STATES`]).
     probe: usize,
@@ -925,7 +950,7 @@ pub struct DynamicChecker {
     alphabet: InterfaceAlphabet,
     /// The components, property and outcome of the last run that decided (Fig. 3 line 4 for
     /// the whole assembly: the same automata give the same verdict).
-    decided: Option<(Vec<Dla>, Option<Dla>, Outcome)>,
+    decided: Option<Decided>,
     /// The most membership queries one run spent on the levels (for restored levels, the
     /// answers they hold): what re-using them may cost before a run gives up on them
     /// ([`REUSE_SHARE`]).
@@ -944,6 +969,28 @@ pub struct DynamicChecker {
     /// The membership queries the check may still ask in this run
     /// ([`DynamicChecker::set_work_limit`]); none: no limit.
     work: Option<Arc<WorkLimit>>,
+    /// Per component of the last run, what [`expose_errors`] made of it.
+    exposed: Vec<ExposedPart>,
+    /// The last run's property, the error events it forbids, and what [`expose_errors`]
+    /// made of them.
+    exposed_property: Option<ExposedProperty>,
+}
+
+/// The components, property and outcome of a run that decided.
+type Decided = (Vec<Arc<Dla>>, Option<Arc<Dla>>, Outcome);
+
+/// A run's property, the error events it must forbid, and what [`expose_errors`] made of them.
+type ExposedProperty = (Option<Dla>, Vec<String>, Option<Arc<Dla>>);
+
+/// A component as a run got it and as [`expose_errors`] made it, keyed by exactly what the
+/// result depends on: the component, its index (the entry's place) and `fallible`.
+#[derive(Clone, Debug)]
+struct ExposedPart {
+    input: Arc<Dla>,
+    fallible: bool,
+    /// Whether it got its error event (else `output` is `input`).
+    exposed: bool,
+    output: Arc<Dla>,
 }
 
 /// A run that starts from the levels of an earlier run (its old assumptions, Fig. 3) may ask
@@ -993,6 +1040,8 @@ impl DynamicChecker {
             learn_after_search: false,
             reuse_over_budget: false,
             work: None,
+            exposed: Vec::new(),
+            exposed_property: None,
         }
     }
 
@@ -1000,8 +1049,10 @@ impl DynamicChecker {
     /// the run that learned them is known, so each is re-validated against its level's
     /// component before use (dynamic L*, paper 003 Theorem 2); malformed ones are dropped.
     pub fn seeded(mode: CexMode, tables: Vec<Option<Table>>) -> DynamicChecker {
-        let levels =
-            tables.into_iter().map(|t| Level { table: t.filter(Table::well_formed), ..Level::default() }).collect();
+        let levels = tables
+            .into_iter()
+            .map(|t| Level { table: t.filter(Table::well_formed).map(Arc::new), ..Level::default() })
+            .collect();
         DynamicChecker { levels, ..DynamicChecker::new(mode) }
     }
 
@@ -1100,8 +1151,8 @@ impl DynamicChecker {
             .into_iter()
             .map(|s| match s {
                 Some(s) if s.table.as_ref().is_none_or(Table::well_formed) => Level {
-                    table: s.table,
-                    tree: s.tree.as_ref().and_then(LSharp::from_saved),
+                    table: s.table.map(Arc::new),
+                    tree: s.tree.as_ref().and_then(LSharp::from_saved).map(Arc::new),
                     digest: Some(s.digest),
                     hints: true,
                     ..Level::default()
@@ -1125,8 +1176,8 @@ impl DynamicChecker {
         self.levels
             .iter()
             .map(|l| {
-                let table = l.table.clone();
-                let tree = l.tree.as_ref().map(LSharp::saved);
+                let table = l.table.as_deref().cloned();
+                let tree = l.tree.as_deref().map(LSharp::saved);
                 if table.is_none() && tree.is_none() {
                     return None;
                 }
@@ -1141,7 +1192,7 @@ impl DynamicChecker {
 
     /// The learned tables, per level (for inspection and the cache).
     pub fn tables(&self) -> Vec<Option<&Table>> {
-        self.levels.iter().map(|l| l.table.as_ref()).collect()
+        self.levels.iter().map(|l| l.table.as_deref()).collect()
     }
 
     /// The assumptions of the last run, per level.
@@ -1163,7 +1214,15 @@ impl DynamicChecker {
         property: Option<&Dla>,
         fallible: &[bool],
     ) -> (Outcome, AgStats) {
-        let (components, property) = expose_errors(components, property, fallible);
+        let parts: Vec<&Dla> = components.iter().collect();
+        self.run_parts(&parts, property, fallible)
+    }
+
+    /// [`DynamicChecker::run_fallible`] on borrowed components. A component equal to the
+    /// last run's (with the same `fallible`) is neither copied nor exposed again
+    /// ([`expose_errors`]): the CEGAR rounds of one loop, and an upgrade, change a few.
+    pub fn run_parts(&mut self, components: &[&Dla], property: Option<&Dla>, fallible: &[bool]) -> (Outcome, AgStats) {
+        let (components, property) = self.expose(components, property, fallible);
         let (outcome, stats) = self.run_exposed(&components, property.as_ref());
         let outcome = match outcome {
             Outcome::Violated(t) => Outcome::Violated(t.into_iter().filter(|e| !e.starts_with(ERROR_EVENT)).collect()),
@@ -1172,7 +1231,53 @@ impl DynamicChecker {
         (outcome, stats)
     }
 
-    fn run_exposed(&mut self, components: &[Dla], property: Option<&Dla>) -> (Outcome, AgStats) {
+    /// [`expose_errors`] of `components` and `property`, the parts equal to the last run's
+    /// (and its property, with the same error events) taken from it.
+    fn expose(
+        &mut self,
+        components: &[&Dla],
+        property: Option<&Dla>,
+        fallible: &[bool],
+    ) -> (Vec<Arc<Dla>>, Option<Arc<Dla>>) {
+        self.exposed.truncate(components.len());
+        let mut forbidden: Vec<String> = Vec::new();
+        let mut out = Vec::with_capacity(components.len());
+        for (k, &c) in components.iter().enumerate() {
+            let fallible = fallible.get(k).copied().unwrap_or(false);
+            let entry = match self.exposed.get(k) {
+                Some(e) if e.fallible == fallible && *e.input == *c => e,
+                _ => {
+                    let input = Arc::new(c.clone());
+                    let exposed = exposes(c, fallible);
+                    let output = if exposed { Arc::new(expose_component(k, c)) } else { input.clone() };
+                    let entry = ExposedPart { input, fallible, exposed, output };
+                    if k < self.exposed.len() {
+                        self.exposed[k] = entry;
+                    } else {
+                        self.exposed.push(entry);
+                    }
+                    &self.exposed[k]
+                }
+            };
+            if entry.exposed {
+                forbidden.push(error_event(k));
+            }
+            out.push(entry.output.clone());
+        }
+        let property = match &self.exposed_property {
+            Some((p, f, exposed)) if p.as_ref() == property && *f == forbidden => exposed.clone(),
+            _ => {
+                let exposed = expose_property(property, &forbidden).map(Arc::new);
+                self.exposed_property = Some((property.cloned(), forbidden, exposed.clone()));
+                exposed
+            }
+        };
+        (out, property)
+    }
+
+    fn run_exposed(&mut self, components: &[Arc<Dla>], property: Option<&Arc<Dla>>) -> (Outcome, AgStats) {
+        let kept = property;
+        let property = property.map(|p| &**p);
         let mut stats = AgStats::default();
         if components.len() != self.levels.len() + 1 {
             // A different number of components: nothing to re-use.
@@ -1186,7 +1291,7 @@ impl DynamicChecker {
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             Outcome::Stopped
         } else if let Some((_, _, outcome)) =
-            self.decided.as_ref().filter(|(c, p, _)| c.as_slice() == components && p.as_ref() == property)
+            self.decided.as_ref().filter(|(c, p, _)| c.as_slice() == components && p.as_ref() == kept)
         {
             stats.result_reused = true;
             outcome.clone()
@@ -1194,7 +1299,7 @@ impl DynamicChecker {
             self.reuse_then_fresh(components, property, &mut stats)
         };
         if outcome != Outcome::Stopped {
-            self.decided = Some((components.to_vec(), property.cloned(), outcome.clone()));
+            self.decided = Some((components.to_vec(), kept.cloned(), outcome.clone()));
         }
         stats.assumption_states = self.levels.iter().map(|l| l.assumption.as_ref().map_or(0, Dla::n_states)).collect();
         (outcome, stats)
@@ -1233,7 +1338,7 @@ impl DynamicChecker {
     /// a successful attempt, gives the next run the whole budget again. Either way the verdict
     /// comes from the same sound steps (Fig. 3 from the levels, or the search of the whole
     /// product); only what an abandoned attempt may cost changes.
-    fn reuse_then_fresh(&mut self, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Outcome {
+    fn reuse_then_fresh(&mut self, components: &[Arc<Dla>], property: Option<&Dla>, stats: &mut AgStats) -> Outcome {
         let reusing = self.holds_answers();
         let full = (self.learned / REUSE_SHARE).max(self.min_budget);
         // One search of the product, which the run takes up where it stopped.
@@ -1298,7 +1403,13 @@ impl DynamicChecker {
     /// One attempt at Fig. 3 from the levels with at most `budget` membership queries. Past
     /// the budget, the levels are as they were before it, and its queries are counted as
     /// abandoned.
-    fn attempt(&mut self, budget: usize, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Attempt {
+    fn attempt(
+        &mut self,
+        budget: usize,
+        components: &[Arc<Dla>],
+        property: Option<&Dla>,
+        stats: &mut AgStats,
+    ) -> Attempt {
         let remaining = Arc::new(AtomicUsize::new(budget));
         self.budget = Some(remaining.clone());
         let before = stats.membership;
@@ -1343,7 +1454,7 @@ impl DynamicChecker {
     fn after_search(
         &mut self,
         outcome: Outcome,
-        components: &[Dla],
+        components: &[Arc<Dla>],
         property: Option<&Dla>,
         stats: &mut AgStats,
     ) -> Outcome {
@@ -1363,7 +1474,7 @@ impl DynamicChecker {
     fn shortest(
         &mut self,
         outcome: Outcome,
-        components: &[Dla],
+        components: &[Arc<Dla>],
         property: Option<&Dla>,
         stats: &mut AgStats,
     ) -> Outcome {
@@ -1398,7 +1509,7 @@ impl DynamicChecker {
 
     /// The bounded search of the product ([`probe`]) within [`DynamicChecker::search_budget`];
     /// a search that decides raises the budget of the next ones.
-    fn search(&mut self, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) -> Option<Outcome> {
+    fn search(&mut self, components: &[Arc<Dla>], property: Option<&Dla>, stats: &mut AgStats) -> Option<Outcome> {
         let mut search = product_search(components, property);
         self.search_within(&mut search, self.search_budget(), stats)
     }
@@ -1419,7 +1530,7 @@ impl DynamicChecker {
     /// the least budget of re-use, [`MIN_REUSE_BUDGET`]). The
     /// verdict stays the search's; learning that runs over its budget (or past the
     /// deadline) leaves no level.
-    fn learn_for_later(&mut self, components: &[Dla], property: Option<&Dla>, stats: &mut AgStats) {
+    fn learn_for_later(&mut self, components: &[Arc<Dla>], property: Option<&Dla>, stats: &mut AgStats) {
         let budget = stats.probed.max(self.min_budget);
         let remaining = Arc::new(AtomicUsize::new(budget));
         self.budget = Some(remaining.clone());
@@ -1450,7 +1561,7 @@ impl DynamicChecker {
     fn dynamic_check(
         &mut self,
         i: usize,
-        components: &[Dla],
+        components: &[Arc<Dla>],
         property: Option<&Dla>,
         stats: &mut AgStats,
     ) -> Result<Outcome, Stopped> {
@@ -1469,7 +1580,7 @@ impl DynamicChecker {
             }
             let start = Instant::now();
             stats.checks += 1;
-            let result = match check(&[m], property) {
+            let result = match check(&[&**m], property) {
                 Safety::Holds { .. } => Outcome::Holds,
                 Safety::Violated { trace, .. } => Outcome::Violated(trace),
             };
@@ -1545,12 +1656,12 @@ impl DynamicChecker {
         level.property = Some(property.cloned());
         match learner {
             AnyLearner::Star(l) => {
-                level.table = Some(l.table().clone());
+                level.table = Some(Arc::new(l.table().clone()));
                 level.tree = None;
             }
             AnyLearner::Sharp(l) => {
                 level.table = None;
-                level.tree = Some(l);
+                level.tree = Some(Arc::new(l));
             }
         }
         level.digest = None;
@@ -1570,7 +1681,7 @@ impl DynamicChecker {
     fn learn_level(
         &mut self,
         i: usize,
-        components: &[Dla],
+        components: &[Arc<Dla>],
         property: Option<&Dla>,
         (interface, alphabet): (&[String], &[String]),
         widened: Option<LevelLearner>,
@@ -1595,7 +1706,7 @@ impl DynamicChecker {
         let mut unchecked = level.hints;
         let hinting = matches!(self.reuse, Reuse::Hints | Reuse::HintsThenAdaptive);
         let learner = match self.algorithm {
-            Algorithm::LStar => AnyLearner::Star(match level.table.clone() {
+            Algorithm::LStar => AnyLearner::Star(match level.table.as_deref().cloned() {
                 Some(table) if !fresh && table.alphabet == alphabet => {
                     let mut l = Learner::from_table(table, self.mode, true);
                     if same_component && same_property {
@@ -1621,7 +1732,7 @@ impl DynamicChecker {
                     Learner::new(alphabet.to_vec(), self.mode, true)
                 }
             }),
-            Algorithm::LSharp => AnyLearner::Sharp(match &level.tree {
+            Algorithm::LSharp => AnyLearner::Sharp(match level.tree.as_deref() {
                 _ if fresh => {
                     unchecked = false;
                     LSharp::new(alphabet.to_vec(), true)
@@ -1737,7 +1848,7 @@ impl DynamicChecker {
     }
 
     /// Whether the components from `from` on are the ones the previous run checked.
-    fn rest_unchanged(&self, from: usize, rest: &[Dla]) -> bool {
+    fn rest_unchanged(&self, from: usize, rest: &[Arc<Dla>]) -> bool {
         rest.iter().enumerate().all(|(k, c)| {
             let level = from + k;
             if level < self.levels.len() {
@@ -1752,7 +1863,7 @@ impl DynamicChecker {
     fn witness(
         &self,
         i: usize,
-        components: &[Dla],
+        components: &[Arc<Dla>],
         property: Option<&Dla>,
         ce: &[String],
         stats: &mut AgStats,
@@ -1760,7 +1871,7 @@ impl DynamicChecker {
         let start = Instant::now();
         let rest_alphabet = union_alphabet(&components[i + 1..]);
         let guide = linear(&project(ce, &rest_alphabet), &rest_alphabet);
-        let mut parts: Vec<&Dla> = components[i..].iter().collect();
+        let mut parts: Vec<&Dla> = components[i..].iter().map(|c| &**c).collect();
         parts.push(&guide);
         stats.checks += 1;
         let trace = match check(&parts, property) {
@@ -2134,6 +2245,53 @@ mod tests {
         let (outcome, next) = checker.run(&deep, None);
         assert!(matches!(outcome, Outcome::Violated(_)) && !next.violated_by_probe, "{next:?}");
         assert_eq!(next.search_budget, 8);
+    }
+
+    /// `example`'s component without its error state (the step into it goes nowhere).
+    fn example_without_error() -> Dla {
+        let mut b = Builder::new();
+        for e in ["a", "b", "c"] {
+            b.add_event(e);
+        }
+        let s: Vec<StateId> = (0..4).map(|_| b.add_state(&[], true)).collect();
+        b.add_transition(s[0], "a", s[1]);
+        b.add_transition(s[0], "b", s[0]);
+        b.add_transition(s[1], "a", s[2]);
+        b.add_transition(s[1], "b", s[3]);
+        b.add_transition(s[1], "c", s[0]);
+        b.add_transition(s[3], "a", s[0]);
+        b.set_initial(s[0]);
+        b.build()
+    }
+
+    #[test]
+    fn error_states_exposed_in_an_earlier_run_are_re_used_only_for_the_same_component_flag_and_property() {
+        let (errs, _) = example();
+        let safe = example_without_error();
+        // A property that allows every `b`: only a component's own error violates it.
+        let property = only_b();
+        // Each run changes one thing the exposure depends on: the component, whether it may
+        // fail, the property, and (last) the error events the property must forbid, with the
+        // property and the other component as in the run before.
+        let runs: [(Dla, Option<&Dla>, Vec<bool>); 6] = [
+            (errs.clone(), None, vec![false, false]),
+            (safe.clone(), None, vec![false, false]),
+            (safe.clone(), None, vec![true, false]),
+            (safe.clone(), Some(&property), vec![false, false]),
+            (errs.clone(), Some(&property), vec![false, false]),
+            (errs, Some(&property), vec![true, false]),
+        ];
+        for probe in [0, PROBE_STATES] {
+            let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_probe(probe);
+            for (k, (component, property, fallible)) in runs.iter().enumerate() {
+                let parts = [component.clone(), only_b()];
+                let (expected, _) = DynamicChecker::new(CexMode::RivestSchapire)
+                    .with_probe(probe)
+                    .run_fallible(&parts, *property, fallible);
+                let (outcome, _) = checker.run_fallible(&parts, *property, fallible);
+                assert_eq!(outcome, expected, "run {k}, probe {probe}");
+            }
+        }
     }
 
     #[test]

@@ -429,11 +429,11 @@ fn loop_(
                 {
                     return CegarOutcome::Unknown(Reason::Property(e.to_string()));
                 }
-                let parts: Vec<Dla> = order
+                let parts: Vec<&Dla> = order
                     .iter()
                     .map(|s| match *s {
-                        Slot::Fsp(i) => fsp[i].clone(),
-                        Slot::C(j) => models[j].clone(),
+                        Slot::Fsp(i) => &fsp[i],
+                        Slot::C(j) => &models[j],
                     })
                     .collect();
                 let fallible: Vec<bool> = order
@@ -447,7 +447,7 @@ fn loop_(
                 if work.is_some() {
                     checker.set_work_limit(left);
                 }
-                let (outcome, mut ag) = checker.run_fallible(&parts, property, &fallible);
+                let (outcome, mut ag) = checker.run_parts(&parts, property, &fallible);
                 let exhausted = outcome == super::ag::Outcome::Stopped && checker.work_exhausted();
                 if let (true, Some(left)) = (exhausted, left) {
                     // Every query the limit allowed was asked, finished levels or not.
