@@ -174,16 +174,7 @@ pub fn blocks_by_path(
 ) -> Blocks {
     let comp = enc.component();
     let succ = comp.successors();
-    let (order, back) = acyclic_order(comp);
-    let mut is_cut = vec![every_location; comp.n_locs as usize];
-    if let Some(c) = is_cut.get_mut(comp.entry.index()) {
-        *c = true;
-    }
-    for (e, edge) in comp.edges.iter().enumerate() {
-        if back[e] {
-            is_cut[edge.to.index()] = true;
-        }
-    }
+    let (order, is_cut) = cut_marks(comp, every_location);
     let cuts: Vec<LocId> = order.iter().copied().filter(|l| is_cut[l.index()]).collect();
     let cut_index = |l: LocId| cuts.iter().position(|&c| c == l);
     let mut counter = 0u64;
@@ -243,6 +234,28 @@ pub fn blocks_by_path(
         }
     }
     Blocks { cuts, blocks: out }
+}
+
+/// The locations in [`acyclic_order`], and which of them are cut points: the entry, the
+/// targets of back edges and, with `every_location`, every location.
+fn cut_marks(comp: &Component, every_location: bool) -> (Vec<LocId>, Vec<bool>) {
+    let (order, back) = acyclic_order(comp);
+    let mut is_cut = vec![every_location; comp.n_locs as usize];
+    if let Some(c) = is_cut.get_mut(comp.entry.index()) {
+        *c = true;
+    }
+    for (e, edge) in comp.edges.iter().enumerate() {
+        if back[e] {
+            is_cut[edge.to.index()] = true;
+        }
+    }
+    (order, is_cut)
+}
+
+/// The cut points of [`blocks`] (not every location), in its order, without building a block.
+pub fn cut_points(comp: &Component) -> Vec<LocId> {
+    let (order, is_cut) = cut_marks(comp, false);
+    order.into_iter().filter(|l| is_cut[l.index()]).collect()
 }
 
 /// Where `ways` meet: a named reach condition and state, their definitions added to `defs`.

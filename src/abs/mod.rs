@@ -316,6 +316,9 @@ pub struct AbsStats {
     pub must_unknown: u64,
     /// Refinements answered by inductive invariants at a cut point ([`refine::refine`]).
     pub generalised: u64,
+    /// Runs of Houdini for refinement: at most one per abstractor, at the first refinement
+    /// whose path can run from some state at its latest cut point ([`refine::refine`]).
+    pub invariant_runs: u64,
 }
 
 type CacheKey = (usize, Vec<(PredId, bool)>, Vec<PredId>, Mode, bool);

@@ -42,9 +42,11 @@
 //!   preconditions, one iteration at a time.
 //! - Transport stops at the previous cut points: in nested loops the inner head receives the
 //!   outer invariant's image but not the inner invariant that its consecution may need.
-//! - Computing the invariants costs one Houdini run per abstractor (at its first refinement),
-//!   also for components whose refinements would not have needed it (compatibility of the IPC
-//!   for P1: the same refinements, the original check about twice as long, `benches/COMPAT.md`).
+//! - Computing the invariants costs one Houdini run per abstractor, at its first refinement
+//!   whose path can run from some state at its latest cut point (a path that cannot is
+//!   explained by weakest preconditions whatever the invariants, so none are computed for it:
+//!   the IPC's P1, old check and upgrades alike, runs no Houdini at all, `benches/COMPAT.md`).
+//!   A component whose refinements then do not use them still pays for that run.
 //! - With an abstract state at every location (`--blocks single`, the default), the transport
 //!   above gives the locations inside a loop body the images of the invariant that a
 //!   large-block encoding keeps in its block formula; with `--blocks loop` ([`super::blocks`])
@@ -277,6 +279,7 @@ pub(super) fn ensure_invariants(abs: &mut Abstractor, smt: &mut Smt) {
     if abs.invariants.is_none() {
         let found = CutInvariants::of(&abs.enc, &abs.vocab, smt);
         abs.invariants = Some(found);
+        abs.stats.invariant_runs += 1;
     }
 }
 
@@ -291,16 +294,33 @@ pub(super) fn invariant_at(abs: &Abstractor, loc: LocId) -> Option<Vec<Bool>> {
 /// module doc); the number of (location, predicate) pairs added, 0 when no invariant rules the
 /// prefix out or it adds nothing new.
 fn generalise(abs: &mut Abstractor, smt: &mut Smt, path: &[(usize, Take)], prefix: usize) -> Result<usize, SmtError> {
+    let comp = abs.component();
+    let end = prefix.min(path.len());
+    // Whether the rest of the path from the latest visit of a cut point can run from some
+    // state, asked before the invariants are computed: when it cannot, neither can the rest
+    // from any earlier visit (it ends with this one), so the loop below would return 0 whatever
+    // the invariants, and Houdini's run is not needed (yet). The IPC's new ipc-queue in the P1
+    // re-checks of `ipc2` and `ipc4`: both refinements are of this kind, and its Houdini run
+    // was a third of the re-check.
+    let mut feasible_at = None;
     if abs.invariants.is_none() {
+        let cuts = super::invariant::cut_points(comp);
+        if let Some(k) = (0..end).rev().find(|&k| cuts.contains(&comp.edges[path[k].0].from)) {
+            let start = abs.enc.state(&format!("g{k}."));
+            let rest = path_facts(&abs.enc, &start, &path[k..end], &format!("g{k}s"));
+            if !smt.sat(&rest)? {
+                return Ok(0);
+            }
+            feasible_at = Some(k);
+        }
         let found = CutInvariants::of(&abs.enc, &abs.vocab, smt);
         abs.invariants = Some(found);
+        abs.stats.invariant_runs += 1;
     }
-    let comp = abs.component();
     let Some(inv) = abs.invariants.as_ref() else { return Ok(0) };
     if inv.facts.iter().all(Vec::is_empty) {
         return Ok(0);
     }
-    let end = prefix.min(path.len());
     // The latest visit of a cut point first: the shortest rest of the path to explain.
     for k in (0..end).rev() {
         let loc = comp.edges[path[k].0].from;
@@ -318,7 +338,7 @@ fn generalise(abs: &mut Abstractor, smt: &mut Smt, path: &[(usize, Take)], prefi
         };
         // The rest of the path cannot run from any state: no invariant is needed, and weakest
         // preconditions from the error explain it (as from every earlier visit).
-        if rules_out(&[], smt)? {
+        if feasible_at != Some(k) && rules_out(&[], smt)? {
             return Ok(0);
         }
         let mut keep = inv.facts[c].clone();

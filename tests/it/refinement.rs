@@ -50,6 +50,13 @@ fn the_invariant_added_by_refinement_does_not_hide_a_real_bug() {
 }
 
 #[test]
+fn a_spurious_path_that_cannot_run_from_its_loop_head_computes_no_invariants() {
+    let e = cegar_alone(&program("clashing_guards.c"), Blocks::Single);
+    assert_eq!((e.verdict.as_str(), e.generalised, e.invariant_runs), ("holds", 0, 0), "{e:?}");
+    assert!(e.refinements > 0, "{e:?}");
+}
+
+#[test]
 fn weakest_preconditions_alone_do_not_prove_the_s_equals_2i_loop_in_5_refinements() {
     let options = CegarOptions { generalise: false, max_refinements: 5, ..CegarOptions::default() };
     insta::assert_snapshot!(cegar_with(&program("sum_twice.c"), options));

@@ -21,6 +21,8 @@ pub struct Ended {
     pub refinements: usize,
     /// Refinements answered by an inductive invariant at a cut point.
     pub generalised: u64,
+    /// Houdini runs for refinement ([`subst::abs::AbsStats::invariant_runs`]).
+    pub invariant_runs: u64,
     /// Predicates at the end.
     pub predicates: usize,
     /// Abstract states of the last model.
@@ -57,6 +59,7 @@ pub fn cegar_with(path: &Path, options: CegarOptions) -> Ended {
         verdict,
         refinements: stats.refinements,
         generalised: parts[0].abs.stats.generalised,
+        invariant_runs: parts[0].abs.stats.invariant_runs,
         predicates: stats.predicates,
         states: stats.abstract_states,
     }
