@@ -47,6 +47,7 @@ use crate::diag::Diagnostic;
 use crate::front::Program;
 use crate::ir::Component;
 use crate::learn::{Algorithm, CexMode};
+use crate::smt::Smt;
 use crate::spec::{Assembly, PartKind, Spec};
 
 /// One check of one version.
@@ -287,7 +288,8 @@ impl<'a> Version<'a> {
     }
 
     /// Checks `property` with `checker` within `work` (SMT calls and membership queries; see
-    /// [`ModelCheck::Dynamic`]), and replays a failure in the interpreter.
+    /// [`ModelCheck::Dynamic`]), asking `smt` (a new solver when `None`), and replays a failure
+    /// in the interpreter.
     fn check(
         &mut self,
         components: &[Component],
@@ -295,12 +297,16 @@ impl<'a> Version<'a> {
         checker: &mut DynamicChecker,
         options: CegarOptions,
         work: Option<u64>,
+        smt: Option<&mut Smt>,
     ) -> CompatRun {
         let start = Instant::now();
         let property = self.visible(property);
         let mut mc = ModelCheck::Dynamic { checker, order: &self.order, work };
-        let (mut outcome, stats) =
-            super::cegar::run_checked(&self.fsp, &mut self.parts, property.as_ref(), options, &mut mc, &mut || None);
+        let (fsp, parts, property) = (&self.fsp, &mut self.parts, property.as_ref());
+        let (mut outcome, stats) = match smt {
+            Some(smt) => super::cegar::run_checked_in(fsp, parts, property, options, &mut mc, &mut || None, smt),
+            None => super::cegar::run_checked(fsp, parts, property, options, &mut mc, &mut || None),
+        };
         if let CegarOutcome::Fails { trace, runs } = &outcome {
             outcome = match replay_runs(components, &self.parts, runs) {
                 Ok(()) => CegarOutcome::Fails {
@@ -490,7 +496,7 @@ pub fn verify_inspected(
             .with_algorithm(options.learner)
             .with_alphabet(options.alphabet)
             .with_probe(options.probe);
-        let run = version.check(&components, property.as_ref(), &mut checker, options.limits, None);
+        let run = version.check(&components, property.as_ref(), &mut checker, options.limits, None, None);
         let key = cache_key(spec, name, &label, &components, &indices, options);
         options.cache.store("compat", &key, &CachedRun::of(&run, &checker));
         version.store_predicates(&options.cache);
@@ -521,6 +527,9 @@ pub fn check(
     let mut old_version = Version::new(spec, name, &old_components)?;
     let mut new_version = Version::new(spec, name, &new_components)?;
     let mut results = Vec::new();
+    // One solver for the old check and the upgrade's attempt: a new one's first queries cost
+    // more than the rest of a small re-check's (`super::cegar::run_checked_in`).
+    let mut smt = Smt::with_deadline(options.limits.query_budget, options.limits.deadline);
     for (label, property) in property_list(spec, &new_version.assembly, properties)? {
         // The order of `subst verify` on the new assembly, for both versions, so that each
         // level holds the two versions of one part and a cached `verify` of OLD is re-used.
@@ -566,7 +575,14 @@ pub fn check(
                 // checks them against the new components (paper 003) instead of searching
                 // the new product.
                 checker = checker.with_learning_after_search(true);
-                let run = old_version.check(&old_components, property.as_ref(), &mut checker, options.limits, None);
+                let run = old_version.check(
+                    &old_components,
+                    property.as_ref(),
+                    &mut checker,
+                    options.limits,
+                    None,
+                    Some(&mut smt),
+                );
                 options.cache.store("compat", &old_key, &CachedRun::of(&run, &checker));
                 old_version.store_predicates(&options.cache);
                 (run, checker)
@@ -587,7 +603,8 @@ pub fn check(
         // version's rounds did with them.
         checker = checker.with_learning_after_search(false).renew_reuse();
         let limit = reuse_work_limit(&original);
-        let mut upgrade = new_version.check(&new_components, property.as_ref(), &mut checker, options.limits, limit);
+        let mut upgrade =
+            new_version.check(&new_components, property.as_ref(), &mut checker, options.limits, limit, Some(&mut smt));
         if let (true, Some(limit)) = (upgrade.stats.over_work_limit, limit) {
             // The attempt cost its share of the old check: the new version is checked as
             // `subst verify` checks it, from nothing (no predicates, levels or hints of the
@@ -599,7 +616,7 @@ pub fn check(
                 .with_algorithm(options.learner)
                 .with_alphabet(options.alphabet)
                 .with_probe(options.probe);
-            let fresh = new_version.check(&new_components, property.as_ref(), &mut checker, options.limits, None);
+            let fresh = new_version.check(&new_components, property.as_ref(), &mut checker, options.limits, None, None);
             upgrade = after_attempt(&upgrade, fresh, limit);
         }
         // The new version is the old one of the next upgrade (unless it is the same code, whose

@@ -10,7 +10,11 @@ use std::path::{Path, PathBuf};
 
 use common::cegar::{Ended, cegar_alone};
 use subst::abs::blocks::Blocks;
-use subst::check::cegar::CegarOptions;
+use subst::abs::refine::{Replay, Witness, simulate};
+use subst::abs::{Abstractor, EventView};
+use subst::check::cegar::{CPart, CegarOptions, ModelCheck, run_checked_in};
+use subst::front::{self, FrontOptions};
+use subst::smt::{DEFAULT_QUERY_BUDGET, Encoder, Smt};
 
 fn program(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/refine").join(name)
@@ -60,4 +64,35 @@ fn a_spurious_path_that_cannot_run_from_its_loop_head_computes_no_invariants() {
 fn weakest_preconditions_alone_do_not_prove_the_s_equals_2i_loop_in_5_refinements() {
     let options = CegarOptions { generalise: false, max_refinements: 5, ..CegarOptions::default() };
     insta::assert_snapshot!(cegar_with(&program("sum_twice.c"), options));
+}
+
+#[test]
+fn simulating_the_empty_path_asks_the_solver_nothing() {
+    let program = front::load(&[program("sum_twice.c")], &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    let mut smt = Smt::new(DEFAULT_QUERY_BUDGET);
+    let replay = simulate(&Encoder::new(&comp), &mut smt, &[]).expect("answers");
+    assert_eq!((replay, smt.stats.calls), (Replay::Feasible(Witness { steps: Vec::new() }), 0));
+}
+
+#[test]
+fn a_run_on_a_solver_that_answered_before_counts_only_its_own_calls() {
+    let program = front::load(&[program("clashing_guards.c")], &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    let mut smt = Smt::new(DEFAULT_QUERY_BUDGET);
+    let mut calls = Vec::new();
+    for _ in 0..2 {
+        let mut parts = [CPart::new(Abstractor::new(&comp, EventView::Hidden))];
+        let (_, stats) = run_checked_in(
+            &[],
+            &mut parts,
+            None,
+            CegarOptions::default(),
+            &mut ModelCheck::Mono,
+            &mut || None,
+            &mut smt,
+        );
+        calls.push(stats.smt.calls);
+    }
+    assert!(calls[0] > 0 && calls[1] <= calls[0], "{calls:?}");
 }
