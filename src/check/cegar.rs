@@ -309,9 +309,10 @@ pub fn run_checked(
 /// [`run_checked`] with the caller's solver, whose counts start again from zero. A solver
 /// that has answered queries before answers the next ones as soundly as a new one (each query
 /// is asked in a scope of its own; an answer kept in its cache is for the identical formula),
-/// and spares the cost of a new solver's first queries: about 4 ms, a quarter of the IPC's
-/// P1 re-check after `ipc2` ([`super::compat::check`] shares one between the old check and
-/// the upgrade's). The models it picks, so the counts, may differ from a new solver's.
+/// and spares the cost of a new solver's first queries: about 5 ms of the 17 ms that the
+/// IPC's P1 re-check after `ipc2` took in a quiet run ([`super::compat::check`] shares one
+/// between the old check and the upgrade's). The models it picks, so the counts, may differ
+/// from a new solver's.
 pub fn run_checked_in(
     fsp: &[Dla],
     c: &mut [CPart],

@@ -13,7 +13,8 @@
 //! the same as at the end of the old check, without a solver call. A changed component receives
 //! the old version's predicates where the statements around a location are the same, and the
 //! answers of the old version's edge queries ([`crate::abs::Abstractor::seed`]): its first
-//! model asks the solver only about changed statements and changed predicates.
+//! model asks the solver only about changed statements and changed predicates. The old check
+//! and the upgrade's attempt ask one solver ([`super::cegar::run_checked_in`]).
 //!
 //! Re-use is an attempt with a limit: the upgrade's loop may do half the work the old check
 //! did ([`REUSE_WORK_SHARE`], counted in SMT calls and membership queries, never in time).
@@ -528,7 +529,7 @@ pub fn check(
     let mut new_version = Version::new(spec, name, &new_components)?;
     let mut results = Vec::new();
     // One solver for the old check and the upgrade's attempt: a new one's first queries cost
-    // more than the rest of a small re-check's (`super::cegar::run_checked_in`).
+    // a third of a small re-check (`super::cegar::run_checked_in`).
     let mut smt = Smt::with_deadline(options.limits.query_budget, options.limits.deadline);
     for (label, property) in property_list(spec, &new_version.assembly, properties)? {
         // The order of `subst verify` on the new assembly, for both versions, so that each
