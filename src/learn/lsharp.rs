@@ -279,6 +279,10 @@ pub const GUIDED_TAIL: usize = 100;
 /// the same membership queries; 10, 12 and 15 did as well, 8 did not (pots2 71, witness rule).
 pub const GUIDED_TAIL_SHARED: usize = 20;
 
+/// While the tree has fewer nodes than this, the consistency check is one plain pass over the
+/// tree ([`HypothesisStates::full_pass_below`]).
+const FULL_PASS_BELOW: usize = 1 << 14;
+
 /// How many letters an adaptive query of the ADS rule may add after its first word.
 const ADS_MAX_LETTERS: usize = 1 << 10;
 
@@ -329,7 +333,12 @@ impl LSharp {
             frontier: Vec::new(),
             frontier_index: vec![NONE],
             extended: 0,
-            inc: Box::new(Incremental { rev: vec![Vec::new(); width], rev_width: width, ..Incremental::default() }),
+            inc: Box::new(Incremental {
+                rev: vec![Vec::new(); width],
+                rev_width: width,
+                states: HypothesisStates::full_pass_below(FULL_PASS_BELOW),
+                ..Incremental::default()
+            }),
             closed: None,
             reference: None,
             separation: Separation::default(),

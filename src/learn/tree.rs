@@ -140,6 +140,19 @@ pub struct HypothesisStates {
     /// Per node, the last check that computed its state (`pass`).
     seen: Vec<u32>,
     pass: u32,
+    /// While the tree has fewer nodes than this, every check is one plain pass
+    /// ([`ObservationTree::disagreements`]) and nothing is kept: on a small tree that pass
+    /// costs less than keeping the lists of nodes per state. 0 (the default): always
+    /// incremental.
+    full_below: usize,
+}
+
+impl HypothesisStates {
+    /// Kept state for [`ObservationTree::disagreements_since`] that runs the plain pass while
+    /// the tree has fewer than `nodes` nodes, and keeps the states from then on.
+    pub fn full_pass_below(nodes: usize) -> HypothesisStates {
+        HypothesisStates { full_below: nodes, ..HypothesisStates::default() }
+    }
 }
 
 impl ObservationTree {
@@ -357,6 +370,13 @@ impl ObservationTree {
         accepts: &[bool],
         hs: &mut HypothesisStates,
     ) -> Vec<NodeId> {
+        if self.len() < hs.full_below {
+            // Small: one plain pass; the next check starts from nothing as well (and keeps
+            // the states once the tree has grown).
+            self.known_log.clear();
+            hs.next.clear();
+            return self.disagreements(start, next, letters, accepts, &mut hs.states);
+        }
         let known = std::mem::take(&mut self.known_log);
         let disagrees = |q: u32, m: u8| q != NO_STATE && m & KNOWN != 0 && (m & ACCEPTED != 0) != accepts[q as usize];
         let n_states = accepts.len();
