@@ -197,6 +197,10 @@ struct Incremental {
     marks: WalkMarks,
     /// The candidates' answers kept by [`ObservationTree::best_split_with`].
     split: SplitCache,
+    /// The buffers of [`LSharp::ask_adaptive`].
+    adaptive: AdaptiveBuffers,
+    /// The nodes of the last adaptive run, root first.
+    run_nodes: Vec<NodeId>,
     /// The buffers of [`LSharp::settle`]: a path's nodes and letters.
     path: (Vec<NodeId>, Vec<u32>),
     /// Per node, the last settlement (`epoch`) that logged its answer.
@@ -239,6 +243,30 @@ struct Incremental {
     /// `q`'s child on `a` or of that child's first candidate ([`NONE`] if it has none), for
     /// the extended basis nodes.
     next: Vec<u32>,
+}
+
+/// The buffers of [`LSharp::ask_adaptive`], kept between runs.
+#[derive(Clone, Debug, Default)]
+struct AdaptiveBuffers {
+    /// The word of the run's start node.
+    prefix: Vec<u32>,
+    /// The letters the run chose after it.
+    chosen: Vec<u32>,
+    /// The letters planned and not asked yet.
+    plan: std::collections::VecDeque<u32>,
+    /// The candidates still agreeing with the run, with their nodes below the same letters.
+    tracked: Vec<(u32, NodeId)>,
+    /// The tracked candidates' nodes, for the search of the next word.
+    nodes: Vec<NodeId>,
+    /// The node reached after each chosen letter.
+    path: Vec<NodeId>,
+    /// Per basis index: the run (`call`) that last computed the mask of the letters the tail
+    /// may take from that state, and the mask (alphabets of at most 64 letters).
+    tail_ok: Vec<(u32, u64)>,
+    /// The allowed letters of a state, for larger alphabets.
+    oks: Vec<usize>,
+    /// The number of runs so far (wrapping; 0 is never a run's).
+    call: u32,
 }
 
 /// How L# picks the query that separates a frontier node's candidates (the separation rule).
@@ -507,10 +535,20 @@ impl LSharp {
         guess: bool,
         oracle: &mut dyn Membership,
     ) {
-        let prefix = self.tree.word(f);
+        // The buffers of every run, kept between runs (this runs for almost every query).
+        let mut bufs = std::mem::take(&mut self.inc.adaptive);
+        bufs.call = bufs.call.wrapping_add(1);
+        if bufs.call == 0 {
+            bufs.tail_ok.iter_mut().for_each(|e| e.0 = 0);
+            bufs.call = 1;
+        }
+        let AdaptiveBuffers { prefix, chosen, plan, tracked, nodes, path, tail_ok, oks, call } = &mut bufs;
+        let call = *call;
+        self.tree.word_into(f, prefix);
         let pc = self.tree.prefix_closed();
         let k = self.alphabet.len();
-        let mut chosen: Vec<u32> = Vec::new();
+        chosen.clear();
+        path.clear();
         let mut tail = self.guided_tail;
         // Mixed into the walk's seed after its shared part: the runs so far, so that two
         // runs from the same start state part ways there.
@@ -522,12 +560,14 @@ impl LSharp {
             let basis = &self.basis;
             let hyp = &self.inc.next;
             let accepting = &self.inc.accepting;
-            let mut oks: Vec<usize> = Vec::with_capacity(k);
             let split_cache = &mut self.inc.split;
             let mut must = first.len();
-            let mut plan: std::collections::VecDeque<u32> = first.into();
+            plan.clear();
+            plan.extend(first);
             let mut at = f;
-            let mut tracked: Vec<(u32, NodeId)> = cands.iter().map(|&q| (q, basis[q as usize])).collect();
+            tracked.clear();
+            tracked.extend(cands.iter().map(|&q| (q, basis[q as usize])));
+            tail_ok.resize(basis.len(), (0, 0));
             let mut started = false;
             let mut walk: Option<(u32, u64)> = None;
             // The last candidate that could no longer be followed (no answer in the tree),
@@ -556,14 +596,15 @@ impl LSharp {
                         && tracked.len() >= 2
                         && chosen.len() < ADS_MAX_LETTERS
                     {
-                        let nodes: Vec<NodeId> = tracked.iter().map(|&(_, p)| p).collect();
+                        nodes.clear();
+                        nodes.extend(tracked.iter().map(|&(_, p)| p));
                         if let Some(w) = tree.witness(nodes[0], nodes[1]) {
                             match rule {
                                 Separation::Witness => plan.extend(w),
                                 Separation::Ads => {
                                     let d = w.len() + ADS_EXTRA_DEPTH;
                                     plan.extend(
-                                        tree.best_split_with(at, &nodes, d, ADS_BUDGET, split_cache).unwrap_or(w),
+                                        tree.best_split_with(at, nodes, d, ADS_BUDGET, split_cache).unwrap_or(w),
                                     );
                                 }
                             }
@@ -572,6 +613,7 @@ impl LSharp {
                     if let Some(a) = plan.pop_front() {
                         must = must.saturating_sub(1);
                         at = tree.child_or_add(at, a);
+                        path.push(at);
                         let before = chosen.len();
                         // In place: this runs once per letter, over every basis node at first.
                         tracked.retain_mut(|(q, p)| match tree.child(*p, a) {
@@ -599,7 +641,7 @@ impl LSharp {
                     // the tree holds answers to the same words below them (measured: fewer
                     // queries than a seed per node, `benches/LEARNING.md`, run 7).
                     let seed = 0x9e37_79b9_7f4a_7c15 ^ u64::from(start).wrapping_mul(0x2545_f491_4f6c_dd1d);
-                    walk = Some((hyp_run(hyp, k, start, &chosen), seed));
+                    walk = Some((hyp_run(hyp, k, start, chosen), seed));
                 }
                 let (state, x) = walk.as_mut()?;
                 if tail == 0 || k == 0 || *state == NONE {
@@ -622,19 +664,59 @@ impl LSharp {
                                 .copied()
                                 .unwrap_or_else(|| tree.out(basis[t as usize]) == Some(true)))
                 };
-                oks.clear();
-                oks.extend(row.iter().enumerate().filter(|&(_, &t)| ok(t)).map(|(l, _)| l));
-                let l = if oks.is_empty() { r % k } else { oks[r % oks.len()] };
+                let l = match tail_ok.get_mut(*state as usize) {
+                    Some(entry) if k <= 64 => {
+                        // The allowed letters as a mask, computed once per state and run (the
+                        // hypothesis does not change during a run); the `r`-th allowed
+                        // letter in order is the mask's `r`-th set bit.
+                        if entry.0 != call {
+                            let mut m = 0u64;
+                            for (l, &t) in row.iter().enumerate() {
+                                if ok(t) {
+                                    m |= 1 << l;
+                                }
+                            }
+                            *entry = (call, m);
+                        }
+                        let mut m = entry.1;
+                        if m == 0 {
+                            r % k
+                        } else {
+                            for _ in 0..r % m.count_ones() as usize {
+                                m &= m - 1;
+                            }
+                            m.trailing_zeros() as usize
+                        }
+                    }
+                    _ => {
+                        oks.clear();
+                        oks.extend(row.iter().enumerate().filter(|&(_, &t)| ok(t)).map(|(l, _)| l));
+                        if oks.is_empty() { r % k } else { oks[r % oks.len()] }
+                    }
+                };
                 *state = row[l];
                 at = tree.child_or_add(at, l as u32);
+                path.push(at);
                 chosen.push(l as u32);
                 Some(l as u32)
             };
-            oracle.member_adaptive_indexed(&self.alphabet, &prefix, &mut next)
+            oracle.member_adaptive_indexed(&self.alphabet, prefix, &mut next)
         };
-        let mut word = prefix;
-        word.extend_from_slice(&chosen);
-        self.record_run(&word, &answers);
+        // The run's nodes, root first: `f`'s path, then the nodes the run added or met (the
+        // nodes `record_run` would find again by walking the word from the root).
+        let mut all = std::mem::take(&mut self.inc.run_nodes);
+        all.clear();
+        let mut x = f;
+        all.push(x);
+        while let Some((p, _)) = self.tree.parent(x) {
+            all.push(p);
+            x = p;
+        }
+        all.reverse();
+        all.extend_from_slice(path);
+        self.record_nodes(&all, &answers);
+        self.inc.run_nodes = all;
+        self.inc.adaptive = bufs;
     }
 
     /// Brings [`Incremental::accepting`] up to the basis nodes whose answers are known (all of
@@ -685,6 +767,21 @@ impl LSharp {
                 at = self.tree.child_or_add(at, word[i - 1]);
             }
             self.tree.set_out(at, b);
+        }
+    }
+
+    /// [`LSharp::record_run`] for a run whose nodes are in the tree already: `nodes` holds the
+    /// node of every prefix of the run's word, root first (the word's length plus one).
+    fn record_nodes(&mut self, nodes: &[NodeId], answers: &[bool]) {
+        let pc = self.tree.prefix_closed();
+        self.stats.membership += 1;
+        self.stats.symbols += nodes.len().saturating_sub(1);
+        self.closed = None;
+        for (i, &b) in answers.iter().enumerate().take(nodes.len()) {
+            if i > 0 && pc && self.tree.out(nodes[i - 1]) == Some(false) {
+                break;
+            }
+            self.tree.set_out(nodes[i], b);
         }
     }
 

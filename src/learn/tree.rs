@@ -586,6 +586,16 @@ impl ObservationTree {
         self.nodes[n as usize].depth as usize
     }
 
+    /// The word of `n`, written into `w` (cleared first).
+    pub fn word_into(&self, n: NodeId, w: &mut Vec<u32>) {
+        w.clear();
+        w.resize(self.nodes[n as usize].depth as usize, 0);
+        let mut at = n;
+        for slot in w.iter_mut().rev() {
+            (at, *slot) = self.up[at as usize];
+        }
+    }
+
     /// The word of `n`.
     pub fn word(&self, n: NodeId) -> Vec<u32> {
         let mut w = vec![0; self.nodes[n as usize].depth as usize];
@@ -709,8 +719,13 @@ impl ObservationTree {
     pub fn witness(&self, p: NodeId, q: NodeId) -> Option<Vec<u32>> {
         self.witness_from(p, q).map(|(p2, _)| {
             let (dp, d2) = (self.nodes[p as usize].depth, self.nodes[p2 as usize].depth);
-            let w = self.word(p2);
-            w[dp as usize..d2 as usize].to_vec()
+            // The letters from `p` down to `p2`: the last `d2 - dp` of `p2`'s word.
+            let mut w = vec![0; (d2 - dp) as usize];
+            let mut at = p2;
+            for slot in w.iter_mut().rev() {
+                (at, *slot) = self.up[at as usize];
+            }
+            w
         })
     }
 
