@@ -2,10 +2,12 @@
 //! word asked so far, as a prefix tree whose nodes carry the answer for the word that leads to
 //! them, when it is known.
 //!
-//! Letters are indices into the learner's sorted alphabet, nodes are indices into one arena,
-//! and a node's children are kept inline while there is one (most nodes of a run) and as a
-//! short list sorted by letter once there are two or more, so that asking a word costs a walk
-//! down the tree and no allocation for the nodes of a run.
+//! Letters are indices into the learner's sorted alphabet, nodes are indices into one arena
+//! of 24-byte nodes, and a node's children are kept inline while there is one (most nodes of
+//! a run) and as a list sorted by letter once there are two or more, in a block of one shared
+//! array (`kids`; a full block moves to the end at twice the size), so that asking a word
+//! costs a walk down the tree and no allocation of its own, and a child look-up reads the
+//! node (its letter mask is kept in it) and at most one entry of that array.
 //!
 //! For a prefix-closed target the tree also knows what prefix closure implies: a rejected
 //! word rejects every extension (a child of a rejected node is rejected without asking), and
@@ -31,9 +33,10 @@
 //! 64-bit mask of its children's letters, kept in arrays of their own, so that most pairs are
 //! decided without touching the nodes themselves.
 //!
-//! Known weaknesses: a node with two or more children has a sorted list of its own (one
-//! allocation; found by the letter mask's popcount for alphabets of at most 64 letters, by
-//! bisection otherwise); the walks along runs (settling, apartness, witnesses) read a node, its
+//! Known weaknesses: a node with two or more children has a block of the shared list array
+//! (found by the letter mask's popcount for alphabets of at most 64 letters, by bisection
+//! otherwise), and the blocks a list outgrew stay unused (at most as many entries again as
+//! the lists hold); the walks along runs (settling, apartness, witnesses) read a node, its
 //! mask and its list at scattered places, which is where much of L#'s time goes on the large
 //! targets. [`ObservationTree::best_split`] (the ADS rule's search, in `tree/ads.rs`) walks
 //! the candidates' subtrees side by side for every question it chooses, up to its node
@@ -74,16 +77,22 @@ const ACCEPTED: u8 = 2;
 /// A node has children.
 const INNER: u8 = 4;
 
-#[derive(Clone, Debug)]
+/// A node's children, in 24 bytes: a child look-up reads the node and, for a node with two
+/// or more children, one entry of [`ObservationTree::kids`].
+#[derive(Clone, Copy, Debug)]
 struct Node {
-    depth: u32,
+    /// Bit `a % 64` set for every letter `a` of its children (as in
+    /// [`ObservationTree::letter_mask`], kept here too so that a look-up reads one place).
+    mask: u64,
     /// The only child as (letter, child) while there is one (`(0, ROOT)` for none: the root
     /// is nobody's child), so that the nodes of a run, which mostly have one child, need no
-    /// allocation of their own.
+    /// list of their own.
     one: (u32, NodeId),
-    /// Every child as (letter, child), sorted by letter, once there are two or more (empty
-    /// before).
-    many: Vec<(u32, NodeId)>,
+    /// Once there are two or more children: every child as (letter, child), sorted by
+    /// letter, at `kids[start..start + len]`, in a block of `len.next_power_of_two()` entries
+    /// (`len` is 0 before).
+    start: u32,
+    len: u32,
 }
 
 /// An observation tree over an alphabet of `letters` letters.
@@ -92,6 +101,11 @@ pub struct ObservationTree {
     letters: u32,
     prefix_closed: bool,
     nodes: Vec<Node>,
+    /// Per node, its depth (the length of its word).
+    depth: Vec<u32>,
+    /// The child lists of the nodes with two or more children, one block per node (a block
+    /// that fills up moves to the end at twice the size; the old one is left unused).
+    kids: Vec<(u32, NodeId)>,
     /// Per node, its parent and the letter from it (the root's are `(ROOT, 0)`), in an array of
     /// their own: the one pass of [`ObservationTree::disagreements`] reads only these and
     /// `meta`.
@@ -158,11 +172,13 @@ impl HypothesisStates {
 impl ObservationTree {
     /// The tree holding only the root, with nothing known.
     pub fn new(letters: usize, prefix_closed: bool) -> ObservationTree {
-        let root = Node { depth: 0, one: (0, ROOT), many: Vec::new() };
+        let root = Node { mask: 0, one: (0, ROOT), start: 0, len: 0 };
         ObservationTree {
             letters: letters as u32,
             prefix_closed,
             nodes: vec![root],
+            depth: vec![0],
+            kids: Vec::new(),
             up: vec![(ROOT, 0)],
             meta: vec![0],
             letter_mask: vec![0],
@@ -210,15 +226,15 @@ impl ObservationTree {
     /// The child of `n` on `letter`, if the tree has it.
     pub fn child(&self, n: NodeId, letter: u32) -> Option<NodeId> {
         let node = &self.nodes[n as usize];
-        if node.many.is_empty() {
+        if node.len == 0 {
             (node.one.1 != ROOT && node.one.0 == letter).then_some(node.one.1)
         } else if self.letters <= 64 {
-            // The letter mask is exact and `many` has one entry per bit, in letter order: the
-            // child's place is the number of smaller letters.
-            let (mask, bit) = (self.letter_mask[n as usize], 1u64.checked_shl(letter)?);
-            (mask & bit != 0).then(|| node.many[(mask & (bit - 1)).count_ones() as usize].1)
+            // The letter mask is exact and the list has one entry per bit, in letter order:
+            // the child's place is the number of smaller letters.
+            let (mask, bit) = (node.mask, 1u64.checked_shl(letter)?);
+            (mask & bit != 0).then(|| self.kids[node.start as usize + (mask & (bit - 1)).count_ones() as usize].1)
         } else {
-            let c = &node.many;
+            let c = &self.kids[node.start as usize..(node.start + node.len) as usize];
             c.binary_search_by_key(&letter, |&(l, _)| l).ok().map(|i| c[i].1)
         }
     }
@@ -226,8 +242,8 @@ impl ObservationTree {
     /// The children of `n`, sorted by letter.
     pub fn children(&self, n: NodeId) -> &[(u32, NodeId)] {
         let node = &self.nodes[n as usize];
-        if !node.many.is_empty() {
-            &node.many
+        if node.len != 0 {
+            &self.kids[node.start as usize..(node.start + node.len) as usize]
         } else if node.one.1 != ROOT {
             std::slice::from_ref(&node.one)
         } else {
@@ -249,18 +265,39 @@ impl ObservationTree {
             None => {
                 let id = self.nodes.len() as NodeId;
                 let rejected = self.prefix_closed && self.out(n) == Some(false);
-                let node = &mut self.nodes[n as usize];
-                let depth = node.depth + 1;
+                let depth = self.depth[n as usize] + 1;
+                let mut node = self.nodes[n as usize];
                 if node.one.1 == ROOT {
                     node.one = (letter, id);
                 } else {
-                    if node.many.is_empty() {
-                        node.many.push(node.one);
-                    }
-                    let i = node.many.partition_point(|&(l, _)| l < letter);
-                    node.many.insert(i, (letter, id));
+                    let len = node.len as usize;
+                    let start = if len == 0 {
+                        // The first list: the only child so far, in a block of two.
+                        let s = self.kids.len();
+                        self.kids.extend([node.one, (0, ROOT)]);
+                        s
+                    } else if len.is_power_of_two() {
+                        // A full block: moved to the end at twice the size.
+                        let s = self.kids.len();
+                        let old = node.start as usize;
+                        self.kids.extend_from_within(old..old + len);
+                        self.kids.resize(s + 2 * len, (0, ROOT));
+                        s
+                    } else {
+                        node.start as usize
+                    };
+                    let len = len.max(1);
+                    let block = &mut self.kids[start..=start + len];
+                    let i = block[..len].partition_point(|&(l, _)| l < letter);
+                    block.copy_within(i..len, i + 1);
+                    block[i] = (letter, id);
+                    node.start = start as u32;
+                    node.len = len as u32 + 1;
                 }
-                self.nodes.push(Node { depth, one: (0, ROOT), many: Vec::new() });
+                node.mask |= 1 << (letter % 64);
+                self.nodes[n as usize] = node;
+                self.nodes.push(Node { mask: 0, one: (0, ROOT), start: 0, len: 0 });
+                self.depth.push(depth);
                 self.up.push((n, letter));
                 self.meta[n as usize] |= INNER;
                 self.meta.push(if rejected { KNOWN } else { 0 });
@@ -550,15 +587,15 @@ impl ObservationTree {
     /// decreasing letter order meets `a` before `b` (a node comes before its descendants).
     pub fn walk_order_before(&self, a: NodeId, b: NodeId) -> bool {
         let (mut x, mut y) = (a, b);
-        while self.nodes[x as usize].depth > self.nodes[y as usize].depth {
+        while self.depth[x as usize] > self.depth[y as usize] {
             x = self.up[x as usize].0;
         }
-        while self.nodes[y as usize].depth > self.nodes[x as usize].depth {
+        while self.depth[y as usize] > self.depth[x as usize] {
             y = self.up[y as usize].0;
         }
         if x == y {
             // One is an ancestor of the other (or they are equal).
-            return self.nodes[a as usize].depth < self.nodes[b as usize].depth;
+            return self.depth[a as usize] < self.depth[b as usize];
         }
         while self.up[x as usize].0 != self.up[y as usize].0 {
             x = self.up[x as usize].0;
@@ -583,13 +620,13 @@ impl ObservationTree {
 
     /// The depth of `n`, the length of its word.
     pub fn depth(&self, n: NodeId) -> usize {
-        self.nodes[n as usize].depth as usize
+        self.depth[n as usize] as usize
     }
 
     /// The word of `n`, written into `w` (cleared first).
     pub fn word_into(&self, n: NodeId, w: &mut Vec<u32>) {
         w.clear();
-        w.resize(self.nodes[n as usize].depth as usize, 0);
+        w.resize(self.depth[n as usize] as usize, 0);
         let mut at = n;
         for slot in w.iter_mut().rev() {
             (at, *slot) = self.up[at as usize];
@@ -598,7 +635,7 @@ impl ObservationTree {
 
     /// The word of `n`.
     pub fn word(&self, n: NodeId) -> Vec<u32> {
-        let mut w = vec![0; self.nodes[n as usize].depth as usize];
+        let mut w = vec![0; self.depth[n as usize] as usize];
         let mut at = n;
         for slot in w.iter_mut().rev() {
             (at, *slot) = self.up[at as usize];
@@ -718,7 +755,7 @@ impl ObservationTree {
     /// A shortest word that shows `p` and `q` apart.
     pub fn witness(&self, p: NodeId, q: NodeId) -> Option<Vec<u32>> {
         self.witness_from(p, q).map(|(p2, _)| {
-            let (dp, d2) = (self.nodes[p as usize].depth, self.nodes[p2 as usize].depth);
+            let (dp, d2) = (self.depth[p as usize], self.depth[p2 as usize]);
             // The letters from `p` down to `p2`: the last `d2 - dp` of `p2`'s word.
             let mut w = vec![0; (d2 - dp) as usize];
             let mut at = p2;
