@@ -999,6 +999,53 @@ mod tests {
     }
 
     #[test]
+    fn disagreements_with_a_plain_pass_below_a_size_equal_the_incremental_ones() {
+        // The same hypotheses and growth, once always incremental and once with the plain
+        // pass below the final size: the last two checks keep the states (the first of them
+        // from a whole pass), after three plain ones.
+        let mod3: Vec<u32> = (0..3).flat_map(|q| [q, (q + 1) % 3]).collect();
+        let mod4: Vec<u32> = (0..4).flat_map(|q| [q, (q + 1) % 4]).collect();
+        let run = |mut hs: HypothesisStates| {
+            let mut t = random_tree(40, 2, 7);
+            let mut found = vec![t.disagreements_since(0, &mod3, 2, &[true, false, false], &mut hs)];
+            for (i, w) in [[1u32, 1, 1, 0, 1, 0, 0, 1], [0, 0, 1, 1, 1, 1, 0, 1]].iter().enumerate() {
+                let n = t.walk_or_add(ROOT, w);
+                t.set_out(n, i == 0);
+                found.push(t.disagreements_since(0, &mod4, 2, &[true, false, false, true], &mut hs));
+                found.push(t.disagreements_since(0, &mod3, 2, &[false, true, false], &mut hs));
+            }
+            found.iter_mut().for_each(|f| f.sort_unstable());
+            (t.len(), found)
+        };
+        let (len, incremental) = run(HypothesisStates::default());
+        let (_, mixed) = run(HypothesisStates::full_pass_below(len));
+        assert_eq!(mixed, incremental);
+        assert!(incremental.iter().any(|f| !f.is_empty()));
+    }
+
+    #[test]
+    fn child_lists_that_grow_in_turns_keep_every_child_in_letter_order() {
+        // Three nodes gain children in turns, so that their blocks move past each other.
+        let mut t = ObservationTree::new(20, false);
+        let parents = [t.child_or_add(ROOT, 0), t.child_or_add(ROOT, 1), t.child_or_add(ROOT, 2)];
+        let mut expected: Vec<Vec<(u32, NodeId)>> = vec![Vec::new(); 3];
+        for i in 0..20u32 {
+            for (j, &p) in parents.iter().enumerate() {
+                let a = (i * 7 + j as u32 * 3) % 20;
+                let c = t.child_or_add(p, a);
+                expected[j].push((a, c));
+            }
+        }
+        for (j, &p) in parents.iter().enumerate() {
+            expected[j].sort_unstable();
+            assert_eq!(t.children(p), &expected[j][..]);
+            for &(a, c) in &expected[j] {
+                assert_eq!(t.child(p, a), Some(c));
+            }
+        }
+    }
+
+    #[test]
     fn disagreements_run_every_node_through_the_table() {
         let mut t = ObservationTree::new(2, false);
         let n = t.walk_or_add(ROOT, &[1, 1, 0]);
