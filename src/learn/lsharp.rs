@@ -201,8 +201,8 @@ struct Incremental {
     adaptive: AdaptiveBuffers,
     /// The nodes of the last adaptive run, root first.
     run_nodes: Vec<NodeId>,
-    /// The buffers of [`LSharp::settle`]: a path's nodes and letters.
-    path: (Vec<NodeId>, Vec<u32>),
+    /// The buffers of [`LSharp::settle`]: a path's nodes, letters and new answers.
+    path: (Vec<NodeId>, Vec<u32>, Vec<u8>),
     /// Per node, the last settlement (`epoch`) that logged its answer.
     stamp: Vec<u32>,
     /// The number of settlements with new answers so far.
@@ -1028,7 +1028,7 @@ impl LSharp {
         }
         self.inc.rev_seen = self.tree.len();
         // The nodes from the root down to a path's end, and the letters between them.
-        let (mut nodes, mut letters) = std::mem::take(&mut self.inc.path);
+        let (mut nodes, mut letters, mut outs) = std::mem::take(&mut self.inc.path);
         for &x in &log {
             if self.tree.out(x).is_none()
                 || self.tree.children(x).iter().any(|&(_, c)| self.inc.stamp[c as usize] == epoch)
@@ -1046,8 +1046,15 @@ impl LSharp {
             }
             nodes.reverse();
             letters.reverse();
+            // What every walk along this path compares with, read once: per node, its answer
+            // if it was logged in this settlement.
+            outs.clear();
+            outs.extend(nodes.iter().map(|&y| match self.tree.out(y) {
+                Some(o) if self.inc.stamp[y as usize] == epoch => 1 + u8::from(o),
+                _ => 0,
+            }));
             for (j, &u) in nodes.iter().enumerate() {
-                let (v, along) = (&letters[j..], &nodes[j..]);
+                let (v, along) = (&letters[j..], &outs[j..]);
                 if let Some(q) = self.basis_of(u) {
                     // Rejected basis nodes are apart from exactly the accepted nodes, which
                     // the answers alone show; a basis node's own answer is never new.
@@ -1065,29 +1072,22 @@ impl LSharp {
             }
         }
         // The buffers are kept for the next settlement (most runs are alike in length).
-        self.inc.path = (nodes, letters);
+        self.inc.path = (nodes, letters, outs);
         self.tree.give_back_log(log);
     }
 
     /// Whether the word of `start` followed by a prefix `v[..i]` has a known answer other
-    /// than that of `along[i]`, for some `i ≥ from` where `along[i]` was logged in this
-    /// settlement (`stamp[along[i]] == epoch`); `along[i]` is the node of `u·v[..i]` for the
-    /// node `u = along[0]` being compared with `start`. One walk down the tree.
-    fn differs_along(
-        tree: &ObservationTree,
-        stamp: &[u32],
-        epoch: u32,
-        start: NodeId,
-        v: &[u32],
-        along: &[NodeId],
-        from: usize,
-    ) -> bool {
+    /// than `along[i]`, for some `i ≥ from` where `along[i]` is an answer logged in this
+    /// settlement (1 rejected, 2 accepted; 0 for a node not logged): `along[i]` is the new
+    /// answer at `u·v[..i]` for the node `u` being compared with `start`. One walk down the
+    /// tree.
+    fn differs_along(tree: &ObservationTree, start: NodeId, v: &[u32], along: &[u8], from: usize) -> bool {
         let mut a = start;
-        for (i, &y) in along.iter().enumerate() {
+        for (i, &z) in along.iter().enumerate() {
             if i >= from
-                && stamp[y as usize] == epoch
-                && let (Some(x), Some(z)) = (tree.out(a), tree.out(y))
-                && x != z
+                && z != 0
+                && let Some(x) = tree.out(a)
+                && x != (z == 2)
             {
                 return true;
             }
@@ -1103,12 +1103,10 @@ impl LSharp {
     /// Frontier node `i`'s word followed by prefixes of `v` has new answers (at the logged
     /// nodes of `along`, [`LSharp::differs_along`]): drops the candidates whose word followed
     /// by the same prefix has another.
-    fn drop_apart_via_frontier(&mut self, i: usize, v: &[u32], along: &[NodeId]) {
+    fn drop_apart_via_frontier(&mut self, i: usize, v: &[u32], along: &[u8]) {
         let (f, mut cands) = std::mem::take(&mut self.frontier[i]);
         let before = cands.len();
-        cands.retain(|&q| {
-            !Self::differs_along(&self.tree, &self.inc.stamp, self.inc.epoch, self.basis[q as usize], v, along, 0)
-        });
+        cands.retain(|&q| !Self::differs_along(&self.tree, self.basis[q as usize], v, along, 0));
         self.inc.dropped += before - cands.len();
         if cands.len() != before {
             self.inc.changed.push(f);
@@ -1129,7 +1127,7 @@ impl LSharp {
     /// Basis node `q`'s word followed by prefixes of `v` (not empty) has new answers (at the
     /// logged nodes of `along`): drops `q` from the candidates of the frontier nodes whose word
     /// followed by the same prefix has another.
-    fn drop_apart_via_basis(&mut self, q: u32, v: &[u32], along: &[NodeId]) {
+    fn drop_apart_via_basis(&mut self, q: u32, v: &[u32], along: &[u8]) {
         // Only frontier nodes with a child on `v`'s first letter can have `f·v` in the tree.
         let slot = q as usize * self.inc.rev_width + v[0] as usize % self.inc.rev_width;
         let mut rev = std::mem::take(&mut self.inc.rev[slot]);
@@ -1138,7 +1136,7 @@ impl LSharp {
             let Some(i) = self.frontier_of(f) else { return false };
             let cands = &mut self.frontier[i].1;
             let Ok(at) = cands.binary_search(&q) else { return false };
-            if Self::differs_along(&self.tree, &self.inc.stamp, self.inc.epoch, f, v, along, 1) {
+            if Self::differs_along(&self.tree, f, v, along, 1) {
                 cands.remove(at);
                 self.inc.dropped += 1;
                 self.inc.changed.push(f);
