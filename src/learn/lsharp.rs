@@ -875,11 +875,13 @@ impl LSharp {
                 return;
             }
             let b = self.basis[q];
-            let probe = self.extension_probe(q, oracle);
             // Under prefix closure a rejected basis node's children are rejected: no run.
             let guided = self.guided_tail > 0
                 && oracle.answers_adaptively()
                 && !(self.tree.prefix_closed() && self.tree.out(b) == Some(false));
+            // With the guided tail every child without an answer is asked by an adaptive run
+            // (the first arm below), so the probe would never be used: not computed.
+            let probe = if guided { None } else { self.extension_probe(q, oracle) };
             for a in 0..letters {
                 let c = match &probe {
                     _ if guided && self.tree.child(b, a).and_then(|c| self.tree.out(c)).is_none() => {
