@@ -64,6 +64,10 @@
 //! then has exactly one candidate; all answers in the tree come from the teacher or from
 //! prefix closure.
 //!
+//! An adaptive run keeps its buffers between runs, records its answers on the nodes it walked
+//! (not by a second walk of its word from the root), and picks each tail letter from a mask of
+//! the letters allowed in its hypothesis state, computed once per state and run.
+//!
 //! Work is kept incremental where it was measured to matter: apartness is re-checked only from
 //! the answers logged since the last settlement ([`ObservationTree::take_log`]), a path of new
 //! answers at a time (one walk per basis or frontier node above it, not one per answer),
@@ -94,18 +98,20 @@
 //!
 //! The consistency check runs the hypothesis over the whole tree once, then only over what
 //! changed ([`ObservationTree::disagreements_since`]: the subtrees below changed transitions,
-//! new nodes and new answers), and finds the first inconsistency in walk order by one descent
+//! new nodes and new answers; while the tree has fewer than `FULL_PASS_BELOW` nodes, one
+//! plain pass, which costs less there than keeping the lists of nodes per state), and finds the first inconsistency in walk order by one descent
 //! over the marked paths ([`ObservationTree::first_in_walk_order`]); a new frontier node skips
 //! the basis nodes that one level of answers (its own, its children's) shows apart, from a
 //! bitset per letter over the extended basis (`Incremental::sift`).
 //!
-//! Known weaknesses (measured in `benches/LEARNING.md`, section C, runs 9 and 11, and "Time, this
-//! session"): settling new answers compares each frontier node below or beside them with its
+//! Known weaknesses (measured in `benches/LEARNING.md`, section C, runs 9, 11 and 13, and "Time,
+//! this session"): settling new answers compares each frontier node below or beside them with its
 //! candidates by walking the tree along the run (`differs_along`; with the other walks, about 30%
 //! of the witness rule's time on pots2 in run 11; skipping the answers a new frontier node's
 //! candidates were computed from was tried and gained nothing measurable); every walk's child
-//! look-ups miss the cache on large trees (a node, its letter mask and its child list sit in three
-//! places); a new frontier node is compared with every basis node that the sifting bits leave, and
+//! look-ups miss the cache on large trees (the node, with its letter mask, then an entry of the
+//! shared child lists: 18% of the witness rule's samples on pots2 in run 13, most of them
+//! settling's walks); a new frontier node is compared with every basis node that the sifting bits leave, and
 //! a promoted node with every frontier node that the frontier's child bits leave (one level of
 //! answers, no deeper index); the ADS search ([`ObservationTree::best_split`]) spends its node
 //! budget on almost every call (24,000 calls on pots2 and random-n500-k10 against 1,400 and 1,900
@@ -115,13 +121,15 @@
 //! ([`super::tree::SplitCache`], in `Incremental`) make it cheaper with the same words
 //! (`benches/LEARNING.md`, "ADS search (15a)"); cutting the budget changes which words are
 //! asked, i.e. the counts. On the
-//! 20-state targets about a fifth of the time is allocation (the ADS search's buffers, a word per
-//! query, the tree's arrays growing) and the consistency check re-runs most of a small tree after
-//! each new basis node. The guided tail's long runs put many answers into the tree at once (each
-//! letter a node that is logged, settled and checked), which is what these walks pay for. In CPU
-//! time subst's L# takes 0.050 to 0.38 (witness rule) and 0.071 to 0.46 (ADS rule) of AALpy's
-//! fastest learner on the bench's targets (run 11), not yet the issue's 1/10 except on one
-//! (random-n500-k3); 4.9 ms on random-n20-k10 against about 1 ms needed. The query counts move by
+//! 20-state targets the time is spread over the passes that every letter of a guided tail makes
+//! (run 13, random-n20-k10: the adaptive runs about half, of which the ADS search in extension a
+//! quarter and adding nodes another; settling a quarter; the witness search, the consistency
+//! check and apartness 5% to 9% each): the tail's long runs put many answers into the tree at
+//! once (each letter a node that is logged, settled and checked), which is what these walks pay
+//! for. In CPU time subst's L# takes 0.045 to 0.32 (witness rule) and 0.063 to 0.36 (ADS rule) of
+//! AALpy's fastest learner on the bench's targets (run 13), the issue's 1/10 on 3 of 12 (witness
+//! rule: peterson3, random-n20-k3, random-n500-k3); 3.5 ms on random-n20-k10 against about 1.2
+//! ms needed. The query counts move by
 //! a few percent with the tail's length and seed (pseudo-random walks): a goal met by 1% is met by
 //! chance as much as by design. In 15m's run 9 the witness rule meets the membership goal on the
 //! 100-state random targets by 0.4% to 1.3% only, and the equivalence counts on pots2 range from

@@ -78,11 +78,11 @@ const ACCEPTED: u8 = 2;
 const INNER: u8 = 4;
 
 /// A node's children, in 24 bytes: a child look-up reads the node and, for a node with two
-/// or more children, one entry of [`ObservationTree::kids`].
+/// or more children, one entry of `kids`.
 #[derive(Clone, Copy, Debug)]
 struct Node {
-    /// Bit `a % 64` set for every letter `a` of its children (as in
-    /// [`ObservationTree::letter_mask`], kept here too so that a look-up reads one place).
+    /// Bit `a % 64` set for every letter `a` of its children (as in `letter_mask`, kept here
+    /// too so that a look-up reads one place).
     mask: u64,
     /// The only child as (letter, child) while there is one (`(0, ROOT)` for none: the root
     /// is nobody's child), so that the nodes of a run, which mostly have one child, need no
