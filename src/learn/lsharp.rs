@@ -209,6 +209,8 @@ struct Incremental {
     adaptive: AdaptiveBuffers,
     /// The nodes of the last adaptive run, root first.
     run_nodes: Vec<NodeId>,
+    /// A copy of a frontier node's candidates for the adaptive run that separates them.
+    cands: Vec<u32>,
     /// The buffers of [`LSharp::settle`]: a path's nodes, letters and new answers.
     path: (Vec<NodeId>, Vec<u32>, Vec<u8>),
     /// Per node, the last settlement (`epoch`) that logged its answer.
@@ -1321,8 +1323,10 @@ impl LSharp {
                                 &mut self.inc.split,
                             )
                             .unwrap_or(witness);
-                        let cands = cands.clone();
-                        self.ask_adaptive(f, &cands, first, Some(Separation::Ads), true, oracle);
+                        let mut buf = std::mem::take(&mut self.inc.cands);
+                        buf.clone_from(cands);
+                        self.ask_adaptive(f, &buf, first, Some(Separation::Ads), true, oracle);
+                        self.inc.cands = buf;
                         self.settle();
                         separated = true;
                         continue;
@@ -1346,8 +1350,10 @@ impl LSharp {
                         // The witness, then (the witness rule) the witnesses of the first two
                         // candidates still agreeing with the run, then the guided tail, in one
                         // run.
-                        let cands = cands.clone();
-                        self.ask_adaptive(f, &cands, word, Some(Separation::Witness), true, oracle);
+                        let mut buf = std::mem::take(&mut self.inc.cands);
+                        buf.clone_from(cands);
+                        self.ask_adaptive(f, &buf, word, Some(Separation::Witness), true, oracle);
+                        self.inc.cands = buf;
                     } else {
                         self.ask(f, &word, oracle);
                     }

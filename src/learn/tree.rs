@@ -59,6 +59,8 @@ pub use ads::SplitCache;
 pub type NodeId = u32;
 
 thread_local! {
+    /// The stack of [`ObservationTree::apart`], kept between calls.
+    static APART_STACK: std::cell::RefCell<Vec<(NodeId, NodeId)>> = const { std::cell::RefCell::new(Vec::new()) };
     /// The queue of [`ObservationTree::witness_from`], kept between calls.
     static WITNESS_QUEUE: std::cell::RefCell<std::collections::VecDeque<(NodeId, NodeId)>> =
         const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
@@ -653,7 +655,19 @@ impl ObservationTree {
         if let Some(decided) = self.apart_here(p, q) {
             return decided;
         }
-        let mut stack: Vec<(NodeId, NodeId)> = Vec::new();
+        // The stack is a buffer kept per thread: this runs for most new frontier nodes and
+        // promotions, against many nodes each.
+        APART_STACK.with_borrow_mut(|stack| {
+            stack.clear();
+            let apart = self.apart_below(p, q, stack);
+            stack.clear();
+            apart
+        })
+    }
+
+    /// The search of [`ObservationTree::apart`] below `p` and `q`, whose own bits did not
+    /// decide it; `stack` is an empty buffer.
+    fn apart_below(&self, p: NodeId, q: NodeId, stack: &mut Vec<(NodeId, NodeId)>) -> bool {
         let (mut a, mut b) = (p, q);
         loop {
             let (ca, cb) = (self.children(a), self.children(b));
