@@ -386,7 +386,9 @@ impl Membership for DfaTeacher<'_> {
         // One run: the word, then one letter at a time as `next` chooses.
         self.membership += 1;
         let mut q = self.target.start();
-        let mut answers = Vec::with_capacity(word.len() + 8);
+        // Room for the letters `next` adds (L#'s guided tail is 100), so that the answers are
+        // not copied as they grow.
+        let mut answers = Vec::with_capacity(word.len() + 128);
         answers.push(self.target.accepts(q));
         for &a in word {
             q = self.target.step(q, a as usize);

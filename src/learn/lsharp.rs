@@ -64,6 +64,10 @@
 //! then has exactly one candidate; all answers in the tree come from the teacher or from
 //! prefix closure.
 //!
+//! An adaptive run keeps its buffers between runs, records its answers on the nodes it walked
+//! (not by a second walk of its word from the root), and picks each tail letter from a mask of
+//! the letters allowed in its hypothesis state, computed once per state and run.
+//!
 //! Work is kept incremental where it was measured to matter: apartness is re-checked only from
 //! the answers logged since the last settlement ([`ObservationTree::take_log`]), a path of new
 //! answers at a time (one walk per basis or frontier node above it, not one per answer),
@@ -94,18 +98,20 @@
 //!
 //! The consistency check runs the hypothesis over the whole tree once, then only over what
 //! changed ([`ObservationTree::disagreements_since`]: the subtrees below changed transitions,
-//! new nodes and new answers), and finds the first inconsistency in walk order by one descent
+//! new nodes and new answers; while the tree has fewer than `FULL_PASS_BELOW` nodes, one
+//! plain pass, which costs less there than keeping the lists of nodes per state), and finds the first inconsistency in walk order by one descent
 //! over the marked paths ([`ObservationTree::first_in_walk_order`]); a new frontier node skips
 //! the basis nodes that one level of answers (its own, its children's) shows apart, from a
 //! bitset per letter over the extended basis (`Incremental::sift`).
 //!
-//! Known weaknesses (measured in `benches/LEARNING.md`, section C, runs 9 and 11, and "Time, this
-//! session"): settling new answers compares each frontier node below or beside them with its
+//! Known weaknesses (measured in `benches/LEARNING.md`, section C, runs 9, 11 and 13, and "Time,
+//! this session"): settling new answers compares each frontier node below or beside them with its
 //! candidates by walking the tree along the run (`differs_along`; with the other walks, about 30%
 //! of the witness rule's time on pots2 in run 11; skipping the answers a new frontier node's
 //! candidates were computed from was tried and gained nothing measurable); every walk's child
-//! look-ups miss the cache on large trees (a node, its letter mask and its child list sit in three
-//! places); a new frontier node is compared with every basis node that the sifting bits leave, and
+//! look-ups miss the cache on large trees (the node, with its letter mask, then an entry of the
+//! shared child lists: 18% of the witness rule's samples on pots2 in run 13, most of them
+//! settling's walks); a new frontier node is compared with every basis node that the sifting bits leave, and
 //! a promoted node with every frontier node that the frontier's child bits leave (one level of
 //! answers, no deeper index); the ADS search ([`ObservationTree::best_split`]) spends its node
 //! budget on almost every call (24,000 calls on pots2 and random-n500-k10 against 1,400 and 1,900
@@ -115,13 +121,15 @@
 //! ([`super::tree::SplitCache`], in `Incremental`) make it cheaper with the same words
 //! (`benches/LEARNING.md`, "ADS search (15a)"); cutting the budget changes which words are
 //! asked, i.e. the counts. On the
-//! 20-state targets about a fifth of the time is allocation (the ADS search's buffers, a word per
-//! query, the tree's arrays growing) and the consistency check re-runs most of a small tree after
-//! each new basis node. The guided tail's long runs put many answers into the tree at once (each
-//! letter a node that is logged, settled and checked), which is what these walks pay for. In CPU
-//! time subst's L# takes 0.050 to 0.38 (witness rule) and 0.071 to 0.46 (ADS rule) of AALpy's
-//! fastest learner on the bench's targets (run 11), not yet the issue's 1/10 except on one
-//! (random-n500-k3); 4.9 ms on random-n20-k10 against about 1 ms needed. The query counts move by
+//! 20-state targets the time is spread over the passes that every letter of a guided tail makes
+//! (run 13, random-n20-k10: the adaptive runs about half, of which the ADS search in extension a
+//! quarter and adding nodes another; settling a quarter; the witness search, the consistency
+//! check and apartness 5% to 9% each): the tail's long runs put many answers into the tree at
+//! once (each letter a node that is logged, settled and checked), which is what these walks pay
+//! for. In CPU time subst's L# takes 0.045 to 0.32 (witness rule) and 0.063 to 0.36 (ADS rule) of
+//! AALpy's fastest learner on the bench's targets (run 13), the issue's 1/10 on 3 of 12 (witness
+//! rule: peterson3, random-n20-k3, random-n500-k3); 3.5 ms on random-n20-k10 against about 1.2
+//! ms needed. The query counts move by
 //! a few percent with the tail's length and seed (pseudo-random walks): a goal met by 1% is met by
 //! chance as much as by design. In 15m's run 9 the witness rule meets the membership goal on the
 //! 100-state random targets by 0.4% to 1.3% only, and the equivalence counts on pots2 range from
@@ -197,8 +205,14 @@ struct Incremental {
     marks: WalkMarks,
     /// The candidates' answers kept by [`ObservationTree::best_split_with`].
     split: SplitCache,
-    /// The buffers of [`LSharp::settle`]: a path's nodes and letters.
-    path: (Vec<NodeId>, Vec<u32>),
+    /// The buffers of [`LSharp::ask_adaptive`].
+    adaptive: AdaptiveBuffers,
+    /// The nodes of the last adaptive run, root first.
+    run_nodes: Vec<NodeId>,
+    /// A copy of a frontier node's candidates for the adaptive run that separates them.
+    cands: Vec<u32>,
+    /// The buffers of [`LSharp::settle`]: a path's nodes, letters and new answers.
+    path: (Vec<NodeId>, Vec<u32>, Vec<u8>),
     /// Per node, the last settlement (`epoch`) that logged its answer.
     stamp: Vec<u32>,
     /// The number of settlements with new answers so far.
@@ -241,6 +255,30 @@ struct Incremental {
     next: Vec<u32>,
 }
 
+/// The buffers of [`LSharp::ask_adaptive`], kept between runs.
+#[derive(Clone, Debug, Default)]
+struct AdaptiveBuffers {
+    /// The word of the run's start node.
+    prefix: Vec<u32>,
+    /// The letters the run chose after it.
+    chosen: Vec<u32>,
+    /// The letters planned and not asked yet.
+    plan: std::collections::VecDeque<u32>,
+    /// The candidates still agreeing with the run, with their nodes below the same letters.
+    tracked: Vec<(u32, NodeId)>,
+    /// The tracked candidates' nodes, for the search of the next word.
+    nodes: Vec<NodeId>,
+    /// The node reached after each chosen letter.
+    path: Vec<NodeId>,
+    /// Per basis index: the run (`call`) that last computed the mask of the letters the tail
+    /// may take from that state, and the mask (alphabets of at most 64 letters).
+    tail_ok: Vec<(u32, u64)>,
+    /// The allowed letters of a state, for larger alphabets.
+    oks: Vec<usize>,
+    /// The number of runs so far (wrapping; 0 is never a run's).
+    call: u32,
+}
+
 /// How L# picks the query that separates a frontier node's candidates (the separation rule).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Separation {
@@ -278,6 +316,10 @@ pub const GUIDED_TAIL: usize = 100;
 /// 20, equivalence queries on pots2 73 → 50 (witness rule) and 60 → 44 (ADS rule) at about
 /// the same membership queries; 10, 12 and 15 did as well, 8 did not (pots2 71, witness rule).
 pub const GUIDED_TAIL_SHARED: usize = 20;
+
+/// While the tree has fewer nodes than this, the consistency check is one plain pass over the
+/// tree ([`HypothesisStates::full_pass_below`]).
+const FULL_PASS_BELOW: usize = 1 << 14;
 
 /// How many letters an adaptive query of the ADS rule may add after its first word.
 const ADS_MAX_LETTERS: usize = 1 << 10;
@@ -329,7 +371,12 @@ impl LSharp {
             frontier: Vec::new(),
             frontier_index: vec![NONE],
             extended: 0,
-            inc: Box::new(Incremental { rev: vec![Vec::new(); width], rev_width: width, ..Incremental::default() }),
+            inc: Box::new(Incremental {
+                rev: vec![Vec::new(); width],
+                rev_width: width,
+                states: HypothesisStates::full_pass_below(FULL_PASS_BELOW),
+                ..Incremental::default()
+            }),
             closed: None,
             reference: None,
             separation: Separation::default(),
@@ -498,10 +545,20 @@ impl LSharp {
         guess: bool,
         oracle: &mut dyn Membership,
     ) {
-        let prefix = self.tree.word(f);
+        // The buffers of every run, kept between runs (this runs for almost every query).
+        let mut bufs = std::mem::take(&mut self.inc.adaptive);
+        bufs.call = bufs.call.wrapping_add(1);
+        if bufs.call == 0 {
+            bufs.tail_ok.iter_mut().for_each(|e| e.0 = 0);
+            bufs.call = 1;
+        }
+        let AdaptiveBuffers { prefix, chosen, plan, tracked, nodes, path, tail_ok, oks, call } = &mut bufs;
+        let call = *call;
+        self.tree.word_into(f, prefix);
         let pc = self.tree.prefix_closed();
         let k = self.alphabet.len();
-        let mut chosen: Vec<u32> = Vec::new();
+        chosen.clear();
+        path.clear();
         let mut tail = self.guided_tail;
         // Mixed into the walk's seed after its shared part: the runs so far, so that two
         // runs from the same start state part ways there.
@@ -513,12 +570,14 @@ impl LSharp {
             let basis = &self.basis;
             let hyp = &self.inc.next;
             let accepting = &self.inc.accepting;
-            let mut oks: Vec<usize> = Vec::with_capacity(k);
             let split_cache = &mut self.inc.split;
             let mut must = first.len();
-            let mut plan: std::collections::VecDeque<u32> = first.into();
+            plan.clear();
+            plan.extend(first);
             let mut at = f;
-            let mut tracked: Vec<(u32, NodeId)> = cands.iter().map(|&q| (q, basis[q as usize])).collect();
+            tracked.clear();
+            tracked.extend(cands.iter().map(|&q| (q, basis[q as usize])));
+            tail_ok.resize(basis.len(), (0, 0));
             let mut started = false;
             let mut walk: Option<(u32, u64)> = None;
             // The last candidate that could no longer be followed (no answer in the tree),
@@ -547,14 +606,15 @@ impl LSharp {
                         && tracked.len() >= 2
                         && chosen.len() < ADS_MAX_LETTERS
                     {
-                        let nodes: Vec<NodeId> = tracked.iter().map(|&(_, p)| p).collect();
+                        nodes.clear();
+                        nodes.extend(tracked.iter().map(|&(_, p)| p));
                         if let Some(w) = tree.witness(nodes[0], nodes[1]) {
                             match rule {
                                 Separation::Witness => plan.extend(w),
                                 Separation::Ads => {
                                     let d = w.len() + ADS_EXTRA_DEPTH;
                                     plan.extend(
-                                        tree.best_split_with(at, &nodes, d, ADS_BUDGET, split_cache).unwrap_or(w),
+                                        tree.best_split_with(at, nodes, d, ADS_BUDGET, split_cache).unwrap_or(w),
                                     );
                                 }
                             }
@@ -563,6 +623,7 @@ impl LSharp {
                     if let Some(a) = plan.pop_front() {
                         must = must.saturating_sub(1);
                         at = tree.child_or_add(at, a);
+                        path.push(at);
                         let before = chosen.len();
                         // In place: this runs once per letter, over every basis node at first.
                         tracked.retain_mut(|(q, p)| match tree.child(*p, a) {
@@ -590,7 +651,7 @@ impl LSharp {
                     // the tree holds answers to the same words below them (measured: fewer
                     // queries than a seed per node, `benches/LEARNING.md`, run 7).
                     let seed = 0x9e37_79b9_7f4a_7c15 ^ u64::from(start).wrapping_mul(0x2545_f491_4f6c_dd1d);
-                    walk = Some((hyp_run(hyp, k, start, &chosen), seed));
+                    walk = Some((hyp_run(hyp, k, start, chosen), seed));
                 }
                 let (state, x) = walk.as_mut()?;
                 if tail == 0 || k == 0 || *state == NONE {
@@ -613,19 +674,59 @@ impl LSharp {
                                 .copied()
                                 .unwrap_or_else(|| tree.out(basis[t as usize]) == Some(true)))
                 };
-                oks.clear();
-                oks.extend(row.iter().enumerate().filter(|&(_, &t)| ok(t)).map(|(l, _)| l));
-                let l = if oks.is_empty() { r % k } else { oks[r % oks.len()] };
+                let l = match tail_ok.get_mut(*state as usize) {
+                    Some(entry) if k <= 64 => {
+                        // The allowed letters as a mask, computed once per state and run (the
+                        // hypothesis does not change during a run); the `r`-th allowed
+                        // letter in order is the mask's `r`-th set bit.
+                        if entry.0 != call {
+                            let mut m = 0u64;
+                            for (l, &t) in row.iter().enumerate() {
+                                if ok(t) {
+                                    m |= 1 << l;
+                                }
+                            }
+                            *entry = (call, m);
+                        }
+                        let mut m = entry.1;
+                        if m == 0 {
+                            r % k
+                        } else {
+                            for _ in 0..r % m.count_ones() as usize {
+                                m &= m - 1;
+                            }
+                            m.trailing_zeros() as usize
+                        }
+                    }
+                    _ => {
+                        oks.clear();
+                        oks.extend(row.iter().enumerate().filter(|&(_, &t)| ok(t)).map(|(l, _)| l));
+                        if oks.is_empty() { r % k } else { oks[r % oks.len()] }
+                    }
+                };
                 *state = row[l];
                 at = tree.child_or_add(at, l as u32);
+                path.push(at);
                 chosen.push(l as u32);
                 Some(l as u32)
             };
-            oracle.member_adaptive_indexed(&self.alphabet, &prefix, &mut next)
+            oracle.member_adaptive_indexed(&self.alphabet, prefix, &mut next)
         };
-        let mut word = prefix;
-        word.extend_from_slice(&chosen);
-        self.record_run(&word, &answers);
+        // The run's nodes, root first: `f`'s path, then the nodes the run added or met (the
+        // nodes `record_run` would find again by walking the word from the root).
+        let mut all = std::mem::take(&mut self.inc.run_nodes);
+        all.clear();
+        let mut x = f;
+        all.push(x);
+        while let Some((p, _)) = self.tree.parent(x) {
+            all.push(p);
+            x = p;
+        }
+        all.reverse();
+        all.extend_from_slice(path);
+        self.record_nodes(&all, &answers);
+        self.inc.run_nodes = all;
+        self.inc.adaptive = bufs;
     }
 
     /// Brings [`Incremental::accepting`] up to the basis nodes whose answers are known (all of
@@ -676,6 +777,21 @@ impl LSharp {
                 at = self.tree.child_or_add(at, word[i - 1]);
             }
             self.tree.set_out(at, b);
+        }
+    }
+
+    /// [`LSharp::record_run`] for a run whose nodes are in the tree already: `nodes` holds the
+    /// node of every prefix of the run's word, root first (the word's length plus one).
+    fn record_nodes(&mut self, nodes: &[NodeId], answers: &[bool]) {
+        let pc = self.tree.prefix_closed();
+        self.stats.membership += 1;
+        self.stats.symbols += nodes.len().saturating_sub(1);
+        self.closed = None;
+        for (i, &b) in answers.iter().enumerate().take(nodes.len()) {
+            if i > 0 && pc && self.tree.out(nodes[i - 1]) == Some(false) {
+                break;
+            }
+            self.tree.set_out(nodes[i], b);
         }
     }
 
@@ -769,11 +885,13 @@ impl LSharp {
                 return;
             }
             let b = self.basis[q];
-            let probe = self.extension_probe(q, oracle);
             // Under prefix closure a rejected basis node's children are rejected: no run.
             let guided = self.guided_tail > 0
                 && oracle.answers_adaptively()
                 && !(self.tree.prefix_closed() && self.tree.out(b) == Some(false));
+            // With the guided tail every child without an answer is asked by an adaptive run
+            // (the first arm below), so the probe would never be used: not computed.
+            let probe = if guided { None } else { self.extension_probe(q, oracle) };
             for a in 0..letters {
                 let c = match &probe {
                     _ if guided && self.tree.child(b, a).and_then(|c| self.tree.out(c)).is_none() => {
@@ -922,7 +1040,7 @@ impl LSharp {
         }
         self.inc.rev_seen = self.tree.len();
         // The nodes from the root down to a path's end, and the letters between them.
-        let (mut nodes, mut letters) = std::mem::take(&mut self.inc.path);
+        let (mut nodes, mut letters, mut outs) = std::mem::take(&mut self.inc.path);
         for &x in &log {
             if self.tree.out(x).is_none()
                 || self.tree.children(x).iter().any(|&(_, c)| self.inc.stamp[c as usize] == epoch)
@@ -940,8 +1058,15 @@ impl LSharp {
             }
             nodes.reverse();
             letters.reverse();
+            // What every walk along this path compares with, read once: per node, its answer
+            // if it was logged in this settlement.
+            outs.clear();
+            outs.extend(nodes.iter().map(|&y| match self.tree.out(y) {
+                Some(o) if self.inc.stamp[y as usize] == epoch => 1 + u8::from(o),
+                _ => 0,
+            }));
             for (j, &u) in nodes.iter().enumerate() {
-                let (v, along) = (&letters[j..], &nodes[j..]);
+                let (v, along) = (&letters[j..], &outs[j..]);
                 if let Some(q) = self.basis_of(u) {
                     // Rejected basis nodes are apart from exactly the accepted nodes, which
                     // the answers alone show; a basis node's own answer is never new.
@@ -959,29 +1084,22 @@ impl LSharp {
             }
         }
         // The buffers are kept for the next settlement (most runs are alike in length).
-        self.inc.path = (nodes, letters);
+        self.inc.path = (nodes, letters, outs);
         self.tree.give_back_log(log);
     }
 
     /// Whether the word of `start` followed by a prefix `v[..i]` has a known answer other
-    /// than that of `along[i]`, for some `i ≥ from` where `along[i]` was logged in this
-    /// settlement (`stamp[along[i]] == epoch`); `along[i]` is the node of `u·v[..i]` for the
-    /// node `u = along[0]` being compared with `start`. One walk down the tree.
-    fn differs_along(
-        tree: &ObservationTree,
-        stamp: &[u32],
-        epoch: u32,
-        start: NodeId,
-        v: &[u32],
-        along: &[NodeId],
-        from: usize,
-    ) -> bool {
+    /// than `along[i]`, for some `i ≥ from` where `along[i]` is an answer logged in this
+    /// settlement (1 rejected, 2 accepted; 0 for a node not logged): `along[i]` is the new
+    /// answer at `u·v[..i]` for the node `u` being compared with `start`. One walk down the
+    /// tree.
+    fn differs_along(tree: &ObservationTree, start: NodeId, v: &[u32], along: &[u8], from: usize) -> bool {
         let mut a = start;
-        for (i, &y) in along.iter().enumerate() {
+        for (i, &z) in along.iter().enumerate() {
             if i >= from
-                && stamp[y as usize] == epoch
-                && let (Some(x), Some(z)) = (tree.out(a), tree.out(y))
-                && x != z
+                && z != 0
+                && let Some(x) = tree.out(a)
+                && x != (z == 2)
             {
                 return true;
             }
@@ -997,12 +1115,10 @@ impl LSharp {
     /// Frontier node `i`'s word followed by prefixes of `v` has new answers (at the logged
     /// nodes of `along`, [`LSharp::differs_along`]): drops the candidates whose word followed
     /// by the same prefix has another.
-    fn drop_apart_via_frontier(&mut self, i: usize, v: &[u32], along: &[NodeId]) {
+    fn drop_apart_via_frontier(&mut self, i: usize, v: &[u32], along: &[u8]) {
         let (f, mut cands) = std::mem::take(&mut self.frontier[i]);
         let before = cands.len();
-        cands.retain(|&q| {
-            !Self::differs_along(&self.tree, &self.inc.stamp, self.inc.epoch, self.basis[q as usize], v, along, 0)
-        });
+        cands.retain(|&q| !Self::differs_along(&self.tree, self.basis[q as usize], v, along, 0));
         self.inc.dropped += before - cands.len();
         if cands.len() != before {
             self.inc.changed.push(f);
@@ -1023,7 +1139,7 @@ impl LSharp {
     /// Basis node `q`'s word followed by prefixes of `v` (not empty) has new answers (at the
     /// logged nodes of `along`): drops `q` from the candidates of the frontier nodes whose word
     /// followed by the same prefix has another.
-    fn drop_apart_via_basis(&mut self, q: u32, v: &[u32], along: &[NodeId]) {
+    fn drop_apart_via_basis(&mut self, q: u32, v: &[u32], along: &[u8]) {
         // Only frontier nodes with a child on `v`'s first letter can have `f·v` in the tree.
         let slot = q as usize * self.inc.rev_width + v[0] as usize % self.inc.rev_width;
         let mut rev = std::mem::take(&mut self.inc.rev[slot]);
@@ -1032,7 +1148,7 @@ impl LSharp {
             let Some(i) = self.frontier_of(f) else { return false };
             let cands = &mut self.frontier[i].1;
             let Ok(at) = cands.binary_search(&q) else { return false };
-            if Self::differs_along(&self.tree, &self.inc.stamp, self.inc.epoch, f, v, along, 1) {
+            if Self::differs_along(&self.tree, f, v, along, 1) {
                 cands.remove(at);
                 self.inc.dropped += 1;
                 self.inc.changed.push(f);
@@ -1207,8 +1323,10 @@ impl LSharp {
                                 &mut self.inc.split,
                             )
                             .unwrap_or(witness);
-                        let cands = cands.clone();
-                        self.ask_adaptive(f, &cands, first, Some(Separation::Ads), true, oracle);
+                        let mut buf = std::mem::take(&mut self.inc.cands);
+                        buf.clone_from(cands);
+                        self.ask_adaptive(f, &buf, first, Some(Separation::Ads), true, oracle);
+                        self.inc.cands = buf;
                         self.settle();
                         separated = true;
                         continue;
@@ -1232,8 +1350,10 @@ impl LSharp {
                         // The witness, then (the witness rule) the witnesses of the first two
                         // candidates still agreeing with the run, then the guided tail, in one
                         // run.
-                        let cands = cands.clone();
-                        self.ask_adaptive(f, &cands, word, Some(Separation::Witness), true, oracle);
+                        let mut buf = std::mem::take(&mut self.inc.cands);
+                        buf.clone_from(cands);
+                        self.ask_adaptive(f, &buf, word, Some(Separation::Witness), true, oracle);
+                        self.inc.cands = buf;
                     } else {
                         self.ask(f, &word, oracle);
                     }

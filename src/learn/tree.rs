@@ -2,10 +2,12 @@
 //! word asked so far, as a prefix tree whose nodes carry the answer for the word that leads to
 //! them, when it is known.
 //!
-//! Letters are indices into the learner's sorted alphabet, nodes are indices into one arena,
-//! and a node's children are kept inline while there is one (most nodes of a run) and as a
-//! short list sorted by letter once there are two or more, so that asking a word costs a walk
-//! down the tree and no allocation for the nodes of a run.
+//! Letters are indices into the learner's sorted alphabet, nodes are indices into one arena
+//! of 24-byte nodes, and a node's children are kept inline while there is one (most nodes of
+//! a run) and as a list sorted by letter once there are two or more, in a block of one shared
+//! array (`kids`; a full block moves to the end at twice the size), so that asking a word
+//! costs a walk down the tree and no allocation of its own, and a child look-up reads the
+//! node (its letter mask is kept in it) and at most one entry of that array.
 //!
 //! For a prefix-closed target the tree also knows what prefix closure implies: a rejected
 //! word rejects every extension (a child of a rejected node is rejected without asking), and
@@ -31,9 +33,10 @@
 //! 64-bit mask of its children's letters, kept in arrays of their own, so that most pairs are
 //! decided without touching the nodes themselves.
 //!
-//! Known weaknesses: a node with two or more children has a sorted list of its own (one
-//! allocation; found by the letter mask's popcount for alphabets of at most 64 letters, by
-//! bisection otherwise); the walks along runs (settling, apartness, witnesses) read a node, its
+//! Known weaknesses: a node with two or more children has a block of the shared list array
+//! (found by the letter mask's popcount for alphabets of at most 64 letters, by bisection
+//! otherwise), and the blocks a list outgrew stay unused (at most as many entries again as
+//! the lists hold); the walks along runs (settling, apartness, witnesses) read a node, its
 //! mask and its list at scattered places, which is where much of L#'s time goes on the large
 //! targets. [`ObservationTree::best_split`] (the ADS rule's search, in `tree/ads.rs`) walks
 //! the candidates' subtrees side by side for every question it chooses, up to its node
@@ -56,6 +59,8 @@ pub use ads::SplitCache;
 pub type NodeId = u32;
 
 thread_local! {
+    /// The stack of [`ObservationTree::apart`], kept between calls.
+    static APART_STACK: std::cell::RefCell<Vec<(NodeId, NodeId)>> = const { std::cell::RefCell::new(Vec::new()) };
     /// The queue of [`ObservationTree::witness_from`], kept between calls.
     static WITNESS_QUEUE: std::cell::RefCell<std::collections::VecDeque<(NodeId, NodeId)>> =
         const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
@@ -74,16 +79,22 @@ const ACCEPTED: u8 = 2;
 /// A node has children.
 const INNER: u8 = 4;
 
-#[derive(Clone, Debug)]
+/// A node's children, in 24 bytes: a child look-up reads the node and, for a node with two
+/// or more children, one entry of `kids`.
+#[derive(Clone, Copy, Debug)]
 struct Node {
-    depth: u32,
+    /// Bit `a % 64` set for every letter `a` of its children (as in `letter_mask`, kept here
+    /// too so that a look-up reads one place).
+    mask: u64,
     /// The only child as (letter, child) while there is one (`(0, ROOT)` for none: the root
     /// is nobody's child), so that the nodes of a run, which mostly have one child, need no
-    /// allocation of their own.
+    /// list of their own.
     one: (u32, NodeId),
-    /// Every child as (letter, child), sorted by letter, once there are two or more (empty
-    /// before).
-    many: Vec<(u32, NodeId)>,
+    /// Once there are two or more children: every child as (letter, child), sorted by
+    /// letter, at `kids[start..start + len]`, in a block of `len.next_power_of_two()` entries
+    /// (`len` is 0 before).
+    start: u32,
+    len: u32,
 }
 
 /// An observation tree over an alphabet of `letters` letters.
@@ -92,6 +103,11 @@ pub struct ObservationTree {
     letters: u32,
     prefix_closed: bool,
     nodes: Vec<Node>,
+    /// Per node, its depth (the length of its word).
+    depth: Vec<u32>,
+    /// The child lists of the nodes with two or more children, one block per node (a block
+    /// that fills up moves to the end at twice the size; the old one is left unused).
+    kids: Vec<(u32, NodeId)>,
     /// Per node, its parent and the letter from it (the root's are `(ROOT, 0)`), in an array of
     /// their own: the one pass of [`ObservationTree::disagreements`] reads only these and
     /// `meta`.
@@ -140,16 +156,31 @@ pub struct HypothesisStates {
     /// Per node, the last check that computed its state (`pass`).
     seen: Vec<u32>,
     pass: u32,
+    /// While the tree has fewer nodes than this, every check is one plain pass
+    /// ([`ObservationTree::disagreements`]) and nothing is kept: on a small tree that pass
+    /// costs less than keeping the lists of nodes per state. 0 (the default): always
+    /// incremental.
+    full_below: usize,
+}
+
+impl HypothesisStates {
+    /// Kept state for [`ObservationTree::disagreements_since`] that runs the plain pass while
+    /// the tree has fewer than `nodes` nodes, and keeps the states from then on.
+    pub fn full_pass_below(nodes: usize) -> HypothesisStates {
+        HypothesisStates { full_below: nodes, ..HypothesisStates::default() }
+    }
 }
 
 impl ObservationTree {
     /// The tree holding only the root, with nothing known.
     pub fn new(letters: usize, prefix_closed: bool) -> ObservationTree {
-        let root = Node { depth: 0, one: (0, ROOT), many: Vec::new() };
+        let root = Node { mask: 0, one: (0, ROOT), start: 0, len: 0 };
         ObservationTree {
             letters: letters as u32,
             prefix_closed,
             nodes: vec![root],
+            depth: vec![0],
+            kids: Vec::new(),
             up: vec![(ROOT, 0)],
             meta: vec![0],
             letter_mask: vec![0],
@@ -197,15 +228,15 @@ impl ObservationTree {
     /// The child of `n` on `letter`, if the tree has it.
     pub fn child(&self, n: NodeId, letter: u32) -> Option<NodeId> {
         let node = &self.nodes[n as usize];
-        if node.many.is_empty() {
+        if node.len == 0 {
             (node.one.1 != ROOT && node.one.0 == letter).then_some(node.one.1)
         } else if self.letters <= 64 {
-            // The letter mask is exact and `many` has one entry per bit, in letter order: the
-            // child's place is the number of smaller letters.
-            let (mask, bit) = (self.letter_mask[n as usize], 1u64.checked_shl(letter)?);
-            (mask & bit != 0).then(|| node.many[(mask & (bit - 1)).count_ones() as usize].1)
+            // The letter mask is exact and the list has one entry per bit, in letter order:
+            // the child's place is the number of smaller letters.
+            let (mask, bit) = (node.mask, 1u64.checked_shl(letter)?);
+            (mask & bit != 0).then(|| self.kids[node.start as usize + (mask & (bit - 1)).count_ones() as usize].1)
         } else {
-            let c = &node.many;
+            let c = &self.kids[node.start as usize..(node.start + node.len) as usize];
             c.binary_search_by_key(&letter, |&(l, _)| l).ok().map(|i| c[i].1)
         }
     }
@@ -213,8 +244,8 @@ impl ObservationTree {
     /// The children of `n`, sorted by letter.
     pub fn children(&self, n: NodeId) -> &[(u32, NodeId)] {
         let node = &self.nodes[n as usize];
-        if !node.many.is_empty() {
-            &node.many
+        if node.len != 0 {
+            &self.kids[node.start as usize..(node.start + node.len) as usize]
         } else if node.one.1 != ROOT {
             std::slice::from_ref(&node.one)
         } else {
@@ -236,18 +267,39 @@ impl ObservationTree {
             None => {
                 let id = self.nodes.len() as NodeId;
                 let rejected = self.prefix_closed && self.out(n) == Some(false);
-                let node = &mut self.nodes[n as usize];
-                let depth = node.depth + 1;
+                let depth = self.depth[n as usize] + 1;
+                let mut node = self.nodes[n as usize];
                 if node.one.1 == ROOT {
                     node.one = (letter, id);
                 } else {
-                    if node.many.is_empty() {
-                        node.many.push(node.one);
-                    }
-                    let i = node.many.partition_point(|&(l, _)| l < letter);
-                    node.many.insert(i, (letter, id));
+                    let len = node.len as usize;
+                    let start = if len == 0 {
+                        // The first list: the only child so far, in a block of two.
+                        let s = self.kids.len();
+                        self.kids.extend([node.one, (0, ROOT)]);
+                        s
+                    } else if len.is_power_of_two() {
+                        // A full block: moved to the end at twice the size.
+                        let s = self.kids.len();
+                        let old = node.start as usize;
+                        self.kids.extend_from_within(old..old + len);
+                        self.kids.resize(s + 2 * len, (0, ROOT));
+                        s
+                    } else {
+                        node.start as usize
+                    };
+                    let len = len.max(1);
+                    let block = &mut self.kids[start..=start + len];
+                    let i = block[..len].partition_point(|&(l, _)| l < letter);
+                    block.copy_within(i..len, i + 1);
+                    block[i] = (letter, id);
+                    node.start = start as u32;
+                    node.len = len as u32 + 1;
                 }
-                self.nodes.push(Node { depth, one: (0, ROOT), many: Vec::new() });
+                node.mask |= 1 << (letter % 64);
+                self.nodes[n as usize] = node;
+                self.nodes.push(Node { mask: 0, one: (0, ROOT), start: 0, len: 0 });
+                self.depth.push(depth);
                 self.up.push((n, letter));
                 self.meta[n as usize] |= INNER;
                 self.meta.push(if rejected { KNOWN } else { 0 });
@@ -357,6 +409,13 @@ impl ObservationTree {
         accepts: &[bool],
         hs: &mut HypothesisStates,
     ) -> Vec<NodeId> {
+        if self.len() < hs.full_below {
+            // Small: one plain pass; the next check starts from nothing as well (and keeps
+            // the states once the tree has grown).
+            self.known_log.clear();
+            hs.next.clear();
+            return self.disagreements(start, next, letters, accepts, &mut hs.states);
+        }
         let known = std::mem::take(&mut self.known_log);
         let disagrees = |q: u32, m: u8| q != NO_STATE && m & KNOWN != 0 && (m & ACCEPTED != 0) != accepts[q as usize];
         let n_states = accepts.len();
@@ -530,15 +589,15 @@ impl ObservationTree {
     /// decreasing letter order meets `a` before `b` (a node comes before its descendants).
     pub fn walk_order_before(&self, a: NodeId, b: NodeId) -> bool {
         let (mut x, mut y) = (a, b);
-        while self.nodes[x as usize].depth > self.nodes[y as usize].depth {
+        while self.depth[x as usize] > self.depth[y as usize] {
             x = self.up[x as usize].0;
         }
-        while self.nodes[y as usize].depth > self.nodes[x as usize].depth {
+        while self.depth[y as usize] > self.depth[x as usize] {
             y = self.up[y as usize].0;
         }
         if x == y {
             // One is an ancestor of the other (or they are equal).
-            return self.nodes[a as usize].depth < self.nodes[b as usize].depth;
+            return self.depth[a as usize] < self.depth[b as usize];
         }
         while self.up[x as usize].0 != self.up[y as usize].0 {
             x = self.up[x as usize].0;
@@ -563,12 +622,22 @@ impl ObservationTree {
 
     /// The depth of `n`, the length of its word.
     pub fn depth(&self, n: NodeId) -> usize {
-        self.nodes[n as usize].depth as usize
+        self.depth[n as usize] as usize
+    }
+
+    /// The word of `n`, written into `w` (cleared first).
+    pub fn word_into(&self, n: NodeId, w: &mut Vec<u32>) {
+        w.clear();
+        w.resize(self.depth[n as usize] as usize, 0);
+        let mut at = n;
+        for slot in w.iter_mut().rev() {
+            (at, *slot) = self.up[at as usize];
+        }
     }
 
     /// The word of `n`.
     pub fn word(&self, n: NodeId) -> Vec<u32> {
-        let mut w = vec![0; self.nodes[n as usize].depth as usize];
+        let mut w = vec![0; self.depth[n as usize] as usize];
         let mut at = n;
         for slot in w.iter_mut().rev() {
             (at, *slot) = self.up[at as usize];
@@ -586,7 +655,19 @@ impl ObservationTree {
         if let Some(decided) = self.apart_here(p, q) {
             return decided;
         }
-        let mut stack: Vec<(NodeId, NodeId)> = Vec::new();
+        // The stack is a buffer kept per thread: this runs for most new frontier nodes and
+        // promotions, against many nodes each.
+        APART_STACK.with_borrow_mut(|stack| {
+            stack.clear();
+            let apart = self.apart_below(p, q, stack);
+            stack.clear();
+            apart
+        })
+    }
+
+    /// The search of [`ObservationTree::apart`] below `p` and `q`, whose own bits did not
+    /// decide it; `stack` is an empty buffer.
+    fn apart_below(&self, p: NodeId, q: NodeId, stack: &mut Vec<(NodeId, NodeId)>) -> bool {
         let (mut a, mut b) = (p, q);
         loop {
             let (ca, cb) = (self.children(a), self.children(b));
@@ -688,9 +769,14 @@ impl ObservationTree {
     /// A shortest word that shows `p` and `q` apart.
     pub fn witness(&self, p: NodeId, q: NodeId) -> Option<Vec<u32>> {
         self.witness_from(p, q).map(|(p2, _)| {
-            let (dp, d2) = (self.nodes[p as usize].depth, self.nodes[p2 as usize].depth);
-            let w = self.word(p2);
-            w[dp as usize..d2 as usize].to_vec()
+            let (dp, d2) = (self.depth[p as usize], self.depth[p2 as usize]);
+            // The letters from `p` down to `p2`: the last `d2 - dp` of `p2`'s word.
+            let mut w = vec![0; (d2 - dp) as usize];
+            let mut at = p2;
+            for slot in w.iter_mut().rev() {
+                (at, *slot) = self.up[at as usize];
+            }
+            w
         })
     }
 
@@ -924,6 +1010,53 @@ mod tests {
         since.sort_unstable();
         assert_eq!(since, t.disagreements(0, &mod4, 2, &[true, false, false, true], &mut buf));
         assert!(!since.is_empty());
+    }
+
+    #[test]
+    fn disagreements_with_a_plain_pass_below_a_size_equal_the_incremental_ones() {
+        // The same hypotheses and growth, once always incremental and once with the plain
+        // pass below the final size: the last two checks keep the states (the first of them
+        // from a whole pass), after three plain ones.
+        let mod3: Vec<u32> = (0..3).flat_map(|q| [q, (q + 1) % 3]).collect();
+        let mod4: Vec<u32> = (0..4).flat_map(|q| [q, (q + 1) % 4]).collect();
+        let run = |mut hs: HypothesisStates| {
+            let mut t = random_tree(40, 2, 7);
+            let mut found = vec![t.disagreements_since(0, &mod3, 2, &[true, false, false], &mut hs)];
+            for (i, w) in [[1u32, 1, 1, 0, 1, 0, 0, 1], [0, 0, 1, 1, 1, 1, 0, 1]].iter().enumerate() {
+                let n = t.walk_or_add(ROOT, w);
+                t.set_out(n, i == 0);
+                found.push(t.disagreements_since(0, &mod4, 2, &[true, false, false, true], &mut hs));
+                found.push(t.disagreements_since(0, &mod3, 2, &[false, true, false], &mut hs));
+            }
+            found.iter_mut().for_each(|f| f.sort_unstable());
+            (t.len(), found)
+        };
+        let (len, incremental) = run(HypothesisStates::default());
+        let (_, mixed) = run(HypothesisStates::full_pass_below(len));
+        assert_eq!(mixed, incremental);
+        assert!(incremental.iter().any(|f| !f.is_empty()));
+    }
+
+    #[test]
+    fn child_lists_that_grow_in_turns_keep_every_child_in_letter_order() {
+        // Three nodes gain children in turns, so that their blocks move past each other.
+        let mut t = ObservationTree::new(20, false);
+        let parents = [t.child_or_add(ROOT, 0), t.child_or_add(ROOT, 1), t.child_or_add(ROOT, 2)];
+        let mut expected: Vec<Vec<(u32, NodeId)>> = vec![Vec::new(); 3];
+        for i in 0..20u32 {
+            for (j, &p) in parents.iter().enumerate() {
+                let a = (i * 7 + j as u32 * 3) % 20;
+                let c = t.child_or_add(p, a);
+                expected[j].push((a, c));
+            }
+        }
+        for (j, &p) in parents.iter().enumerate() {
+            expected[j].sort_unstable();
+            assert_eq!(t.children(p), &expected[j][..]);
+            for &(a, c) in &expected[j] {
+                assert_eq!(t.child(p, a), Some(c));
+            }
+        }
     }
 
     #[test]
