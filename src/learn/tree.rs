@@ -102,6 +102,10 @@ pub struct ObservationTree {
     /// Per node, bit `a % 64` set for every letter `a` of its children: two nodes without a
     /// common bit have no common child.
     letter_mask: Vec<u64>,
+    /// Per node, bit `a % 64` set for every letter `a` of its children whose answer is known,
+    /// that are accepted, and that have children (exact for at most 64 letters): what the ADS
+    /// search counts per letter instead of reading the children.
+    kid_masks: Vec<[u64; 3]>,
     /// Nodes whose answer became known since the last [`ObservationTree::take_log`].
     log: Vec<NodeId>,
     /// Nodes whose answer became known since the last
@@ -153,6 +157,7 @@ impl ObservationTree {
             up: vec![(ROOT, 0)],
             meta: vec![0],
             letter_mask: vec![0],
+            kid_masks: vec![[0; 3]],
             log: Vec::new(),
             known_log: Vec::new(),
         }
@@ -186,6 +191,11 @@ impl ObservationTree {
 
     fn put_out(&mut self, n: NodeId, out: bool) {
         self.meta[n as usize] |= KNOWN | if out { ACCEPTED } else { 0 };
+        if n != ROOT {
+            let (p, a) = self.up[n as usize];
+            self.kid_masks[p as usize][0] |= 1 << (a % 64);
+            self.kid_masks[p as usize][1] |= u64::from(out) << (a % 64);
+        }
     }
 
     /// Whether `n` may have a child on `letter`: `false` means it has none. Reads one word
@@ -249,6 +259,12 @@ impl ObservationTree {
                 }
                 self.nodes.push(Node { depth, one: (0, ROOT), many: Vec::new() });
                 self.up.push((n, letter));
+                if n != ROOT {
+                    let (p, a) = self.up[n as usize];
+                    self.kid_masks[p as usize][2] |= 1 << (a % 64);
+                }
+                self.kid_masks.push([0; 3]);
+                self.kid_masks[n as usize][0] |= u64::from(rejected) << (letter % 64);
                 self.meta[n as usize] |= INNER;
                 self.meta.push(if rejected { KNOWN } else { 0 });
                 self.letter_mask[n as usize] |= 1 << (letter % 64);
@@ -669,20 +685,19 @@ impl ObservationTree {
     /// subtrees side by side and stops after `budget` visited nodes; `None` if no word
     /// qualifies within these bounds.
     pub fn best_split(&self, f: NodeId, cands: &[NodeId], max_depth: usize, budget: usize) -> Option<Vec<u32>> {
-        ads::best_split(self, f, cands, max_depth, budget, None)
+        ads::best_split(self, f, cands, max_depth, budget)
     }
 
-    /// [`ObservationTree::best_split`] (the same word), with the answers of the candidates'
-    /// children kept in `cache` between calls. `cache` must be used with this tree only.
+    /// [`ObservationTree::best_split`]; `cache` keeps nothing any more (see [`SplitCache`]).
     pub fn best_split_with(
         &self,
         f: NodeId,
         cands: &[NodeId],
         max_depth: usize,
         budget: usize,
-        cache: &mut SplitCache,
+        _cache: &mut SplitCache,
     ) -> Option<Vec<u32>> {
-        ads::best_split(self, f, cands, max_depth, budget, Some(cache))
+        ads::best_split(self, f, cands, max_depth, budget)
     }
 
     /// A shortest word that shows `p` and `q` apart.
