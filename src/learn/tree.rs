@@ -38,15 +38,15 @@
 //! targets. [`ObservationTree::best_split`] (the ADS rule's search, in `tree/ads.rs`) walks
 //! the candidates' subtrees side by side for every question it chooses, up to its node
 //! budget, and on the bench's targets it spends the whole budget on almost every call. Branch
-//! and bound on the split score (same word) and the candidates' answers kept between calls
-//! ([`SplitCache`]) took its share of the ADS rule's time from 27% to 18% on pots2, 36% to
-//! 13% on peterson3 and 41% to 30% on random-n500-k10 (`benches/LEARNING.md`, "ADS search
-//! (15a)"); what is left is reading every candidate's children where the search goes on below
-//! them, and the budget's count of every node it reaches. Its last level only counts answers
-//! per letter (no candidate lists are built for positions it will not search); counting from
-//! per-node bit masks of the children's answers instead of the children themselves was
-//! measured slower (three random reads per node instead of one). [`HypothesisStates`] holds
-//! four bytes per node and a list entry per node (plus stale ones).
+//! and bound on the split score (same word), and counting the children's answers per letter
+//! from per-node masks kept here (`kid_masks`: known, accepted, has children; one array of
+//! three words per node, so one read per node, set where answers and children are added)
+//! instead of reading the children, brought its share of the ADS rule's time to 14% on
+//! pots2, 15% on peterson3 and 23% on random-n500-k10 (one `perf record` each; 21%, 19% and
+//! 33% with branch and bound alone; `benches/LEARNING.md`, "ADS search (15a)" and "(15a2)");
+//! what is left is the budget's count of every node it reaches and the look-ups of a reached
+//! child's candidates. The masks cost 24 bytes per node. [`HypothesisStates`] holds four
+//! bytes per node and a list entry per node (plus stale ones).
 
 mod ads;
 
