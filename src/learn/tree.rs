@@ -41,15 +41,15 @@
 //! targets. [`ObservationTree::best_split`] (the ADS rule's search, in `tree/ads.rs`) walks
 //! the candidates' subtrees side by side for every question it chooses, up to its node
 //! budget, and on the bench's targets it spends the whole budget on almost every call. Branch
-//! and bound on the split score (same word) and the candidates' answers kept between calls
-//! ([`SplitCache`]) took its share of the ADS rule's time from 27% to 18% on pots2, 36% to
-//! 13% on peterson3 and 41% to 30% on random-n500-k10 (`benches/LEARNING.md`, "ADS search
-//! (15a)"); what is left is reading every candidate's children where the search goes on below
-//! them, and the budget's count of every node it reaches. Its last level only counts answers
-//! per letter (no candidate lists are built for positions it will not search); counting from
-//! per-node bit masks of the children's answers instead of the children themselves was
-//! measured slower (three random reads per node instead of one). [`HypothesisStates`] holds
-//! four bytes per node and a list entry per node (plus stale ones).
+//! and bound on the split score (same word), and counting the children's answers per letter
+//! from per-node masks kept here (`kid_masks`: known, accepted, has children; one array of
+//! three words per node, so one read per node, set where answers and children are added)
+//! instead of reading the children, brought its share of the ADS rule's time to 14% on
+//! pots2, 15% on peterson3 and 23% on random-n500-k10 (one `perf record` each; 21%, 19% and
+//! 33% with branch and bound alone; `benches/LEARNING.md`, "ADS search (15a)" and "(15a2)");
+//! what is left is the budget's count of every node it reaches and the look-ups of a reached
+//! child's candidates. The masks cost 24 bytes per node. [`HypothesisStates`] holds four
+//! bytes per node and a list entry per node (plus stale ones).
 
 mod ads;
 
@@ -118,6 +118,10 @@ pub struct ObservationTree {
     /// Per node, bit `a % 64` set for every letter `a` of its children: two nodes without a
     /// common bit have no common child.
     letter_mask: Vec<u64>,
+    /// Per node, bit `a % 64` set for every letter `a` of its children whose answer is known,
+    /// that are accepted, and that have children (exact for at most 64 letters): what the ADS
+    /// search counts per letter instead of reading the children.
+    kid_masks: Vec<[u64; 3]>,
     /// Nodes whose answer became known since the last [`ObservationTree::take_log`].
     log: Vec<NodeId>,
     /// Nodes whose answer became known since the last
@@ -184,6 +188,7 @@ impl ObservationTree {
             up: vec![(ROOT, 0)],
             meta: vec![0],
             letter_mask: vec![0],
+            kid_masks: vec![[0; 3]],
             log: Vec::new(),
             known_log: Vec::new(),
         }
@@ -217,6 +222,11 @@ impl ObservationTree {
 
     fn put_out(&mut self, n: NodeId, out: bool) {
         self.meta[n as usize] |= KNOWN | if out { ACCEPTED } else { 0 };
+        if n != ROOT {
+            let (p, a) = self.up[n as usize];
+            self.kid_masks[p as usize][0] |= 1 << (a % 64);
+            self.kid_masks[p as usize][1] |= u64::from(out) << (a % 64);
+        }
     }
 
     /// Whether `n` may have a child on `letter`: `false` means it has none. Reads one word
@@ -301,6 +311,12 @@ impl ObservationTree {
                 self.nodes.push(Node { mask: 0, one: (0, ROOT), start: 0, len: 0 });
                 self.depth.push(depth);
                 self.up.push((n, letter));
+                if n != ROOT {
+                    let (p, a) = self.up[n as usize];
+                    self.kid_masks[p as usize][2] |= 1 << (a % 64);
+                }
+                self.kid_masks.push([0; 3]);
+                self.kid_masks[n as usize][0] |= u64::from(rejected) << (letter % 64);
                 self.meta[n as usize] |= INNER;
                 self.meta.push(if rejected { KNOWN } else { 0 });
                 self.letter_mask[n as usize] |= 1 << (letter % 64);
@@ -750,20 +766,19 @@ impl ObservationTree {
     /// subtrees side by side and stops after `budget` visited nodes; `None` if no word
     /// qualifies within these bounds.
     pub fn best_split(&self, f: NodeId, cands: &[NodeId], max_depth: usize, budget: usize) -> Option<Vec<u32>> {
-        ads::best_split(self, f, cands, max_depth, budget, None)
+        ads::best_split(self, f, cands, max_depth, budget)
     }
 
-    /// [`ObservationTree::best_split`] (the same word), with the answers of the candidates'
-    /// children kept in `cache` between calls. `cache` must be used with this tree only.
+    /// [`ObservationTree::best_split`]; `cache` keeps nothing any more (see [`SplitCache`]).
     pub fn best_split_with(
         &self,
         f: NodeId,
         cands: &[NodeId],
         max_depth: usize,
         budget: usize,
-        cache: &mut SplitCache,
+        _cache: &mut SplitCache,
     ) -> Option<Vec<u32>> {
-        ads::best_split(self, f, cands, max_depth, budget, Some(cache))
+        ads::best_split(self, f, cands, max_depth, budget)
     }
 
     /// A shortest word that shows `p` and `q` apart.
