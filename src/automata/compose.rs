@@ -5,13 +5,17 @@
 //!
 //! [`Product`] explores the composition on the fly, so checks build only the reachable part
 //! they visit; [`compose`] builds the reachable part explicitly, with every error tuple merged
-//! into one π.
+//! into one π. [`RestMemo`] keeps the steps of all parts but one per tuple of their states,
+//! for searches of products that differ in that one part (`safety::Search::with_memo`); its
+//! key is exactly what the steps depend on: the other parts, the index left out and the
+//! product's alphabet (which numbers the events).
 //!
 //! Known weaknesses: tuples are stored as boxed slices in a hash map; a product with millions of
 //! states needs that much memory (no symbolic representation, no partial-order reduction).
 
 use crate::util::HashMap;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use super::dla::{Builder, Dla, PropSet, StateId, TAU};
 
@@ -184,6 +188,247 @@ impl<'a> Product<'a> {
                 }
             }
         }
+    }
+}
+
+/// The successors of the product of all parts but one (the *varying* part), kept per tuple of
+/// their states (a *rest tuple*), so that searches of products that differ only in the varying
+/// part (the CEGAR rounds that refine one component, an upgrade of one component) compute
+/// them once ([`crate::automata::safety::Search::with_memo`]).
+///
+/// What it holds depends on exactly its key: the parts other than the varying one (equal
+/// automata), the varying part's index, and the product's alphabet, which numbers the events
+/// ([`RestMemo::fits`]). A memo that does not fit is never used.
+#[derive(Clone, Debug, Default)]
+pub struct RestMemo {
+    /// The parts it was made for; the one at `varying` is not part of the key.
+    parts: Vec<Arc<Dla>>,
+    varying: usize,
+    alphabet: Vec<String>,
+    /// For each part, global event -> local event index (or `ABSENT`); the varying part's
+    /// entry is not used.
+    local: Vec<Vec<u32>>,
+    /// For each part, local event index -> global event.
+    global: Vec<Vec<u32>>,
+    /// Per global event, whether a part other than the varying one has it.
+    in_rest: Vec<bool>,
+    /// The rest tuples, numbered.
+    ids: HashMap<Tuple, u32>,
+    tuples: Vec<Tuple>,
+    /// Per rest tuple: whether a part is in an error state, and its steps once computed.
+    error: Vec<bool>,
+    steps: Vec<Option<RestSteps>>,
+}
+
+/// The steps of a rest tuple: τ steps with the part that takes them (in the order of the
+/// parts), and per event that no part of the rest blocks (by global event), the rest tuples
+/// reached in the order of [`Product::successors`] (the last part fastest).
+#[derive(Clone, Debug, Default)]
+pub struct RestSteps {
+    /// (part, rest tuple reached).
+    pub taus: Vec<(u32, u32)>,
+    /// (global event, how many combinations the parts after the varying one give, the range
+    /// of `combos`).
+    pub events: Vec<(u32, u32, u32, u32)>,
+    /// The rest tuples reached on the events.
+    pub combos: Vec<u32>,
+}
+
+impl RestMemo {
+    /// An empty memo for the product of `parts` (with the product's `alphabet`, the sorted
+    /// union of the parts' alphabets) that leaves out part `varying`.
+    pub fn new(parts: &[Arc<Dla>], varying: usize, alphabet: &[String]) -> RestMemo {
+        let mut local = Vec::with_capacity(parts.len());
+        let mut global = Vec::with_capacity(parts.len());
+        let mut in_rest = vec![false; alphabet.len()];
+        for (i, p) in parts.iter().enumerate() {
+            let g: Vec<u32> =
+                p.alphabet().iter().map(|e| alphabet.binary_search(e).map_or(ABSENT, |g| g as u32)).collect();
+            let mut l = vec![ABSENT; alphabet.len()];
+            for (li, &gi) in g.iter().enumerate() {
+                if gi != ABSENT {
+                    l[gi as usize] = li as u32;
+                    if i != varying {
+                        in_rest[gi as usize] = true;
+                    }
+                }
+            }
+            local.push(l);
+            global.push(g);
+        }
+        RestMemo {
+            parts: parts.to_vec(),
+            varying,
+            alphabet: alphabet.to_vec(),
+            local,
+            global,
+            in_rest,
+            ..RestMemo::default()
+        }
+    }
+
+    /// Whether this memo serves the product of `parts` with `alphabet`: the same number of
+    /// parts, the same alphabet, and every part but the varying one equal to the memo's.
+    pub fn fits(&self, parts: &[Arc<Dla>], alphabet: &[String]) -> bool {
+        self.parts.len() == parts.len()
+            && self.varying < parts.len()
+            && self.alphabet == alphabet
+            && self.parts.iter().zip(parts).enumerate().all(|(i, (a, b))| i == self.varying || a == b)
+    }
+
+    /// Records `part` as the varying part's last version (not part of the key: the next
+    /// search compares its parts with the last ones to choose the part to leave out).
+    pub fn set_varying_part(&mut self, part: &Arc<Dla>) {
+        if let Some(p) = self.parts.get_mut(self.varying) {
+            *p = part.clone();
+        }
+    }
+
+    /// The index of the part left out.
+    pub fn varying(&self) -> usize {
+        self.varying
+    }
+
+    /// The parts it was made for.
+    pub fn parts(&self) -> &[Arc<Dla>] {
+        &self.parts
+    }
+
+    /// Rest tuples numbered so far.
+    pub fn len(&self) -> usize {
+        self.tuples.len()
+    }
+
+    /// Whether no rest tuple is numbered yet.
+    pub fn is_empty(&self) -> bool {
+        self.tuples.is_empty()
+    }
+
+    /// Per global event, whether a part other than the varying one has it.
+    pub fn in_rest(&self, g: u32) -> bool {
+        self.in_rest[g as usize]
+    }
+
+    /// The number of the rest tuple of the full tuple `full` (its varying part left out).
+    pub fn rest_of(&mut self, full: &[StateId]) -> u32 {
+        let rest: Tuple = full.iter().enumerate().filter(|&(i, _)| i != self.varying).map(|(_, &q)| q).collect();
+        self.intern(rest)
+    }
+
+    fn intern(&mut self, rest: Tuple) -> u32 {
+        if let Some(&id) = self.ids.get(&rest) {
+            return id;
+        }
+        let id = self.tuples.len() as u32;
+        let error = rest.iter().zip(self.rest_parts()).any(|(&q, (_, p))| p.is_error(q));
+        self.ids.insert(rest.clone(), id);
+        self.tuples.push(rest);
+        self.error.push(error);
+        self.steps.push(None);
+        id
+    }
+
+    /// The parts other than the varying one, with their indices.
+    fn rest_parts(&self) -> impl Iterator<Item = (usize, &Arc<Dla>)> {
+        let varying = self.varying;
+        self.parts.iter().enumerate().filter(move |&(i, _)| i != varying)
+    }
+
+    /// Whether some part of rest tuple `r` is in an error state.
+    pub fn is_error(&self, r: u32) -> bool {
+        self.error[r as usize]
+    }
+
+    /// The states of rest tuple `r`, in the order of the parts (the varying one left out).
+    pub fn tuple(&self, r: u32) -> &[StateId] {
+        &self.tuples[r as usize]
+    }
+
+    /// Computes the steps of rest tuple `r` unless they are known ([`RestMemo::steps`]).
+    pub fn ensure_steps(&mut self, r: u32) {
+        if self.steps[r as usize].is_none() {
+            let steps = self.compute(r);
+            self.steps[r as usize] = Some(steps);
+        }
+    }
+
+    /// The steps of rest tuple `r`, if [`RestMemo::ensure_steps`] computed them.
+    pub fn steps(&self, r: u32) -> Option<&RestSteps> {
+        self.steps[r as usize].as_ref()
+    }
+
+    fn compute(&mut self, r: u32) -> RestSteps {
+        let s = self.tuples[r as usize].clone();
+        let parts: Vec<(usize, Arc<Dla>)> = self.rest_parts().map(|(i, p)| (i, p.clone())).collect();
+        let mut steps = RestSteps::default();
+        let mut candidates: Vec<u32> = Vec::new();
+        for (pos, (i, p)) in parts.iter().enumerate() {
+            for t in &p.state(s[pos]).out {
+                if t.event == TAU {
+                    let mut next: Tuple = s.clone();
+                    next[pos] = t.to;
+                    let id = self.intern(next);
+                    steps.taus.push((*i as u32, id));
+                } else {
+                    candidates.push(self.global[*i][t.event as usize]);
+                }
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let n = parts.len();
+        let mut ranges: Vec<Option<(usize, usize)>> = vec![None; n];
+        let mut at: Vec<usize> = vec![0; n];
+        'events: for g in candidates {
+            let mut suffix = 1u32;
+            for (pos, (i, p)) in parts.iter().enumerate() {
+                let l = self.local[*i][g as usize];
+                if l == ABSENT {
+                    ranges[pos] = None;
+                    continue;
+                }
+                let out_q = &p.state(s[pos]).out;
+                let from = out_q.partition_point(|t| t.event < l);
+                let to = out_q.partition_point(|t| t.event <= l);
+                if from == to {
+                    continue 'events;
+                }
+                ranges[pos] = Some((from, to));
+                at[pos] = from;
+                if *i > self.varying {
+                    suffix *= (to - from) as u32;
+                }
+            }
+            let start = steps.combos.len() as u32;
+            // Every combination, the last part's choice varying fastest, as in
+            // [`Product::successors`].
+            'combos: loop {
+                let next: Tuple = (0..n)
+                    .map(|pos| match ranges[pos] {
+                        None => s[pos],
+                        Some(_) => parts[pos].1.state(s[pos]).out[at[pos]].to,
+                    })
+                    .collect();
+                let id = self.intern(next);
+                steps.combos.push(id);
+                let mut pos = n;
+                loop {
+                    if pos == 0 {
+                        break 'combos;
+                    }
+                    pos -= 1;
+                    if let Some((from, to)) = ranges[pos] {
+                        at[pos] += 1;
+                        if at[pos] < to {
+                            break;
+                        }
+                        at[pos] = from;
+                    }
+                }
+            }
+            steps.events.push((g, suffix, start, steps.combos.len() as u32));
+        }
+        steps
     }
 }
 

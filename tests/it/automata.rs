@@ -4,7 +4,9 @@
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
-use subst::automata::compose::compose;
+use std::sync::Arc;
+
+use subst::automata::compose::{RestMemo, compose};
 use subst::automata::determinize::determinize;
 use subst::automata::dla::{Builder, Dla, StateId, Trace};
 use subst::automata::inclusion::{self, Inclusion};
@@ -237,4 +239,125 @@ proptest! {
         }
         prop_assert_eq!(search.run(usize::MAX), Some(whole));
     }
+
+    /// A search with a memo of all parts but one ([`safety::Search::with_memo`]), carried from
+    /// search to search while one part at a time is replaced (by one over another alphabet, at
+    /// times), gives the answers of a search without it at every bound.
+    #[test]
+    fn a_search_with_a_memo_gives_the_answers_of_a_search_without(
+        shapes in proptest::collection::vec(shape(4, true, false, true), 6),
+        alphabets in proptest::collection::vec(0usize..4, 6),
+        p in shape(3, false, false, true),
+        changed in proptest::collection::vec(0usize..3, 3),
+        bounds in proptest::collection::vec(0usize..10, 1..4),
+        hide_c in any::<bool>(),
+    ) {
+        const ALPHABETS: [&[&str]; 4] = [&["a", "b", "c"], &["a", "c"], &["b", "c"], &["a", "b"]];
+        let built: Vec<Arc<Dla>> =
+            shapes.iter().zip(&alphabets).map(|(s, &a)| Arc::new(build(s, ALPHABETS[a]))).collect();
+        let mut seen = BTreeSet::new();
+        let det = Shape {
+            trans: p.trans.iter().copied().filter(|&(f, e, _)| e < 2 && seen.insert((f, e))).collect(),
+            init: vec![p.init[0]],
+            ..p
+        };
+        let prop = build(&det, &["a", "b"]);
+        let hidden = move |e: &str| hide_c && e == "c";
+        let mut parts: Vec<Arc<Dla>> = built[..3].to_vec();
+        let mut memo = None;
+        for step in 0..=changed.len() {
+            if step > 0 {
+                parts[changed[step - 1]] = built[2 + step].clone();
+            }
+            let refs: Vec<&Dla> = parts.iter().map(|p| &**p).collect();
+            let mut search = safety::Search::with_memo(&parts, &hidden, Some(&prop), memo.take()).expect("deterministic");
+            let mut bound = 0;
+            for &b in &bounds {
+                bound += b;
+                let answer = search.run(bound);
+                prop_assert_eq!(answer, safety::check_bounded(&refs, &hidden, Some(&prop), bound).expect("deterministic"));
+            }
+            prop_assert_eq!(search.run(usize::MAX), Some(safety::check(&refs, &hidden, Some(&prop)).expect("deterministic")));
+            memo = search.into_memo();
+        }
+    }
+}
+
+fn automaton(alphabet: &[&str], trans: &[(usize, &str, usize)], error: Option<usize>) -> Arc<Dla> {
+    let mut b = Builder::new();
+    for e in alphabet {
+        b.add_event(e);
+    }
+    let n = trans.iter().map(|&(f, _, t)| f.max(t) + 1).max().unwrap_or(1);
+    let ids: Vec<StateId> =
+        (0..n).map(|i| if Some(i) == error { b.add_error_state() } else { b.add_state(&[], true) }).collect();
+    for &(f, e, t) in trans {
+        b.add_transition(ids[f], e, ids[t]);
+    }
+    b.set_initial(ids[0]);
+    Arc::new(b.build())
+}
+
+/// Every search in `sequence`, each with the memo of the one before, against a search without.
+fn searches_with_a_memo(sequence: &[Vec<Arc<Dla>>]) -> Vec<(Option<Safety>, Option<Safety>)> {
+    let mut memo = None;
+    let mut out = Vec::new();
+    for parts in sequence {
+        let refs: Vec<&Dla> = parts.iter().map(|p| &**p).collect();
+        let mut search = safety::Search::with_memo(parts, &|_| false, None, memo.take()).expect("no property");
+        out.push((search.run(usize::MAX), safety::check(&refs, &|_| false, None).ok()));
+        memo = search.into_memo();
+    }
+    out
+}
+
+#[test]
+fn a_memo_of_the_other_parts_is_kept_only_for_the_same_other_parts_and_alphabet() {
+    let a = automaton(&["a"], &[(0, "a", 0)], None);
+    let b = automaton(&["a", "b"], &[(0, "a", 1), (1, "b", 1)], None);
+    let c = automaton(&["b"], &[(0, "b", 0)], None);
+    let c2 = automaton(&["b"], &[(0, "b", 1)], None);
+    let alphabet: Vec<String> = ["a", "b"].map(String::from).to_vec();
+    let memo = RestMemo::new(&[a.clone(), b.clone(), c.clone()], 2, &alphabet);
+    assert!(memo.fits(&[a.clone(), b.clone(), c2.clone()], &alphabet), "the varying part is not in the key");
+    assert!(!memo.fits(&[a.clone(), c2.clone(), c.clone()], &alphabet), "another part differs");
+    assert!(
+        !memo.fits(&[a.clone(), b.clone(), c.clone()], &["a".into(), "aa".into(), "b".into()]),
+        "events renumbered"
+    );
+    assert!(!memo.fits(&[a, b], &alphabet), "fewer parts");
+}
+
+#[test]
+fn a_memo_is_not_used_once_a_part_it_left_in_changed() {
+    // The second search leaves out the third part; in the third, the second part reaches an
+    // error on `b`: the memo's steps of the old second part must not be used.
+    let a = automaton(&["a"], &[(0, "a", 0)], None);
+    let b = automaton(&["a", "b"], &[(0, "a", 1), (1, "b", 1)], None);
+    let b_error = automaton(&["a", "b"], &[(0, "a", 1), (1, "b", 2)], Some(2));
+    let c = automaton(&["b"], &[(0, "b", 0)], None);
+    let c2 = automaton(&["b"], &[(0, "b", 1), (1, "b", 1)], None);
+    let results =
+        searches_with_a_memo(&[vec![a.clone(), b.clone(), c], vec![a.clone(), b, c2.clone()], vec![a, b_error, c2]]);
+    for (with, without) in &results {
+        assert_eq!(with, without);
+    }
+    assert!(matches!(&results[2].0, Some(Safety::Violated { trace, .. }) if trace == &["a", "b"]));
+}
+
+#[test]
+fn a_memo_is_not_used_once_the_events_are_numbered_otherwise() {
+    // The varying part's new event `aa` sorts between `a` and `b`: a memo numbered over
+    // `a, b` would take `b` for `aa`.
+    let a = automaton(&["a"], &[(0, "a", 0)], None);
+    let b = automaton(&["a", "b"], &[(0, "a", 1), (1, "b", 2)], Some(2));
+    let c = automaton(&["b"], &[(0, "b", 0)], None);
+    let c2 = automaton(&["b"], &[(0, "b", 1), (1, "b", 1)], None);
+    let c3 = automaton(&["aa", "b"], &[(0, "b", 0), (0, "aa", 0)], None);
+    let results =
+        searches_with_a_memo(&[vec![a.clone(), b.clone(), c], vec![a.clone(), b.clone(), c2], vec![a, b, c3]]);
+    for (with, without) in &results {
+        assert_eq!(with, without);
+    }
+    assert!(matches!(&results[2].0, Some(Safety::Violated { trace, .. }) if trace == &["a", "b"]));
 }
