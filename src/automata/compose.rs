@@ -228,7 +228,7 @@ pub struct RestSteps {
     /// (part, rest tuple reached).
     pub taus: Vec<(u32, u32)>,
     /// (global event, how many combinations the parts after the varying one give, the range
-    /// of `combos`).
+    /// of `combos`, once [`RestMemo::ensure_combos`] computed it).
     pub events: Vec<(u32, u32, u32, u32)>,
     /// The rest tuples reached on the events.
     pub combos: Vec<u32>,
@@ -376,61 +376,87 @@ impl RestMemo {
         }
         candidates.sort_unstable();
         candidates.dedup();
-        let n = parts.len();
-        let mut ranges: Vec<Option<(usize, usize)>> = vec![None; n];
-        let mut at: Vec<usize> = vec![0; n];
-        'events: for g in candidates {
-            let mut suffix = 1u32;
-            for (pos, (i, p)) in parts.iter().enumerate() {
+        // The rest tuples an event reaches are numbered when a search first takes it
+        // ([`RestMemo::ensure_combos`]): the varying part blocks many.
+        steps.events = candidates
+            .into_iter()
+            .filter(|&g| self.ranges(&parts, &s, g).is_some())
+            .map(|g| (g, 0, NOT_YET, NOT_YET))
+            .collect();
+        steps
+    }
+
+    /// Per part of the rest, its transitions on `g` from its state in `s` (none: it does not
+    /// have `g`), or none at all when a part that has `g` cannot take it.
+    fn ranges(&self, parts: &[(usize, Arc<Dla>)], s: &[StateId], g: u32) -> Option<Vec<Option<(usize, usize)>>> {
+        parts
+            .iter()
+            .enumerate()
+            .map(|(pos, (i, p))| {
                 let l = self.local[*i][g as usize];
                 if l == ABSENT {
-                    ranges[pos] = None;
-                    continue;
+                    return Some(None);
                 }
                 let out_q = &p.state(s[pos]).out;
                 let from = out_q.partition_point(|t| t.event < l);
                 let to = out_q.partition_point(|t| t.event <= l);
-                if from == to {
-                    continue 'events;
-                }
-                ranges[pos] = Some((from, to));
-                at[pos] = from;
-                if *i > self.varying {
-                    suffix *= (to - from) as u32;
-                }
-            }
-            let start = steps.combos.len() as u32;
-            // Every combination, the last part's choice varying fastest, as in
-            // [`Product::successors`].
-            'combos: loop {
-                let next: Tuple = (0..n)
-                    .map(|pos| match ranges[pos] {
-                        None => s[pos],
-                        Some(_) => parts[pos].1.state(s[pos]).out[at[pos]].to,
-                    })
-                    .collect();
-                let id = self.intern(next);
-                steps.combos.push(id);
-                let mut pos = n;
-                loop {
-                    if pos == 0 {
-                        break 'combos;
-                    }
-                    pos -= 1;
-                    if let Some((from, to)) = ranges[pos] {
-                        at[pos] += 1;
-                        if at[pos] < to {
-                            break;
+                (from < to).then_some(Some((from, to)))
+            })
+            .collect()
+    }
+
+    /// Numbers the rest tuples that event `events[e]` of rest tuple `r` reaches, unless they
+    /// are numbered, after [`RestMemo::ensure_steps`].
+    pub fn ensure_combos(&mut self, r: u32, e: usize) {
+        let Some(mut steps) = self.steps[r as usize].take() else { return };
+        if let Some(&(g, _, NOT_YET, _)) = steps.events.get(e) {
+            let s = self.tuples[r as usize].clone();
+            let parts: Vec<(usize, Arc<Dla>)> = self.rest_parts().map(|(i, p)| (i, p.clone())).collect();
+            if let Some(ranges) = self.ranges(&parts, &s, g) {
+                let suffix: u32 = parts
+                    .iter()
+                    .zip(&ranges)
+                    .filter(|((i, _), _)| *i > self.varying)
+                    .map(|(_, range)| range.map_or(1, |(from, to)| (to - from) as u32))
+                    .product();
+                let start = steps.combos.len() as u32;
+                let mut at: Vec<usize> = ranges.iter().map(|range| range.map_or(0, |(from, _)| from)).collect();
+                let n = parts.len();
+                // Every combination, the last part's choice varying fastest, as in
+                // [`Product::successors`].
+                'combos: loop {
+                    let next: Tuple = (0..n)
+                        .map(|pos| match ranges[pos] {
+                            None => s[pos],
+                            Some(_) => parts[pos].1.state(s[pos]).out[at[pos]].to,
+                        })
+                        .collect();
+                    let id = self.intern(next);
+                    steps.combos.push(id);
+                    let mut pos = n;
+                    loop {
+                        if pos == 0 {
+                            break 'combos;
                         }
-                        at[pos] = from;
+                        pos -= 1;
+                        if let Some((from, to)) = ranges[pos] {
+                            at[pos] += 1;
+                            if at[pos] < to {
+                                break;
+                            }
+                            at[pos] = from;
+                        }
                     }
                 }
+                steps.events[e] = (g, suffix, start, steps.combos.len() as u32);
             }
-            steps.events.push((g, suffix, start, steps.combos.len() as u32));
         }
-        steps
+        self.steps[r as usize] = Some(steps);
     }
 }
+
+/// The range of an event's combinations that [`RestMemo::ensure_combos`] has not computed.
+const NOT_YET: u32 = u32::MAX;
 
 /// Every way of picking one element from each list.
 fn cartesian(choices: &[Vec<StateId>]) -> Vec<Tuple> {

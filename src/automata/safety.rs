@@ -498,6 +498,15 @@ impl Factored<'_> {
         }
         self.ranges.sort_unstable();
         self.memo.ensure_steps(r);
+        // The rest's events that the varying part does not block: those it does not have, and
+        // those it can take.
+        let n_events = self.memo.steps(r).map_or(0, |s| s.events.len());
+        for e in 0..n_events {
+            let g = self.memo.steps(r).map_or(0, |s| s.events[e].0);
+            if !self.has[g as usize] || self.ranges.binary_search_by(|&(h, _, _)| h.cmp(&g)).is_ok() {
+                self.memo.ensure_combos(r, e);
+            }
+        }
         let memo = &self.memo;
         let Some(steps) = memo.steps(r) else { return };
         // τ steps in the order of the parts.
