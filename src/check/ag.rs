@@ -53,11 +53,7 @@
 //! A run copies only the components that changed since the last run: the components are
 //! shared (`Arc`) by the run, its levels, an attempt's snapshot and the outcome kept, and each
 //! component's [`expose_errors`] is kept, keyed by the component, its index and whether it may
-//! fail (the property by itself and the error events it must forbid). The searches of the
-//! product share a memo of the steps of all components but the one that changed since the
-//! previous search ([`Search::with_memo`]): the CEGAR rounds that refine one component, and
-//! the rounds of an upgrade of one component, search products that differ only in it. The
-//! memo changes no state, order or trace of a search.
+//! fail (the property by itself and the error events it must forbid).
 //!
 //! A run may be given a limit of membership queries in all ([`DynamicChecker::set_work_limit`]),
 //! past which it stops as at the deadline; `subst check` bounds its attempt at re-use after an
@@ -148,7 +144,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::automata::compose::RestMemo;
 use crate::automata::dla::{Builder, Dla, StateId};
 use crate::automata::safety::{self, Safety, Search};
 use crate::learn::lstar::LearnError;
@@ -492,14 +487,10 @@ fn probe(search: &mut Search, budget: usize, stats: &mut AgStats) -> Option<Outc
     }
 }
 
-/// The search of the product of `components` against `property`, which has explored nothing yet,
-/// with the steps of the components that `memo` (of an earlier search) knows.
-fn product_search<'a>(components: &'a [Arc<Dla>], property: Option<&Dla>, memo: Option<RestMemo>) -> Search<'a> {
-    let before = memo.as_ref().map(|m| (m.varying(), m.len()));
-    let search = Search::with_memo(components, &|_| false, property, memo)
-        .expect("properties and assumptions are deterministic");
-    tracing::trace!(?before, after = ?search.memo().map(|m| (m.varying(), m.len())), "memo of the search");
-    search
+/// The search of the product of `components` against `property`, which has explored nothing yet.
+fn product_search<'a>(components: &'a [Arc<Dla>], property: Option<&Dla>) -> Search<'a> {
+    let parts: Vec<&Dla> = components.iter().map(|c| &**c).collect();
+    Search::new(&parts, &|_| false, property).expect("properties and assumptions are deterministic")
 }
 
 /// The linear automaton of a word: it performs the word's events in order over `alphabet`.
@@ -983,9 +974,6 @@ pub struct DynamicChecker {
     /// The last run's property, the error events it forbids, and what [`expose_errors`]
     /// made of them.
     exposed_property: Option<ExposedProperty>,
-    /// The steps of all components but one, kept from the last search of the product for the
-    /// next ([`Search::with_memo`]): the next CEGAR round, or the upgrade, changes one.
-    memo: Option<RestMemo>,
 }
 
 /// The components, property and outcome of a run that decided.
@@ -1054,7 +1042,6 @@ impl DynamicChecker {
             work: None,
             exposed: Vec::new(),
             exposed_property: None,
-            memo: None,
         }
     }
 
@@ -1352,25 +1339,10 @@ impl DynamicChecker {
     /// comes from the same sound steps (Fig. 3 from the levels, or the search of the whole
     /// product); only what an abandoned attempt may cost changes.
     fn reuse_then_fresh(&mut self, components: &[Arc<Dla>], property: Option<&Dla>, stats: &mut AgStats) -> Outcome {
-        // One search of the product, which the run takes up where it stopped; its memo is
-        // kept for the next.
-        let mut search = None;
-        let outcome = self.reuse_then_search(&mut search, components, property, stats);
-        if let Some(memo) = search.and_then(Search::into_memo) {
-            self.memo = Some(memo);
-        }
-        outcome
-    }
-
-    fn reuse_then_search<'a>(
-        &mut self,
-        search: &mut Option<Search<'a>>,
-        components: &'a [Arc<Dla>],
-        property: Option<&Dla>,
-        stats: &mut AgStats,
-    ) -> Outcome {
         let reusing = self.holds_answers();
         let full = (self.learned / REUSE_SHARE).max(self.min_budget);
+        // One search of the product, which the run takes up where it stopped.
+        let mut search = None;
         if reusing {
             let mut budget = if self.reuse_over_budget { 0 } else { full };
             stats.reuse_budget = Some(budget);
@@ -1397,7 +1369,7 @@ impl DynamicChecker {
                 for (list, len) in kept.into_iter().zip(lists) {
                     list.truncate(len);
                 }
-                let search = search.get_or_insert_with(|| product_search(components, property, self.memo.take()));
+                let search = search.get_or_insert_with(|| product_search(components, property));
                 if let Some(outcome) = self.search_within(search, full.min(self.probe), stats) {
                     return self.after_search(outcome, components, property, stats);
                 }
@@ -1412,7 +1384,7 @@ impl DynamicChecker {
                 }
             }
         }
-        let search = search.get_or_insert_with(|| product_search(components, property, self.memo.take()));
+        let search = search.get_or_insert_with(|| product_search(components, property));
         if let Some(outcome) = self.search_within(search, self.search_budget(), stats) {
             return self.after_search(outcome, components, property, stats);
         }
@@ -1538,10 +1510,8 @@ impl DynamicChecker {
     /// The bounded search of the product ([`probe`]) within [`DynamicChecker::search_budget`];
     /// a search that decides raises the budget of the next ones.
     fn search(&mut self, components: &[Arc<Dla>], property: Option<&Dla>, stats: &mut AgStats) -> Option<Outcome> {
-        let mut search = product_search(components, property, self.memo.take());
-        let found = self.search_within(&mut search, self.search_budget(), stats);
-        self.memo = search.into_memo();
-        found
+        let mut search = product_search(components, property);
+        self.search_within(&mut search, self.search_budget(), stats)
     }
 
     /// `search` of the product ([`probe`]) goes on until it has explored `budget` states in all.
