@@ -117,9 +117,9 @@
 //! budget on almost every call (24,000 calls on pots2 and random-n500-k10 against 1,400 and 1,900
 //! for the witness rule, which uses it in extension, where it is still a quarter of the witness
 //! rule's time on random-n100-k10), which is most of why the ADS rule takes up to twice the
-//! witness rule's time; branch and bound and the candidates' answers kept between calls
-//! ([`super::tree::SplitCache`], in `Incremental`) make it cheaper with the same words
-//! (`benches/LEARNING.md`, "ADS search (15a)"); cutting the budget changes which words are
+//! witness rule's time; branch and bound and per-node masks of the children's answers kept by
+//! the tree make it cheaper with the same words (`benches/LEARNING.md`, "ADS search (15a)" and
+//! "ADS search (15a2)"); cutting the budget changes which words are
 //! asked, i.e. the counts. On the
 //! 20-state targets the time is spread over the passes that every letter of a guided tail makes
 //! (run 13, random-n20-k10: the adaptive runs about half, of which the ADS search in extension a
@@ -137,7 +137,7 @@
 
 use super::adaptive::Reference;
 use super::lstar::{LearnError, Membership, Stats, Teacher};
-use super::tree::{HypothesisStates, NodeId, ObservationTree, ROOT, SplitCache, WalkMarks};
+use super::tree::{HypothesisStates, NodeId, ObservationTree, ROOT, WalkMarks};
 use crate::automata::dla::{Builder, Dla, StateId};
 
 /// An L# learner over a fixed alphabet.
@@ -203,8 +203,6 @@ struct Incremental {
     states: HypothesisStates,
     /// The buffer of [`ObservationTree::first_in_walk_order`].
     marks: WalkMarks,
-    /// The candidates' answers kept by [`ObservationTree::best_split_with`].
-    split: SplitCache,
     /// The buffers of [`LSharp::ask_adaptive`].
     adaptive: AdaptiveBuffers,
     /// The nodes of the last adaptive run, root first.
@@ -570,7 +568,6 @@ impl LSharp {
             let basis = &self.basis;
             let hyp = &self.inc.next;
             let accepting = &self.inc.accepting;
-            let split_cache = &mut self.inc.split;
             let mut must = first.len();
             plan.clear();
             plan.extend(first);
@@ -613,9 +610,7 @@ impl LSharp {
                                 Separation::Witness => plan.extend(w),
                                 Separation::Ads => {
                                     let d = w.len() + ADS_EXTRA_DEPTH;
-                                    plan.extend(
-                                        tree.best_split_with(at, nodes, d, ADS_BUDGET, split_cache).unwrap_or(w),
-                                    );
+                                    plan.extend(tree.best_split(at, nodes, d, ADS_BUDGET).unwrap_or(w));
                                 }
                             }
                         }
@@ -1315,13 +1310,7 @@ impl LSharp {
                         let nodes: Vec<NodeId> = cands.iter().map(|&c| self.basis[c as usize]).collect();
                         let first = self
                             .tree
-                            .best_split_with(
-                                f,
-                                &nodes,
-                                witness.len() + ADS_EXTRA_DEPTH,
-                                ADS_BUDGET,
-                                &mut self.inc.split,
-                            )
+                            .best_split(f, &nodes, witness.len() + ADS_EXTRA_DEPTH, ADS_BUDGET)
                             .unwrap_or(witness);
                         let mut buf = std::mem::take(&mut self.inc.cands);
                         buf.clone_from(cands);
@@ -1335,13 +1324,7 @@ impl LSharp {
                         Separation::Ads if cands.len() >= 3 => {
                             let nodes: Vec<NodeId> = cands.iter().map(|&c| self.basis[c as usize]).collect();
                             self.tree
-                                .best_split_with(
-                                    f,
-                                    &nodes,
-                                    witness.len() + ADS_EXTRA_DEPTH,
-                                    ADS_BUDGET,
-                                    &mut self.inc.split,
-                                )
+                                .best_split(f, &nodes, witness.len() + ADS_EXTRA_DEPTH, ADS_BUDGET)
                                 .unwrap_or(witness)
                         }
                         _ => witness,

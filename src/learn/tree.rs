@@ -53,8 +53,6 @@
 
 mod ads;
 
-pub use ads::SplitCache;
-
 /// A node of the tree, i.e. a word.
 pub type NodeId = u32;
 
@@ -766,18 +764,6 @@ impl ObservationTree {
     /// subtrees side by side and stops after `budget` visited nodes; `None` if no word
     /// qualifies within these bounds.
     pub fn best_split(&self, f: NodeId, cands: &[NodeId], max_depth: usize, budget: usize) -> Option<Vec<u32>> {
-        ads::best_split(self, f, cands, max_depth, budget)
-    }
-
-    /// [`ObservationTree::best_split`]; `cache` keeps nothing any more (see [`SplitCache`]).
-    pub fn best_split_with(
-        &self,
-        f: NodeId,
-        cands: &[NodeId],
-        max_depth: usize,
-        budget: usize,
-        _cache: &mut SplitCache,
-    ) -> Option<Vec<u32>> {
         ads::best_split(self, f, cands, max_depth, budget)
     }
 

@@ -104,13 +104,6 @@ fn cannot_beat_split(best: Option<(u64, u64, usize)>, total: u64, forced: u64, f
     best.is_some_and(|(bn, bd, _)| ln * bd >= bn * ld)
 }
 
-/// What [`ObservationTree::best_split_with`] kept between calls (the candidates' children's
-/// answers). Nothing now: the tree keeps, per node, masks of its children's answers
-/// (`kid_masks`), always up to date, which the search reads instead. Kept so that callers
-/// need not change; to be removed with them.
-#[derive(Clone, Debug, Default)]
-pub struct SplitCache;
-
 /// `N` counters per letter for up to 64 letters, bit-sliced: bit `l` of `planes[i][j]` is bit
 /// `j` of letter `l`'s `i`-th count; adding a node's masks (one per count) is a carry chain
 /// over the planes instead of one addition per letter.
