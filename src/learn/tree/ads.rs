@@ -70,6 +70,14 @@ struct Position {
     lazy: bool,
 }
 
+impl Position {
+    /// A position that is scored but never expanded: the child of `at` on `letter`, where
+    /// `f`'s word continues to `f` (or [`ABSENT`]).
+    fn leaf(at: usize, letter: u32, f: NodeId) -> Self {
+        Position { parent: at as u32, letter, depth: LEAF, f, start: 0, end: 0, reach: 0, lazy: false }
+    }
+}
+
 /// The least score `(numerator, denominator)` a child of a position can have, with `total`
 /// candidates of which `reach` can have a known answer there; `None` if no child can qualify
 /// (fewer than two known answers).
@@ -344,16 +352,7 @@ pub(super) fn best_split(
                     let pos = arena.len();
                     // `f`'s answer after `l` is not known (the letter would have been skipped).
                     if consider(&mut best, ABSENT, u64::from(acc), u64::from(rej) + rejected, pos) {
-                        arena.push(Position {
-                            parent: at as u32,
-                            letter: l,
-                            depth: LEAF,
-                            f: ABSENT,
-                            start: 0,
-                            end: 0,
-                            reach: 0,
-                            lazy: false,
-                        });
+                        arena.push(Position::leaf(at, l, ABSENT));
                     }
                 }
                 sliced.clear();
@@ -391,16 +390,7 @@ pub(super) fn best_split(
                 let pos = arena.len();
                 // `f`'s answer after `l` is not known (the letter would have been skipped).
                 if consider(&mut best, ABSENT, u64::from(acc), u64::from(rej) + rejected, pos) {
-                    arena.push(Position {
-                        parent: at as u32,
-                        letter: l,
-                        depth: LEAF,
-                        f: ABSENT,
-                        start: 0,
-                        end: 0,
-                        reach: 0,
-                        lazy: false,
-                    });
+                    arena.push(Position::leaf(at, l, ABSENT));
                 }
             }
             continue;
@@ -446,16 +436,7 @@ pub(super) fn best_split(
                     });
                     pending[reach as usize] += 1;
                 } else if won {
-                    arena.push(Position {
-                        parent: at as u32,
-                        letter: l,
-                        depth: LEAF,
-                        f: fc,
-                        start: 0,
-                        end: 0,
-                        reach: 0,
-                        lazy: false,
-                    });
+                    arena.push(Position::leaf(at, l, fc));
                 }
             }
             sums.clear();
@@ -548,16 +529,7 @@ pub(super) fn best_split(
                 pool.truncate(from);
                 if won {
                     // Recorded so that `best` can point at it.
-                    arena.push(Position {
-                        parent: at as u32,
-                        letter: l,
-                        depth: LEAF,
-                        f: fc,
-                        start: 0,
-                        end: 0,
-                        reach: 0,
-                        lazy: false,
-                    });
+                    arena.push(Position::leaf(at, l, fc));
                 }
             }
             i = j;
