@@ -311,6 +311,9 @@ struct DfaTeacher<'a> {
     /// Letters of the membership queries.
     symbols: usize,
     equivalence: usize,
+    /// The CPU time spent in the equivalence oracle, in milliseconds (the script subtracts it
+    /// on both sides for the learner's own time).
+    eq_cpu_ms: f64,
     /// The equivalence oracle's buffers, kept between calls.
     scratch: ProductScratch,
 }
@@ -412,7 +415,10 @@ impl Membership for DfaTeacher<'_> {
 impl Teacher for DfaTeacher<'_> {
     fn candidate(&mut self, hypothesis: &Dla) -> Option<Vec<String>> {
         self.equivalence += 1;
-        shortest_difference(self.target, hypothesis, &mut self.scratch)
+        let start = cpu_ms();
+        let found = shortest_difference(self.target, hypothesis, &mut self.scratch);
+        self.eq_cpu_ms += cpu_ms() - start;
+        found
     }
 }
 
@@ -431,8 +437,21 @@ struct ProductScratch {
     /// The search's queue: (target state, hypothesis state, index of the entry it was
     /// reached from, letter), the start's index `u32::MAX`.
     queue: Vec<(u32, u32, u32, u32)>,
-    /// The target's successors, `nt` for the sink (which is state `nt`); built on first use.
+    /// The target's successors, `nt` for the sink (which is state `nt`); built with the
+    /// teacher, before the timed span (AALpy's side reads the target's table as it is).
     t_next: Vec<u32>,
+}
+
+impl ProductScratch {
+    /// The buffers for `target`, its successor table filled in.
+    fn new(target: &Target) -> ProductScratch {
+        let (k, nt) = (target.alphabet.len(), target.accepting.len());
+        let t_next = (0..=nt)
+            .flat_map(|q| (0..k).map(move |a| (q, a)))
+            .map(|(q, a)| if q == nt { nt as u32 } else { u32::try_from(target.delta[q][a]).unwrap_or(nt as u32) })
+            .collect();
+        ProductScratch { t_next, ..ProductScratch::default() }
+    }
 }
 
 /// The length-lexicographically least word on which `hypothesis` and `target` disagree: a
@@ -440,7 +459,7 @@ struct ProductScratch {
 /// missing ones (the target's implicit sink, the hypothesis's missing transitions) last.
 fn shortest_difference(target: &Target, hypothesis: &Dla, scratch: &mut ProductScratch) -> Option<Vec<String>> {
     let k = target.alphabet.len();
-    let (nt, nh) = (target.accepting.len(), hypothesis.n_states());
+    let nh = hypothesis.n_states();
     // Per event of the hypothesis, the target's letter (or none).
     let mut letter_of: Vec<Option<usize>> = vec![None; hypothesis.alphabet().len()];
     for (a, l) in target.alphabet.iter().enumerate() {
@@ -459,12 +478,6 @@ fn shortest_difference(target: &Target, hypothesis: &Dla, scratch: &mut ProductS
         }
     }
     let h_accepts: Vec<bool> = (0..nh).map(|q| hypothesis.is_accepting(StateId(q as u32))).chain([false]).collect();
-    if scratch.t_next.is_empty() {
-        scratch.t_next = (0..=nt)
-            .flat_map(|q| (0..k).map(move |a| (q, a)))
-            .map(|(q, a)| if q == nt { nt as u32 } else { u32::try_from(target.delta[q][a]).unwrap_or(nt as u32) })
-            .collect();
-    }
     let t_next = std::mem::take(&mut scratch.t_next);
     let start_h = hypothesis.initial().first().map_or(nh as u32, |s| s.0);
     let found = product_search(target, scratch, &t_next, (&h_next, &h_accepts, start_h));
@@ -550,6 +563,8 @@ struct RunLine<'a> {
     /// The CPU time (user and system) of the same span, which the load of other processes
     /// does not stretch as it does `ms`.
     cpu_ms: f64,
+    /// The part of `cpu_ms` spent in the equivalence oracle (the teacher's product search).
+    eq_cpu_ms: f64,
 }
 
 /// The CPU time this process has used so far, in milliseconds.
@@ -578,7 +593,8 @@ fn run(path: &Path, algorithm: Algorithm, options: RunOptions) -> Result<(), Str
         membership: 0,
         symbols: 0,
         equivalence: 0,
-        scratch: ProductScratch::default(),
+        eq_cpu_ms: 0.0,
+        scratch: ProductScratch::new(&target),
     };
     let start = Instant::now();
     let cpu_start = cpu_ms();
@@ -647,6 +663,7 @@ fn run(path: &Path, algorithm: Algorithm, options: RunOptions) -> Result<(), Str
         tree_refinements,
         ms,
         cpu_ms,
+        eq_cpu_ms: teacher.eq_cpu_ms,
     };
     println!("{}", serde_json::to_string(&line).expect("serialisable"));
     Ok(())
@@ -908,7 +925,7 @@ impl Teacher for ValidatingTeacher<'_, '_> {
         if self.mismatch.is_some() {
             return None;
         }
-        shortest_difference(self.built, hypothesis, &mut ProductScratch::default())
+        shortest_difference(self.built, hypothesis, &mut ProductScratch::new(self.built))
     }
 }
 

@@ -27,14 +27,23 @@ What is counted (see benches/LEARNING.md):
   that the targets are prefix-closed.
 - Equivalence queries: hypotheses submitted to the equivalence oracle, by both.
 - Time: `ms` (wall clock) and `cpu_ms` (CPU time of the process) over the same span on both
-  sides: from after the target is read to the final hypothesis, membership answers and
-  equivalence queries included; reading the target and the check after the run left out.
+  sides: from after the target is read (and, on subst's side, its successor table for the
+  equivalence oracle built) to the final hypothesis, membership answers and equivalence
+  queries included; reading the target and the check after the run left out. `eq_cpu_ms` is
+  the part of `cpu_ms` spent inside the equivalence oracle (the same product search on both
+  sides, in Rust on subst's and in Python on AALpy's), timed around each call; the table gives
+  the CPU ratio with it and without it (`cpu−EQ`), the latter comparing the learners and their
+  membership answers only.
+- `--repeat N` runs every learner of both sides N times per target, in rounds (each round runs
+  every learner once, subst's then AALpy's), and reports the median of each time and the least
+  CPU time; the counts are the first run's (a warning is printed if they differ between runs).
 """
 
 import argparse
 import gzip
 import json
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -175,10 +184,14 @@ def learn_aalpy(path, algorithm):
         def __init__(self, alphabet, sul):
             super().__init__(alphabet, sul)
             self.equivalence_queries = 0
+            self.cpu_seconds = 0.0
 
         def find_cex(self, hypothesis):
             self.equivalence_queries += 1
-            return shortest_difference(target, hypothesis)
+            start = time.process_time()
+            cex = shortest_difference(target, hypothesis)
+            self.cpu_seconds += time.process_time() - start
+            return cex
 
     sul = TargetSUL()
     alphabet = list(target["alphabet"])
@@ -204,6 +217,7 @@ def learn_aalpy(path, algorithm):
         "hypothesis_states": len(hypothesis.states),
         "ms": seconds * 1000.0,
         "cpu_ms": cpu_seconds * 1000.0,
+        "eq_cpu_ms": oracle.cpu_seconds * 1000.0,
     }
 
 
@@ -276,45 +290,83 @@ def cell(r):
         return NOT_RUN
     if r is None:
         return "timeout"
-    cpu = f" ({r['cpu_ms']:.0f})" if "cpu_ms" in r else ""
+    cpu = ""
+    if "cpu_ms" in r:
+        least = f", min {r['cpu_ms_min']:.1f}" if len(r.get("runs", [])) > 1 else ""
+        cpu = f" ({r['cpu_ms']:.1f}{least})"
     return f"{r['membership']} / {r.get('symbols', '?')} / {r['equivalence']} / {r['ms']:.0f}{cpu}"
+
+
+# What every repetition of a learner on a target must give alike.
+COUNT_KEYS = ("membership", "symbols", "equivalence", "hypothesis_states")
+
+
+def summarise(runs):
+    """One result from the repetitions of one learner on one target: the first run's counts,
+    and for each time the median over the runs that finished (`cpu_ms_min` the least CPU time,
+    `learn_cpu_ms` the median CPU time without the equivalence oracle's); `runs` keeps every
+    run's times, `timeouts` the runs stopped by the time limit. None when no run finished."""
+    done = [r for r in runs if r is not None]
+    if not done:
+        return None
+    first = dict(done[0])
+    varying = [k for k in COUNT_KEYS if any(r.get(k) != first.get(k) for r in done)]
+    if varying:
+        print(f"  warning: {', '.join(varying)} differ between repetitions; the first run's are kept", file=sys.stderr)
+        first["counts_vary"] = [{k: r.get(k) for k in COUNT_KEYS} for r in done]
+    first["runs"] = [{k: r[k] for k in ("ms", "cpu_ms", "eq_cpu_ms") if k in r} for r in done]
+    first["timeouts"] = len(runs) - len(done)
+    first["ms"] = statistics.median(r["ms"] for r in done)
+    if all("cpu_ms" in r for r in done):
+        first["cpu_ms"] = statistics.median(r["cpu_ms"] for r in done)
+        first["cpu_ms_min"] = min(r["cpu_ms"] for r in done)
+    if all("cpu_ms" in r and "eq_cpu_ms" in r for r in done):
+        first["eq_cpu_ms"] = statistics.median(r["eq_cpu_ms"] for r in done)
+        first["learn_cpu_ms"] = statistics.median(r["cpu_ms"] - r["eq_cpu_ms"] for r in done)
+        first["learn_cpu_ms_min"] = min(r["cpu_ms"] - r["eq_cpu_ms"] for r in done)
+    return first
 
 
 def goals(r, a):
     """Issue 15's goals for one subst learner's result `r`: MQ against the best AALpy learner,
-    EQ against AALpy's L*, time against AALpy's fastest, wall and CPU (NaN where a side has no
-    result)."""
+    EQ against AALpy's L*, time against AALpy's fastest: wall, CPU, and CPU without the
+    equivalence oracle's (NaN where a side has no result). Times are medians over repetitions."""
     done = [x for x in a.values() if isinstance(x, dict)]
     nan = float("nan")
     if not isinstance(r, dict):
-        return nan, nan, nan, nan
+        return nan, nan, nan, nan, nan
     mq = ratio(r["membership"], min(x["membership"] for x in done)) if done else nan
     eq = ratio(r["equivalence"], a["lstar"]["equivalence"]) if isinstance(a.get("lstar"), dict) else nan
     ms = ratio(r["ms"], min(x["ms"] for x in done)) if done else nan
     cpu_done = [x["cpu_ms"] for x in done if "cpu_ms" in x]
     cpu = ratio(r["cpu_ms"], min(cpu_done)) if cpu_done and "cpu_ms" in r else nan
-    return mq, eq, ms, cpu
+    learn_done = [x["learn_cpu_ms"] for x in done if "learn_cpu_ms" in x]
+    learn = ratio(r["learn_cpu_ms"], min(learn_done)) if learn_done and "learn_cpu_ms" in r else nan
+    return mq, eq, ms, cpu, learn
 
 
 def table(rows):
     """One line per target: MQ / symbols / EQ / ms of every learner, then the goals of issue 15 for
     subst's L# (default separation) and L# with the ADS rule: MQ against the best AALpy
-    learner, EQ against AALpy's L*, time against AALpy's fastest (wall clock, then CPU time, each
-    against the fastest AALpy learner by that measure)."""
+    learner, EQ against AALpy's L*, time against AALpy's fastest (wall clock, CPU time, and CPU
+    time without the equivalence oracle's, each against the fastest AALpy learner by that
+    measure)."""
     head = (
         "| target | states | letters | subst L* | subst L# | subst L# ADS | AALpy L* | AALpy KV | AALpy L# "
         "| L# MQ / best AALpy MQ | L# EQ / AALpy L* EQ | L# ms / fastest AALpy ms | L# cpu / fastest AALpy cpu "
-        "| ADS MQ / best AALpy MQ | ADS EQ / AALpy L* EQ | ADS ms / fastest AALpy ms | ADS cpu / fastest AALpy cpu |"
+        "| L# cpu−EQ / fastest AALpy cpu−EQ "
+        "| ADS MQ / best AALpy MQ | ADS EQ / AALpy L* EQ | ADS ms / fastest AALpy ms | ADS cpu / fastest AALpy cpu "
+        "| ADS cpu−EQ / fastest AALpy cpu−EQ |"
     )
-    lines = [head, "|" + "---|" * 17]
+    lines = [head, "|" + "---|" * 19]
     for r in rows:
         s, a = r["subst"], r["aalpy"]
         sharp, ads = goals(s["lsharp"], a), goals(s["lsharp-ads"], a)
         lines.append(
             f"| {r['name']} | {r['states']} | {r['letters']} | {cell(s['lstar'])} | {cell(s['lsharp'])} "
             f"| {cell(s['lsharp-ads'])} | {cell(a.get('lstar'))} | {cell(a.get('kv'))} | {cell(a.get('lsharp'))} "
-            f"| {sharp[0]:.3f} | {sharp[1]:.3f} | {sharp[2]:.4f} | {sharp[3]:.4f} "
-            f"| {ads[0]:.3f} | {ads[1]:.3f} | {ads[2]:.4f} | {ads[3]:.4f} |"
+            f"| {sharp[0]:.3f} | {sharp[1]:.3f} | {sharp[2]:.4f} | {sharp[3]:.4f} | {sharp[4]:.4f} "
+            f"| {ads[0]:.3f} | {ads[1]:.3f} | {ads[2]:.4f} | {ads[3]:.4f} | {ads[4]:.4f} |"
         )
     return "\n".join(lines)
 
@@ -334,7 +386,15 @@ def main():
         default=",".join(AALPY_ALGORITHMS),
         help="comma separated subset of lstar,kv,lsharp (a learner left out shows `not run`)",
     )
-    parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per AALpy run")
+    parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per run (either side)")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="runs of every learner on every target, both sides alike, interleaved (subst's learners, then "
+        "AALpy's, per round); times are the medians, `min` the least CPU time; a run that times out is not "
+        "repeated",
+    )
     parser.add_argument("--out", default=str(ROOT / "target" / "learning-results.json"), help="results file")
     parser.add_argument(
         "--subst-learners",
@@ -365,30 +425,30 @@ def main():
             subst_files[p.stem], aalpy_files[p.stem] = p, p
     only = args.only.split(",")
     names = sorted((n for n in subst_files if any(o in n for o in only)), key=order_key)
-    print(f"learning {len(names)} targets with subst", file=sys.stderr)
-    subst = {}
+    if args.repeat < 1:
+        raise SystemExit("--repeat needs at least 1")
+    print(f"learning {len(names)} targets, {args.repeat} round(s) per target", file=sys.stderr)
     binary = learning_binary()
-    learners = args.subst_learners.split(",")
-    for n in names:
-        for learner in SUBST_LEARNERS:
-            if learner not in learners:
-                subst.setdefault(n, {})[learner] = NOT_RUN
-                continue
-            print(f"learning {n} with subst {learner}", file=sys.stderr)
-            r = run_subst_isolated(binary, subst_files[n], learner, args.time_limit)
-            print(f"  {cell(r)}", file=sys.stderr)
-            subst.setdefault(n, {})[learner] = r
+    subst_learners = [x for x in SUBST_LEARNERS if x in args.subst_learners.split(",")]
+    aalpy_learners = [x for x in AALPY_ALGORITHMS if x in args.aalpy_learners.split(",")]
     rows = []
     for n in names:
-        s = subst[n]
-        aalpy = {}
-        for algorithm in AALPY_ALGORITHMS:
-            if algorithm not in args.aalpy_learners.split(","):
-                aalpy[algorithm] = NOT_RUN
-                continue
-            print(f"learning {n} with AALpy {algorithm}", file=sys.stderr)
-            aalpy[algorithm] = run_aalpy_isolated(aalpy_files[n], algorithm, args.time_limit)
-            print(f"  {cell(aalpy[algorithm])}", file=sys.stderr)
+        # Every round runs each learner of both sides once, so that a change of load between
+        # rounds meets both sides alike.
+        runs = {("subst", x): [] for x in subst_learners} | {("aalpy", x): [] for x in aalpy_learners}
+        for round_ in range(args.repeat):
+            for (side, learner), done in runs.items():
+                if done and done[0] is None:
+                    continue  # timed out in the first round: not repeated
+                print(f"learning {n} with {side} {learner} (round {round_ + 1})", file=sys.stderr)
+                if side == "subst":
+                    r = run_subst_isolated(binary, subst_files[n], learner, args.time_limit)
+                else:
+                    r = run_aalpy_isolated(aalpy_files[n], learner, args.time_limit)
+                print(f"  {cell(r)}", file=sys.stderr)
+                done.append(r)
+        s = {x: summarise(runs[("subst", x)]) if x in subst_learners else NOT_RUN for x in SUBST_LEARNERS}
+        aalpy = {x: summarise(runs[("aalpy", x)]) if x in aalpy_learners else NOT_RUN for x in AALPY_ALGORITHMS}
         shape = next((r for r in (s["lsharp"], s["lsharp-ads"], s["lstar"]) if isinstance(r, dict)), None)
         if shape is None:
             continue
@@ -396,7 +456,7 @@ def main():
     from importlib.metadata import version
 
     with open(args.out, "w") as f:
-        json.dump({"aalpy_version": version("aalpy"), "rows": rows}, f, indent=1)
+        json.dump({"aalpy_version": version("aalpy"), "repeat": args.repeat, "rows": rows}, f, indent=1)
     print(table(rows))
     print(f"\nAALpy {version('aalpy')}; every number is in {args.out}", file=sys.stderr)
 
