@@ -126,10 +126,12 @@
 //! quarter and adding nodes another; settling a quarter; the witness search, the consistency
 //! check and apartness 5% to 9% each): the tail's long runs put many answers into the tree at
 //! once (each letter a node that is logged, settled and checked), which is what these walks pay
-//! for. In CPU time subst's L# takes 0.045 to 0.32 (witness rule) and 0.063 to 0.36 (ADS rule) of
-//! AALpy's fastest learner on the bench's targets (run 13), the 1/10 on 3 of 12 (witness
-//! rule: peterson3, random-n20-k3, random-n500-k3); 3.5 ms on random-n20-k10 against about 1.2
-//! ms needed. The query counts move by
+//! for. In CPU time subst's L# takes 0.042 to 0.30 (witness rule) and 0.053 to 0.30 (ADS rule) of
+//! AALpy's fastest learner on the bench's targets (run 15, medians of three runs), the issue's
+//! 1/10 on 3 of 12 (witness rule: peterson3, random-n100-k3, random-n500-k3); without the bench's
+//! equivalence oracle on both sides (in Python on AALpy's, most of AALpy KV's time on the large
+//! targets) 0.15 to 0.52 and 0.21 to 0.79, against AALpy's KV: 3.5 ms on random-n20-k10 against
+//! about 0.95 ms needed. The query counts move by
 //! a few percent with the tail's length and seed (pseudo-random walks): a goal met by 1% is met by
 //! chance as much as by design. In 15m's run 9 the witness rule meets the membership goal on the
 //! 100-state random targets by 0.4% to 1.3% only, and the equivalence counts on pots2 range from
