@@ -174,9 +174,10 @@ impl HypothesisStates {
 }
 
 /// The nodes a new tree has room for before its arrays grow: growing copies each array and
-/// touches fresh pages for the copy, which on the bench's 20-state targets (a tree of 1,000 to
-/// 14,000 nodes) was a tenth of the learner's time; pages of the room not used are never
-/// touched (about 560 KiB of address space per tree).
+/// touches fresh pages for the copy, about a tenth of the learner's samples on the bench's
+/// small targets (trees of 1,000 to 14,000 nodes); with this room they take 3% to 10% less CPU
+/// (`benches/LEARNING.md`, "Speed (15t8)"), the large ones the same. Pages of the room not used
+/// are never touched (about 560 KiB of address space per tree).
 const RESERVED_NODES: usize = 1 << 13;
 
 impl ObservationTree {
