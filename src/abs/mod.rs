@@ -46,7 +46,8 @@
 //! Weaknesses: the keys by formula exist for edges only; the block encoding's queries
 //! (`--blocks loop`) are cached by the places of predicates and do not carry over to a new
 //! version. Variables are matched by name and sort, so a renamed variable makes every query
-//! that mentions it new.
+//! that mentions it new (its predicates carry over where the statements around a location read
+//! the same up to the renaming, [`Abstractor::seed`]).
 
 pub mod blocks;
 pub mod explicit;
@@ -159,6 +160,101 @@ fn signatures(comp: &Component) -> Vec<(Vec<String>, Vec<String>)> {
         s.1.sort();
     }
     sigs
+}
+
+/// A location's signature up to a renaming of variables: the statements leaving it and those
+/// entering it ([`signatures`]) with every variable written as its number of first appearance
+/// and its type (`#0:Scalar(U32)`), and the variables in that order. Two locations with the same
+/// shape read the same once the one's variables are renamed to the other's, one for one and
+/// type for type. Statements are ordered by their text with the variables blanked, then by
+/// their own text, so a location whose statements differ only in variables that also order
+/// them differently may not match: a missed hint, never a wrong one.
+struct Shape {
+    key: (Vec<String>, Vec<String>),
+    vars: Vec<crate::ir::VarId>,
+}
+
+/// A statement's text as pieces: verbatim text, and the variables it names.
+enum Piece {
+    Text(String),
+    Var(crate::ir::VarId),
+}
+
+/// The pieces of `text`: each maximal run of identifier characters (`[A-Za-z0-9_.$]`, as the
+/// IR's variable names are written, `f.x` and `$1` included) that names a variable of `comp`
+/// is that variable; the rest is text.
+fn pieces(names: &HashMap<&str, crate::ir::VarId>, text: &str) -> Vec<Piece> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$');
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let len = if ident(c) {
+            rest.find(|c| !ident(c)).unwrap_or(rest.len())
+        } else {
+            rest.find(ident).unwrap_or(rest.len())
+        };
+        let (run, after) = rest.split_at(len);
+        match names.get(run) {
+            Some(&v) if ident(c) => out.push(Piece::Var(v)),
+            _ => out.push(Piece::Text(run.to_string())),
+        }
+        rest = after;
+    }
+    out
+}
+
+/// Per location, its [`Shape`].
+fn shapes(comp: &Component) -> Vec<Shape> {
+    let names: HashMap<&str, crate::ir::VarId> =
+        comp.vars.iter().enumerate().map(|(i, v)| (v.name.as_str(), crate::ir::VarId(i as u32))).collect();
+    let texts: Vec<String> = comp.edges.iter().map(|e| crate::ir::text::stmt(comp, &e.stmt)).collect();
+    let split: Vec<Vec<Piece>> = texts.iter().map(|t| pieces(&names, t)).collect();
+    let blank = |e: usize| -> String {
+        split[e]
+            .iter()
+            .map(|p| match p {
+                Piece::Text(t) => t.clone(),
+                Piece::Var(v) => format!("#{:?}", comp.var(*v).ty),
+            })
+            .collect()
+    };
+    let blanks: Vec<String> = (0..comp.edges.len()).map(blank).collect();
+    let mut around = vec![(Vec::new(), Vec::new()); comp.n_locs as usize];
+    for (i, e) in comp.edges.iter().enumerate() {
+        if let Some(s) = around.get_mut(e.from.index()) {
+            s.0.push(i);
+        }
+        if let Some(s) = around.get_mut(e.to.index()) {
+            s.1.push(i);
+        }
+    }
+    around
+        .into_iter()
+        .map(|(mut outgoing, mut incoming)| {
+            for list in [&mut outgoing, &mut incoming] {
+                list.sort_by(|&a, &b| (&blanks[a], &texts[a]).cmp(&(&blanks[b], &texts[b])));
+            }
+            let mut vars: Vec<crate::ir::VarId> = Vec::new();
+            let mut write = |e: usize| -> String {
+                split[e]
+                    .iter()
+                    .map(|p| match p {
+                        Piece::Text(t) => t.clone(),
+                        Piece::Var(v) => {
+                            let k = vars.iter().position(|w| w == v).unwrap_or_else(|| {
+                                vars.push(*v);
+                                vars.len() - 1
+                            });
+                            format!("#{k}:{:?}", comp.var(*v).ty)
+                        }
+                    })
+                    .collect()
+            };
+            let outgoing: Vec<String> = outgoing.into_iter().map(&mut write).collect();
+            let incoming: Vec<String> = incoming.into_iter().map(&mut write).collect();
+            Shape { key: (outgoing, incoming), vars }
+        })
+        .collect()
 }
 
 /// Which abstraction to build.
@@ -538,7 +634,9 @@ impl<'a> Abstractor<'a> {
     /// type. (Matching on outgoing statements alone was tried: it placed predicates at more
     /// locations and made refinement slower overall.) Predicates only decide how many abstract
     /// states there are, so any seed keeps the may-model sound; a good one spares the
-    /// refinements that found them. Returns the number of (location, predicate) pairs added.
+    /// refinements that found them. A location that no location of `other` matches so receives
+    /// the predicates of those that match it up to a renaming of variables, renamed
+    /// ([`Abstractor::seed_renamed`]). Returns the number of (location, predicate) pairs added.
     pub fn seed(&mut self, other: &Abstractor) -> usize {
         let (old, new) = (other.component(), self.component());
         let mut by_both: HashMap<(Vec<String>, Vec<String>), Vec<LocId>> = HashMap::default();
@@ -556,10 +654,64 @@ impl<'a> Abstractor<'a> {
             self.initial_rows.entry(q.clone()).or_insert_with(|| rows.clone());
         }
         let mut added = 0;
+        let mut unmatched = Vec::new();
         for (l, sig) in signatures(new).into_iter().enumerate() {
-            for &from in by_both.get(&sig).into_iter().flatten() {
+            let Some(from) = by_both.get(&sig) else {
+                unmatched.push(l);
+                continue;
+            };
+            for &from in from {
                 for &id in other.precision.at(from) {
                     if usable(id) && self.precision.add(LocId(l as u32), other.precision.formula(id).clone()) {
+                        added += 1;
+                    }
+                }
+            }
+        }
+        added + self.seed_renamed(other, &unmatched)
+    }
+
+    /// The second part of [`Abstractor::seed`]: a location `l` in `unmatched` (no location of
+    /// `other` reads the same) receives the predicates of the locations of `other` whose
+    /// statements read the same up to a renaming of variables ([`Shape`]), renamed the same
+    /// way: where the upgrade renamed `n` to `m1` and `m2`, a predicate `5 <= n` found before
+    /// the old `check (n < 5)` is placed as `5 <= m1` and `5 <= m2` before the new checks. A
+    /// predicate is carried when each variable it mentions is renamed at that location, or is
+    /// not renamed, exists here with the same type and is no renamed variable's new name. Like
+    /// every seed, a hint: it decides how many abstract states there are, never whether a
+    /// concrete step is represented. Returns the number of (location, predicate) pairs added.
+    fn seed_renamed(&mut self, other: &Abstractor, unmatched: &[usize]) -> usize {
+        if unmatched.is_empty() || other.precision.placed() == 0 {
+            return 0;
+        }
+        let mut by_shape: HashMap<(Vec<String>, Vec<String>), Vec<(LocId, Vec<crate::ir::VarId>)>> = HashMap::default();
+        for (l, shape) in shapes(other.component()).into_iter().enumerate() {
+            if !other.precision.at(LocId(l as u32)).is_empty() {
+                by_shape.entry(shape.key).or_default().push((LocId(l as u32), shape.vars));
+            }
+        }
+        if by_shape.is_empty() {
+            return 0;
+        }
+        let known: crate::util::HashSet<Dynamic> = self.vocab.iter().map(Sym::dynamic).collect();
+        let here = shapes(self.component());
+        let mut added = 0;
+        for &l in unmatched {
+            let shape = &here[l];
+            for (from, old_vars) in by_shape.get(&shape.key).into_iter().flatten() {
+                let renamed: Vec<Sym> = old_vars.iter().map(|v| other.vocab[v.index()].clone()).collect();
+                let to: Vec<Sym> = shape.vars.iter().map(|v| self.vocab[v.index()].clone()).collect();
+                let domain: crate::util::HashSet<Dynamic> = renamed.iter().map(Sym::dynamic).collect();
+                let image: crate::util::HashSet<Dynamic> = to.iter().map(Sym::dynamic).collect();
+                for &id in other.precision.at(*from) {
+                    let carried = other.precision.mentions[id as usize]
+                        .iter()
+                        .all(|c| domain.contains(c) || (known.contains(c) && !image.contains(c)));
+                    if !carried {
+                        continue;
+                    }
+                    let p = smt::substitute(other.precision.formula(id), &renamed, &to);
+                    if self.precision.add(LocId(l as u32), p) {
                         added += 1;
                     }
                 }
