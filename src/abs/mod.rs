@@ -32,8 +32,10 @@
 //! - Results of edge queries are cached by (edge, source cube, target predicates, mode), and
 //!   those of block queries by (block exit, source cube, target predicates), so a refinement
 //!   only pays for the locations whose predicates changed.
-//! - Edge queries are also cached by what they ask (`EdgeQuery`): the source cube and the
-//!   target's predicates as formulas, and the statement as its guard and the new values of
+//! - Edge queries are also cached by what they ask (`EdgeQuery`): the literals of the source
+//!   cube that the query depends on (in may mode, those that share constants with the step or
+//!   the target's predicates; the cube of a state is satisfiable, so the others change no
+//!   answer, [`Abstractor::relevant`]) and the target's predicates as formulas, and the statement as its guard and the new values of
 //!   the variables it writes (inputs renamed by their place). The successors are a function
 //!   of that key alone, so an answer is re-used for any edge, in any version of the component,
 //!   whose query has the same key: [`Abstractor::seed`] hands an upgraded component the old
@@ -170,9 +172,12 @@ fn signatures(comp: &Component) -> Vec<(Vec<String>, Vec<String>)> {
 /// their own text, so a location whose statements differ only in variables that also order
 /// them differently may not match: a missed hint, never a wrong one.
 struct Shape {
-    key: (Vec<String>, Vec<String>),
+    key: ShapeKey,
     vars: Vec<crate::ir::VarId>,
 }
+
+/// The texts of a [`Shape`]: the statements leaving a location, and those entering it.
+type ShapeKey = (Vec<String>, Vec<String>);
 
 /// A statement's text as pieces: verbatim text, and the variables it names.
 enum Piece {
@@ -422,7 +427,8 @@ type CacheKey = (usize, Vec<(PredId, bool)>, Vec<PredId>, Mode, bool);
 /// A block exit, the source cube and the target's predicates ([`blocks`]).
 type BlockKey = (u32, Vec<(PredId, bool)>, Vec<PredId>);
 
-/// An edge query of the may- or must-abstraction as the solver sees it: the source cube and
+/// An edge query of the may- or must-abstraction as the solver sees it: the source cube (in
+/// may mode only its literals that the answer depends on, [`Abstractor::relevant`]) and
 /// the target's predicates as formulas (each list in an order of their own, not the
 /// precision's), and the statement as its effect on the variables it writes (inputs named by
 /// their place). Its answer is a function of these alone, so a query with the same key has the
@@ -684,7 +690,7 @@ impl<'a> Abstractor<'a> {
         if unmatched.is_empty() || other.precision.placed() == 0 {
             return 0;
         }
-        let mut by_shape: HashMap<(Vec<String>, Vec<String>), Vec<(LocId, Vec<crate::ir::VarId>)>> = HashMap::default();
+        let mut by_shape: HashMap<ShapeKey, Vec<(LocId, Vec<crate::ir::VarId>)>> = HashMap::default();
         for (l, shape) in shapes(other.component()).into_iter().enumerate() {
             if !other.precision.at(LocId(l as u32)).is_empty() {
                 by_shape.entry(shape.key).or_default().push((LocId(l as u32), shape.vars));
@@ -923,7 +929,8 @@ impl<'a> Abstractor<'a> {
             _ => Take::Normal,
         };
         let step = self.enc.step(edge, take, &self.vocab);
-        let (query, order) = self.query(mode, e, loc, val, take, valued, &step);
+        let keep = self.relevant(mode, e, loc, &step);
+        let (query, order) = self.query(mode, e, loc, val, &keep, take, valued, &step);
         if let Some(found) = self.by_query.get(&query) {
             self.stats.cached_edges += 1;
             self.stats.carried_edges += 1;
@@ -949,7 +956,7 @@ impl<'a> Abstractor<'a> {
             return Ok(found);
         }
         self.stats.computed_edges += 1;
-        let found = self.solve(smt, mode, e, loc, val, valued, take, step)?;
+        let found = self.solve(smt, mode, e, loc, val, &keep, valued, take, step)?;
         let stored = found
             .iter()
             .map(|(t, target)| match target {
@@ -961,8 +968,60 @@ impl<'a> Abstractor<'a> {
         Ok(found)
     }
 
-    /// The query of edge `e` from `(loc, val)` as formulas ([`EdgeQuery`]), and the order of
-    /// the target's predicates in it (the `k`-th is the precision's `order[k]`-th there).
+    /// Which literals of the source cube `(loc, ·)` a query of edge `e` depends on: in may
+    /// mode, those whose predicates share a constant, directly or through other such literals,
+    /// with the step (its guard, the new values and the written variables, an event's value) or
+    /// with the target's predicates; in must mode, all. The source state exists, so its cube
+    /// is satisfiable, and the literals left out speak of other constants: they change neither
+    /// whether the step can be taken nor the target's values, so the may-successors are those
+    /// of the cube without them, which is what [`EdgeQuery`] then keys and the solver is asked.
+    /// A cube that differs only in such literals (another state at the location, or a version
+    /// with other predicates there) is answered by the same query.
+    fn relevant(&self, mode: Mode, e: usize, loc: LocId, step: &smt::Step) -> Vec<bool> {
+        let source = self.precision.at(loc);
+        if mode == Mode::Must {
+            return vec![true; source.len()];
+        }
+        let edge = &self.component().edges[e];
+        let mut seen: crate::util::HashSet<Dynamic> =
+            smt::constants(&Dynamic::from_ast(&step.guard)).into_iter().collect();
+        for (a, b) in self.vocab.iter().zip(&step.post) {
+            let (a, b) = (a.dynamic(), b.dynamic());
+            if a != b {
+                seen.extend(smt::constants(&b));
+                seen.insert(a);
+            }
+        }
+        for &p in self.precision.at(edge.to) {
+            seen.extend(self.precision.mentions[p as usize].iter().cloned());
+        }
+        match &edge.stmt {
+            Stmt::Event(Event::Send(_, x)) => {
+                seen.extend(smt::constants(&Dynamic::from_ast(&self.enc.bv(x, &self.vocab))));
+            }
+            Stmt::Check(c, _) => seen.extend(smt::constants(&Dynamic::from_ast(&self.enc.cond(c, &self.vocab)))),
+            _ => {}
+        }
+        let mut keep = vec![false; source.len()];
+        loop {
+            let mut grew = false;
+            for (i, &p) in source.iter().enumerate() {
+                let mentions = &self.precision.mentions[p as usize];
+                if !keep[i] && mentions.iter().any(|c| seen.contains(c)) {
+                    keep[i] = true;
+                    grew = true;
+                    seen.extend(mentions.iter().cloned());
+                }
+            }
+            if !grew {
+                return keep;
+            }
+        }
+    }
+
+    /// The query of edge `e` from `(loc, val)` as formulas ([`EdgeQuery`]), with the source's
+    /// literals that `keep` marks ([`Abstractor::relevant`]), and the order of the target's
+    /// predicates in it (the `k`-th is the precision's `order[k]`-th there).
     #[allow(clippy::too_many_arguments)]
     fn query(
         &self,
@@ -970,6 +1029,7 @@ impl<'a> Abstractor<'a> {
         e: usize,
         loc: LocId,
         val: &[bool],
+        keep: &[bool],
         take: Take,
         valued: Option<(IntTy, i128, i128)>,
         step: &smt::Step,
@@ -986,8 +1046,15 @@ impl<'a> Abstractor<'a> {
             .collect();
         let pairs: Vec<(&Dynamic, &Dynamic)> = canonical.iter().map(|(a, b)| (a, b)).collect();
         let rename = |d: &Dynamic| if pairs.is_empty() { d.clone() } else { d.substitute(&pairs) };
-        let mut source: Vec<(Bool, bool)> =
-            self.precision.at(loc).iter().zip(val).map(|(&p, &v)| (self.precision.formula(p).clone(), v)).collect();
+        let mut source: Vec<(Bool, bool)> = self
+            .precision
+            .at(loc)
+            .iter()
+            .zip(val)
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|((&p, &v), _)| (self.precision.formula(p).clone(), v))
+            .collect();
         source.sort_by_key(|(b, v)| (hash(b), *v));
         let at_target = self.precision.at(edge.to);
         let mut order: Vec<usize> = (0..at_target.len()).collect();
@@ -1024,7 +1091,8 @@ impl<'a> Abstractor<'a> {
         (query, order)
     }
 
-    /// [`Abstractor::compute`] by the solver.
+    /// [`Abstractor::compute`] by the solver, from the source's literals that `keep` marks
+    /// ([`Abstractor::relevant`]).
     #[allow(clippy::too_many_arguments)]
     fn solve(
         &mut self,
@@ -1033,13 +1101,27 @@ impl<'a> Abstractor<'a> {
         e: usize,
         loc: LocId,
         val: &[bool],
+        keep: &[bool],
         valued: Option<(IntTy, i128, i128)>,
         take: Take,
         step: smt::Step,
     ) -> Result<Vec<(Take, AState)>, AbsError> {
         let comp = self.component();
         let edge = &comp.edges[e];
-        let gamma = self.gamma(loc, val);
+        let gamma = {
+            let lits: Vec<Bool> = self
+                .precision
+                .at(loc)
+                .iter()
+                .zip(val)
+                .zip(keep)
+                .filter(|(_, k)| **k)
+                .map(
+                    |((&p, &v), _)| if v { self.precision.formula(p).clone() } else { self.precision.formula(p).not() },
+                )
+                .collect();
+            Bool::and(&lits)
+        };
         let mut found = Vec::new();
         if let Stmt::Check(c, _) = &edge.stmt {
             let bad = self.enc.cond(c, &self.vocab).not();
@@ -1095,8 +1177,16 @@ impl<'a> Abstractor<'a> {
         };
         let trivial = terms.is_empty() && step.guard.as_bool() == Some(true) && facts.len() == 2;
         // The source state exists, so its cube is satisfiable: a step with no guard and no
-        // predicate to find has exactly one successor.
-        let rows = if trivial { vec![Vec::new()] } else { smt.all_sat(&facts, &terms)? };
+        // predicate to find has exactly one successor. So has a may-step whose guard some value
+        // evidently satisfies ([`smt::evidently_sat`]) when no literal of the cube is kept
+        // ([`Abstractor::relevant`]: none speaks of the guard's constants). (A must-step keeps
+        // every literal, so this needs a source without predicates, and its check follows.)
+        let evident = !trivial
+            && terms.is_empty()
+            && facts.len() == 2
+            && !keep.contains(&true)
+            && smt::evidently_sat(&step.guard);
+        let rows = if trivial || evident { vec![Vec::new()] } else { smt.all_sat(&facts, &terms)? };
         for row in rows {
             let (bits, value) = match value_ty {
                 Some(_) => (&row[..row.len() - 1], Some(row[row.len() - 1])),
