@@ -35,8 +35,9 @@
 //! - Edge queries are also cached by what they ask (`EdgeQuery`): the literals of the source
 //!   cube that the query depends on (in may mode, those that share constants with the step or
 //!   the target's predicates; the cube of a state is satisfiable, so the others change no
-//!   answer, [`Abstractor::relevant`]) and the target's predicates as formulas, and the statement as its guard and the new values of
-//!   the variables it writes (inputs renamed by their place). The successors are a function
+//!   answer, `Abstractor::relevant`) and the target's predicates as formulas, and the
+//!   statement as its guard and the new values of the variables it writes (inputs renamed by
+//!   their place). The successors are a function
 //!   of that key alone, so an answer is re-used for any edge, in any version of the component,
 //!   whose query has the same key: [`Abstractor::seed`] hands an upgraded component the old
 //!   version's answers, and only its changed statements, or statements whose predicates
@@ -642,7 +643,7 @@ impl<'a> Abstractor<'a> {
     /// states there are, so any seed keeps the may-model sound; a good one spares the
     /// refinements that found them. A location that no location of `other` matches so receives
     /// the predicates of those that match it up to a renaming of variables, renamed
-    /// ([`Abstractor::seed_renamed`]). Returns the number of (location, predicate) pairs added.
+    /// (`Abstractor::seed_renamed`). Returns the number of (location, predicate) pairs added.
     pub fn seed(&mut self, other: &Abstractor) -> usize {
         let (old, new) = (other.component(), self.component());
         let mut by_both: HashMap<(Vec<String>, Vec<String>), Vec<LocId>> = HashMap::default();
