@@ -495,6 +495,10 @@ pub struct Abstractor<'a> {
     pub generalise: bool,
     /// Where the may-abstraction computes abstract states ([`blocks`]).
     pub blocks: blocks::Blocks,
+    /// Whether a may-query keeps only the literals of the source cube that it depends on
+    /// (`true`, the default; `false` asks with the whole cube, for tests that compare the two:
+    /// the graphs are the same).
+    pub slice_cubes: bool,
     /// The abstraction points and blocks, made at first use.
     plan: Option<blocks::Plan>,
     /// Results of block successor computations (may only).
@@ -540,6 +544,7 @@ impl<'a> Abstractor<'a> {
             invariants: None,
             generalise: true,
             blocks: blocks::Blocks::Single,
+            slice_cubes: true,
             plan: None,
             block_cache: HashMap::default(),
         }
@@ -980,7 +985,7 @@ impl<'a> Abstractor<'a> {
     /// with other predicates there) is answered by the same query.
     fn relevant(&self, mode: Mode, e: usize, loc: LocId, step: &smt::Step) -> Vec<bool> {
         let source = self.precision.at(loc);
-        if mode == Mode::Must {
+        if mode == Mode::Must || !self.slice_cubes {
             return vec![true; source.len()];
         }
         let edge = &self.component().edges[e];

@@ -1046,6 +1046,27 @@ mod tests {
             assert!(!is_one_term(bad), "{bad}");
         }
     }
+    #[test]
+    fn evidently_sat_finds_values_for_branch_guards_and_claims_nothing_else() {
+        let (r, m) = (BV::new_const("r", 32), BV::new_const("m", 32));
+        let (two, five) = (BV::from_u64(2, 32), BV::from_u64(5, 32));
+        for sat in [r.bvslt(&two), r.bvsge(&two), m.bvuge(&five), m.bvule(BV::from_u64(0, 32)), r.eq(&m)] {
+            assert!(evidently_sat(&sat), "{sat}");
+        }
+        // Unsatisfiable, or satisfiable only by a value that is not tried, or over an array:
+        // left to the solver.
+        let a = Array::new_const("a", &Sort::bitvector(INDEX_BITS), &Sort::bitvector(32));
+        let i = BV::from_u64(0, INDEX_BITS);
+        for unknown in [
+            m.bvult(BV::from_u64(0, 32)),
+            r.eq(&r).not(),
+            r.eq(BV::from_u64(1000, 32).bvmul(BV::from_u64(3, 32))),
+            a.select(&i).as_bv().expect("a bit-vector").eq(&two),
+        ] {
+            assert!(!evidently_sat(&unknown), "{unknown}");
+        }
+    }
+
     use crate::ir::eval;
 
     fn enc_const(e: &Expr) -> i128 {
