@@ -1129,6 +1129,9 @@ impl<'a> Abstractor<'a> {
             Bool::and(&lits)
         };
         let mut found = Vec::new();
+        // A may-step of a `check` whose failure is impossible from the cube: its condition
+        // holds on all of it.
+        let mut always = false;
         if let Stmt::Check(c, _) = &edge.stmt {
             let bad = self.enc.cond(c, &self.vocab).not();
             let possible = match mode {
@@ -1141,6 +1144,7 @@ impl<'a> Abstractor<'a> {
             if possible {
                 found.push((Take::Fault, AState::Error));
             }
+            always = mode == Mode::May && !possible;
         }
         // Target predicates the step cannot change: those also at the source that mention no
         // variable the step writes. Their values are copied from the source cube, exactly.
@@ -1187,11 +1191,12 @@ impl<'a> Abstractor<'a> {
         // evidently satisfies ([`smt::evidently_sat`]) when no literal of the cube is kept
         // ([`Abstractor::relevant`]: none speaks of the guard's constants). (A must-step keeps
         // every literal, so this needs a source without predicates, and its check follows.)
+        // A check that cannot fail from the cube passes from every state of it (the condition
+        // is the guard): one successor too.
         let evident = !trivial
             && terms.is_empty()
             && facts.len() == 2
-            && !keep.contains(&true)
-            && smt::evidently_sat(&step.guard);
+            && (always || (!keep.contains(&true) && smt::evidently_sat(&step.guard)));
         let rows = if trivial || evident { vec![Vec::new()] } else { smt.all_sat(&facts, &terms)? };
         for row in rows {
             let (bits, value) = match value_ty {
