@@ -73,6 +73,7 @@
 //!   version restricted to the trace has no run ([`check::product::performs`]);
 //!   `tests/it/contain.rs` re-checks each one by symbolic simulation of the new version.
 //! - Compatibility after an upgrade seeds a changed component with the old version's predicates
+//!   (renamed where a location's statements read as an old one's up to a renaming of variables)
 //!   and the answers of its edge queries (keyed by their formulas, so an answer is only ever
 //!   used for the identical query, [`abs`]), and orders the levels per property by their interfaces
 //!   ([`check::verify::interface_order`]);

@@ -32,9 +32,12 @@
 //! - Results of edge queries are cached by (edge, source cube, target predicates, mode), and
 //!   those of block queries by (block exit, source cube, target predicates), so a refinement
 //!   only pays for the locations whose predicates changed.
-//! - Edge queries are also cached by what they ask (`EdgeQuery`): the source cube and the
-//!   target's predicates as formulas, and the statement as its guard and the new values of
-//!   the variables it writes (inputs renamed by their place). The successors are a function
+//! - Edge queries are also cached by what they ask (`EdgeQuery`): the literals of the source
+//!   cube that the query depends on (in may mode, those that share constants with the step or
+//!   the target's predicates; the cube of a state is satisfiable, so the others change no
+//!   answer, `Abstractor::relevant`) and the target's predicates as formulas, and the
+//!   statement as its guard and the new values of the variables it writes (inputs renamed by
+//!   their place). The successors are a function
 //!   of that key alone, so an answer is re-used for any edge, in any version of the component,
 //!   whose query has the same key: [`Abstractor::seed`] hands an upgraded component the old
 //!   version's answers, and only its changed statements, or statements whose predicates
@@ -46,7 +49,8 @@
 //! Weaknesses: the keys by formula exist for edges only; the block encoding's queries
 //! (`--blocks loop`) are cached by the places of predicates and do not carry over to a new
 //! version. Variables are matched by name and sort, so a renamed variable makes every query
-//! that mentions it new.
+//! that mentions it new (its predicates carry over where the statements around a location read
+//! the same up to the renaming, [`Abstractor::seed`]).
 
 pub mod blocks;
 pub mod explicit;
@@ -159,6 +163,104 @@ fn signatures(comp: &Component) -> Vec<(Vec<String>, Vec<String>)> {
         s.1.sort();
     }
     sigs
+}
+
+/// A location's signature up to a renaming of variables: the statements leaving it and those
+/// entering it ([`signatures`]) with every variable written as its number of first appearance
+/// and its type (`#0:Scalar(U32)`), and the variables in that order. Two locations with the same
+/// shape read the same once the one's variables are renamed to the other's, one for one and
+/// type for type. Statements are ordered by their text with the variables blanked, then by
+/// their own text, so a location whose statements differ only in variables that also order
+/// them differently may not match: a missed hint, never a wrong one.
+struct Shape {
+    key: ShapeKey,
+    vars: Vec<crate::ir::VarId>,
+}
+
+/// The texts of a [`Shape`]: the statements leaving a location, and those entering it.
+type ShapeKey = (Vec<String>, Vec<String>);
+
+/// A statement's text as pieces: verbatim text, and the variables it names.
+enum Piece {
+    Text(String),
+    Var(crate::ir::VarId),
+}
+
+/// The pieces of `text`: each maximal run of identifier characters (`[A-Za-z0-9_.$]`, as the
+/// IR's variable names are written, `f.x` and `$1` included) that names a variable of `comp`
+/// is that variable; the rest is text.
+fn pieces(names: &HashMap<&str, crate::ir::VarId>, text: &str) -> Vec<Piece> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$');
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let len = if ident(c) {
+            rest.find(|c| !ident(c)).unwrap_or(rest.len())
+        } else {
+            rest.find(ident).unwrap_or(rest.len())
+        };
+        let (run, after) = rest.split_at(len);
+        match names.get(run) {
+            Some(&v) if ident(c) => out.push(Piece::Var(v)),
+            _ => out.push(Piece::Text(run.to_string())),
+        }
+        rest = after;
+    }
+    out
+}
+
+/// Per location, its [`Shape`].
+fn shapes(comp: &Component) -> Vec<Shape> {
+    let names: HashMap<&str, crate::ir::VarId> =
+        comp.vars.iter().enumerate().map(|(i, v)| (v.name.as_str(), crate::ir::VarId(i as u32))).collect();
+    let texts: Vec<String> = comp.edges.iter().map(|e| crate::ir::text::stmt(comp, &e.stmt)).collect();
+    let split: Vec<Vec<Piece>> = texts.iter().map(|t| pieces(&names, t)).collect();
+    let blank = |e: usize| -> String {
+        split[e]
+            .iter()
+            .map(|p| match p {
+                Piece::Text(t) => t.clone(),
+                Piece::Var(v) => format!("#{:?}", comp.var(*v).ty),
+            })
+            .collect()
+    };
+    let blanks: Vec<String> = (0..comp.edges.len()).map(blank).collect();
+    let mut around = vec![(Vec::new(), Vec::new()); comp.n_locs as usize];
+    for (i, e) in comp.edges.iter().enumerate() {
+        if let Some(s) = around.get_mut(e.from.index()) {
+            s.0.push(i);
+        }
+        if let Some(s) = around.get_mut(e.to.index()) {
+            s.1.push(i);
+        }
+    }
+    around
+        .into_iter()
+        .map(|(mut outgoing, mut incoming)| {
+            for list in [&mut outgoing, &mut incoming] {
+                list.sort_by(|&a, &b| (&blanks[a], &texts[a]).cmp(&(&blanks[b], &texts[b])));
+            }
+            let mut vars: Vec<crate::ir::VarId> = Vec::new();
+            let mut write = |e: usize| -> String {
+                split[e]
+                    .iter()
+                    .map(|p| match p {
+                        Piece::Text(t) => t.clone(),
+                        Piece::Var(v) => {
+                            let k = vars.iter().position(|w| w == v).unwrap_or_else(|| {
+                                vars.push(*v);
+                                vars.len() - 1
+                            });
+                            format!("#{k}:{:?}", comp.var(*v).ty)
+                        }
+                    })
+                    .collect()
+            };
+            let outgoing: Vec<String> = outgoing.into_iter().map(&mut write).collect();
+            let incoming: Vec<String> = incoming.into_iter().map(&mut write).collect();
+            Shape { key: (outgoing, incoming), vars }
+        })
+        .collect()
 }
 
 /// Which abstraction to build.
@@ -326,7 +428,8 @@ type CacheKey = (usize, Vec<(PredId, bool)>, Vec<PredId>, Mode, bool);
 /// A block exit, the source cube and the target's predicates ([`blocks`]).
 type BlockKey = (u32, Vec<(PredId, bool)>, Vec<PredId>);
 
-/// An edge query of the may- or must-abstraction as the solver sees it: the source cube and
+/// An edge query of the may- or must-abstraction as the solver sees it: the source cube (in
+/// may mode only its literals that the answer depends on, [`Abstractor::relevant`]) and
 /// the target's predicates as formulas (each list in an order of their own, not the
 /// precision's), and the statement as its effect on the variables it writes (inputs named by
 /// their place). Its answer is a function of these alone, so a query with the same key has the
@@ -392,6 +495,10 @@ pub struct Abstractor<'a> {
     pub generalise: bool,
     /// Where the may-abstraction computes abstract states ([`blocks`]).
     pub blocks: blocks::Blocks,
+    /// Whether a may-query keeps only the literals of the source cube that it depends on
+    /// (`true`, the default; `false` asks with the whole cube, for tests that compare the two:
+    /// the graphs are the same).
+    pub slice_cubes: bool,
     /// The abstraction points and blocks, made at first use.
     plan: Option<blocks::Plan>,
     /// Results of block successor computations (may only).
@@ -437,6 +544,7 @@ impl<'a> Abstractor<'a> {
             invariants: None,
             generalise: true,
             blocks: blocks::Blocks::Single,
+            slice_cubes: true,
             plan: None,
             block_cache: HashMap::default(),
         }
@@ -538,7 +646,9 @@ impl<'a> Abstractor<'a> {
     /// type. (Matching on outgoing statements alone was tried: it placed predicates at more
     /// locations and made refinement slower overall.) Predicates only decide how many abstract
     /// states there are, so any seed keeps the may-model sound; a good one spares the
-    /// refinements that found them. Returns the number of (location, predicate) pairs added.
+    /// refinements that found them. A location that no location of `other` matches so receives
+    /// the predicates of those that match it up to a renaming of variables, renamed
+    /// (`Abstractor::seed_renamed`). Returns the number of (location, predicate) pairs added.
     pub fn seed(&mut self, other: &Abstractor) -> usize {
         let (old, new) = (other.component(), self.component());
         let mut by_both: HashMap<(Vec<String>, Vec<String>), Vec<LocId>> = HashMap::default();
@@ -556,10 +666,64 @@ impl<'a> Abstractor<'a> {
             self.initial_rows.entry(q.clone()).or_insert_with(|| rows.clone());
         }
         let mut added = 0;
+        let mut unmatched = Vec::new();
         for (l, sig) in signatures(new).into_iter().enumerate() {
-            for &from in by_both.get(&sig).into_iter().flatten() {
+            let Some(from) = by_both.get(&sig) else {
+                unmatched.push(l);
+                continue;
+            };
+            for &from in from {
                 for &id in other.precision.at(from) {
                     if usable(id) && self.precision.add(LocId(l as u32), other.precision.formula(id).clone()) {
+                        added += 1;
+                    }
+                }
+            }
+        }
+        added + self.seed_renamed(other, &unmatched)
+    }
+
+    /// The second part of [`Abstractor::seed`]: a location `l` in `unmatched` (no location of
+    /// `other` reads the same) receives the predicates of the locations of `other` whose
+    /// statements read the same up to a renaming of variables ([`Shape`]), renamed the same
+    /// way: where the upgrade renamed `n` to `m1` and `m2`, a predicate `5 <= n` found before
+    /// the old `check (n < 5)` is placed as `5 <= m1` and `5 <= m2` before the new checks. A
+    /// predicate is carried when each variable it mentions is renamed at that location, or is
+    /// not renamed, exists here with the same type and is no renamed variable's new name. Like
+    /// every seed, a hint: it decides how many abstract states there are, never whether a
+    /// concrete step is represented. Returns the number of (location, predicate) pairs added.
+    fn seed_renamed(&mut self, other: &Abstractor, unmatched: &[usize]) -> usize {
+        if unmatched.is_empty() || other.precision.placed() == 0 {
+            return 0;
+        }
+        let mut by_shape: HashMap<ShapeKey, Vec<(LocId, Vec<crate::ir::VarId>)>> = HashMap::default();
+        for (l, shape) in shapes(other.component()).into_iter().enumerate() {
+            if !other.precision.at(LocId(l as u32)).is_empty() {
+                by_shape.entry(shape.key).or_default().push((LocId(l as u32), shape.vars));
+            }
+        }
+        if by_shape.is_empty() {
+            return 0;
+        }
+        let known: crate::util::HashSet<Dynamic> = self.vocab.iter().map(Sym::dynamic).collect();
+        let here = shapes(self.component());
+        let mut added = 0;
+        for &l in unmatched {
+            let shape = &here[l];
+            for (from, old_vars) in by_shape.get(&shape.key).into_iter().flatten() {
+                let renamed: Vec<Sym> = old_vars.iter().map(|v| other.vocab[v.index()].clone()).collect();
+                let to: Vec<Sym> = shape.vars.iter().map(|v| self.vocab[v.index()].clone()).collect();
+                let domain: crate::util::HashSet<Dynamic> = renamed.iter().map(Sym::dynamic).collect();
+                let image: crate::util::HashSet<Dynamic> = to.iter().map(Sym::dynamic).collect();
+                for &id in other.precision.at(*from) {
+                    let carried = other.precision.mentions[id as usize]
+                        .iter()
+                        .all(|c| domain.contains(c) || (known.contains(c) && !image.contains(c)));
+                    if !carried {
+                        continue;
+                    }
+                    let p = smt::substitute(other.precision.formula(id), &renamed, &to);
+                    if self.precision.add(LocId(l as u32), p) {
                         added += 1;
                     }
                 }
@@ -771,7 +935,8 @@ impl<'a> Abstractor<'a> {
             _ => Take::Normal,
         };
         let step = self.enc.step(edge, take, &self.vocab);
-        let (query, order) = self.query(mode, e, loc, val, take, valued, &step);
+        let keep = self.relevant(mode, e, loc, &step);
+        let (query, order) = self.query(mode, e, loc, val, &keep, take, valued, &step);
         if let Some(found) = self.by_query.get(&query) {
             self.stats.cached_edges += 1;
             self.stats.carried_edges += 1;
@@ -797,7 +962,7 @@ impl<'a> Abstractor<'a> {
             return Ok(found);
         }
         self.stats.computed_edges += 1;
-        let found = self.solve(smt, mode, e, loc, val, valued, take, step)?;
+        let found = self.solve(smt, mode, e, loc, val, &keep, valued, take, step)?;
         let stored = found
             .iter()
             .map(|(t, target)| match target {
@@ -809,8 +974,60 @@ impl<'a> Abstractor<'a> {
         Ok(found)
     }
 
-    /// The query of edge `e` from `(loc, val)` as formulas ([`EdgeQuery`]), and the order of
-    /// the target's predicates in it (the `k`-th is the precision's `order[k]`-th there).
+    /// Which literals of the source cube `(loc, ·)` a query of edge `e` depends on: in may
+    /// mode, those whose predicates share a constant, directly or through other such literals,
+    /// with the step (its guard, the new values and the written variables, an event's value) or
+    /// with the target's predicates; in must mode, all. The source state exists, so its cube
+    /// is satisfiable, and the literals left out speak of other constants: they change neither
+    /// whether the step can be taken nor the target's values, so the may-successors are those
+    /// of the cube without them, which is what [`EdgeQuery`] then keys and the solver is asked.
+    /// A cube that differs only in such literals (another state at the location, or a version
+    /// with other predicates there) is answered by the same query.
+    fn relevant(&self, mode: Mode, e: usize, loc: LocId, step: &smt::Step) -> Vec<bool> {
+        let source = self.precision.at(loc);
+        if mode == Mode::Must || !self.slice_cubes {
+            return vec![true; source.len()];
+        }
+        let edge = &self.component().edges[e];
+        let mut seen: crate::util::HashSet<Dynamic> =
+            smt::constants(&Dynamic::from_ast(&step.guard)).into_iter().collect();
+        for (a, b) in self.vocab.iter().zip(&step.post) {
+            let (a, b) = (a.dynamic(), b.dynamic());
+            if a != b {
+                seen.extend(smt::constants(&b));
+                seen.insert(a);
+            }
+        }
+        for &p in self.precision.at(edge.to) {
+            seen.extend(self.precision.mentions[p as usize].iter().cloned());
+        }
+        match &edge.stmt {
+            Stmt::Event(Event::Send(_, x)) => {
+                seen.extend(smt::constants(&Dynamic::from_ast(&self.enc.bv(x, &self.vocab))));
+            }
+            Stmt::Check(c, _) => seen.extend(smt::constants(&Dynamic::from_ast(&self.enc.cond(c, &self.vocab)))),
+            _ => {}
+        }
+        let mut keep = vec![false; source.len()];
+        loop {
+            let mut grew = false;
+            for (i, &p) in source.iter().enumerate() {
+                let mentions = &self.precision.mentions[p as usize];
+                if !keep[i] && mentions.iter().any(|c| seen.contains(c)) {
+                    keep[i] = true;
+                    grew = true;
+                    seen.extend(mentions.iter().cloned());
+                }
+            }
+            if !grew {
+                return keep;
+            }
+        }
+    }
+
+    /// The query of edge `e` from `(loc, val)` as formulas ([`EdgeQuery`]), with the source's
+    /// literals that `keep` marks ([`Abstractor::relevant`]), and the order of the target's
+    /// predicates in it (the `k`-th is the precision's `order[k]`-th there).
     #[allow(clippy::too_many_arguments)]
     fn query(
         &self,
@@ -818,6 +1035,7 @@ impl<'a> Abstractor<'a> {
         e: usize,
         loc: LocId,
         val: &[bool],
+        keep: &[bool],
         take: Take,
         valued: Option<(IntTy, i128, i128)>,
         step: &smt::Step,
@@ -834,8 +1052,15 @@ impl<'a> Abstractor<'a> {
             .collect();
         let pairs: Vec<(&Dynamic, &Dynamic)> = canonical.iter().map(|(a, b)| (a, b)).collect();
         let rename = |d: &Dynamic| if pairs.is_empty() { d.clone() } else { d.substitute(&pairs) };
-        let mut source: Vec<(Bool, bool)> =
-            self.precision.at(loc).iter().zip(val).map(|(&p, &v)| (self.precision.formula(p).clone(), v)).collect();
+        let mut source: Vec<(Bool, bool)> = self
+            .precision
+            .at(loc)
+            .iter()
+            .zip(val)
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|((&p, &v), _)| (self.precision.formula(p).clone(), v))
+            .collect();
         source.sort_by_key(|(b, v)| (hash(b), *v));
         let at_target = self.precision.at(edge.to);
         let mut order: Vec<usize> = (0..at_target.len()).collect();
@@ -872,7 +1097,8 @@ impl<'a> Abstractor<'a> {
         (query, order)
     }
 
-    /// [`Abstractor::compute`] by the solver.
+    /// [`Abstractor::compute`] by the solver, from the source's literals that `keep` marks
+    /// ([`Abstractor::relevant`]).
     #[allow(clippy::too_many_arguments)]
     fn solve(
         &mut self,
@@ -881,14 +1107,31 @@ impl<'a> Abstractor<'a> {
         e: usize,
         loc: LocId,
         val: &[bool],
+        keep: &[bool],
         valued: Option<(IntTy, i128, i128)>,
         take: Take,
         step: smt::Step,
     ) -> Result<Vec<(Take, AState)>, AbsError> {
         let comp = self.component();
         let edge = &comp.edges[e];
-        let gamma = self.gamma(loc, val);
+        let gamma = {
+            let lits: Vec<Bool> = self
+                .precision
+                .at(loc)
+                .iter()
+                .zip(val)
+                .zip(keep)
+                .filter(|(_, k)| **k)
+                .map(
+                    |((&p, &v), _)| if v { self.precision.formula(p).clone() } else { self.precision.formula(p).not() },
+                )
+                .collect();
+            Bool::and(&lits)
+        };
         let mut found = Vec::new();
+        // A may-step of a `check` whose failure is impossible from the cube: its condition
+        // holds on all of it.
+        let mut always = false;
         if let Stmt::Check(c, _) = &edge.stmt {
             let bad = self.enc.cond(c, &self.vocab).not();
             let possible = match mode {
@@ -901,6 +1144,7 @@ impl<'a> Abstractor<'a> {
             if possible {
                 found.push((Take::Fault, AState::Error));
             }
+            always = mode == Mode::May && !possible;
         }
         // Target predicates the step cannot change: those also at the source that mention no
         // variable the step writes. Their values are copied from the source cube, exactly.
@@ -943,8 +1187,17 @@ impl<'a> Abstractor<'a> {
         };
         let trivial = terms.is_empty() && step.guard.as_bool() == Some(true) && facts.len() == 2;
         // The source state exists, so its cube is satisfiable: a step with no guard and no
-        // predicate to find has exactly one successor.
-        let rows = if trivial { vec![Vec::new()] } else { smt.all_sat(&facts, &terms)? };
+        // predicate to find has exactly one successor. So has a may-step whose guard some value
+        // evidently satisfies ([`smt::evidently_sat`]) when no literal of the cube is kept
+        // ([`Abstractor::relevant`]: none speaks of the guard's constants). (A must-step keeps
+        // every literal, so this needs a source without predicates, and its check follows.)
+        // A check that cannot fail from the cube passes from every state of it (the condition
+        // is the guard): one successor too.
+        let evident = !trivial
+            && terms.is_empty()
+            && facts.len() == 2
+            && (always || (!keep.contains(&true) && smt::evidently_sat(&step.guard)));
+        let rows = if trivial || evident { vec![Vec::new()] } else { smt.all_sat(&facts, &terms)? };
         for row in rows {
             let (bits, value) = match value_ty {
                 Some(_) => (&row[..row.len() - 1], Some(row[row.len() - 1])),

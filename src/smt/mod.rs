@@ -523,6 +523,63 @@ pub fn constants(t: &Dynamic) -> Vec<Dynamic> {
     out
 }
 
+/// Whether evaluation alone shows `f` satisfiable: `f` mentions one or two bit-vector
+/// constants (no array, nothing else), and some choice of values for them among 0, 1, the
+/// numerals of `f` of their width and those numerals' neighbours makes Z3's simplifier, which
+/// evaluates a formula without constants to `true` or `false`, give `true`. That value is a
+/// model, so `true` is exact; `false` says nothing (ask the solver). It answers the guards of
+/// branches (`r < 2`, `m1 >= 5u32`) when nothing else constrains their variables.
+pub fn evidently_sat(f: &Bool) -> bool {
+    const MAX_CANDIDATES: usize = 8;
+    let whole = Dynamic::from_ast(f);
+    let vars: Option<Vec<BV>> = constants(&whole).iter().map(Dynamic::as_bv).collect();
+    let Some(vars) = vars.filter(|v| !v.is_empty() && v.len() <= 2) else { return false };
+    let mut numerals: Vec<(u32, u64)> = Vec::new();
+    let mut stack = vec![whole];
+    let mut seen = crate::util::HashSet::default();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.clone()) {
+            continue;
+        }
+        if t.kind() == z3::AstKind::Numeral {
+            if let Some(n) = t.as_bv().and_then(|b| b.as_u64().map(|v| (b.get_size(), v))) {
+                numerals.push(n);
+            }
+        } else if t.is_app() {
+            stack.extend(t.children());
+        }
+    }
+    numerals.sort_unstable();
+    let candidates: Vec<Vec<BV>> = vars
+        .iter()
+        .map(|v| {
+            let width = v.get_size();
+            let mask: u128 = if width >= 64 { u64::MAX as u128 } else { (1u128 << width) - 1 };
+            let mut values: Vec<u64> = vec![0, 1];
+            for &(w, n) in &numerals {
+                if w == width {
+                    for d in [n as u128, (n as u128).wrapping_sub(1), n as u128 + 1] {
+                        values.push((d & mask) as u64);
+                    }
+                }
+            }
+            let mut seen = crate::util::HashSet::default();
+            values.retain(|x| seen.insert(*x));
+            values.truncate(MAX_CANDIDATES);
+            values.into_iter().map(|x| BV::from_u64(x, width)).collect()
+        })
+        .collect();
+    let holds = |values: &[&BV]| {
+        let pairs: Vec<(&BV, &BV)> = vars.iter().zip(values.iter().copied()).collect();
+        f.substitute(&pairs).simplify().as_bool() == Some(true)
+    };
+    match candidates.as_slice() {
+        [a] => a.iter().any(|x| holds(&[x])),
+        [a, b] => a.iter().any(|x| b.iter().any(|y| holds(&[x, y]))),
+        _ => false,
+    }
+}
+
 /// Counts of solver work, for `--stats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct SmtStats {
@@ -989,6 +1046,27 @@ mod tests {
             assert!(!is_one_term(bad), "{bad}");
         }
     }
+    #[test]
+    fn evidently_sat_finds_values_for_branch_guards_and_claims_nothing_else() {
+        let (r, m) = (BV::new_const("r", 32), BV::new_const("m", 32));
+        let (two, five) = (BV::from_u64(2, 32), BV::from_u64(5, 32));
+        for sat in [r.bvslt(&two), r.bvsge(&two), m.bvuge(&five), m.bvule(BV::from_u64(0, 32)), r.eq(&m)] {
+            assert!(evidently_sat(&sat), "{sat}");
+        }
+        // Unsatisfiable, or satisfiable only by a value that is not tried, or over an array:
+        // left to the solver.
+        let a = Array::new_const("a", &Sort::bitvector(INDEX_BITS), &Sort::bitvector(32));
+        let i = BV::from_u64(0, INDEX_BITS);
+        for unknown in [
+            m.bvult(BV::from_u64(0, 32)),
+            r.eq(&r).not(),
+            r.eq(BV::from_u64(1000, 32).bvmul(BV::from_u64(3, 32))),
+            a.select(&i).as_bv().expect("a bit-vector").eq(&two),
+        ] {
+            assert!(!evidently_sat(&unknown), "{unknown}");
+        }
+    }
+
     use crate::ir::eval;
 
     fn enc_const(e: &Expr) -> i128 {

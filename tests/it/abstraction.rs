@@ -22,7 +22,7 @@ use subst::abs::refine::{Replay, simulate};
 use subst::abs::{Abstractor, Arg, EventView, Mode};
 use subst::check::cegar::run_labels;
 use subst::front::{self, FrontOptions};
-use subst::ir::{Component, interp};
+use subst::ir::{Component, Stmt, interp};
 use subst::smt::{Smt, Take};
 
 /// The must-model's paths from initial states, of at most `len` edges, at most `max` of them.
@@ -234,4 +234,85 @@ fn answers_carried_from_an_earlier_version_give_the_graphs_the_solver_gives() {
         }
     }
     assert!(carried > 0, "no answer was carried over");
+}
+
+/// Each `check` edge of `abs`'s component whose text contains `name`: its source and the
+/// atoms of its condition, which `add` receives (the old version) or which must be predicates
+/// at its source already (the new one).
+fn at_checks(abs: &mut Abstractor, name: &str, add: bool) -> usize {
+    let comp = abs.component();
+    let mut found = 0;
+    for e in &comp.edges {
+        let Stmt::Check(c, _) = &e.stmt else { continue };
+        if !subst::ir::text::stmt(comp, &e.stmt).contains(name) {
+            continue;
+        }
+        for a in subst::smt::atoms(&abs.enc.cond(c, &abs.vocab)) {
+            found += 1;
+            if add {
+                abs.precision.add(e.from, a);
+            } else {
+                let here: Vec<String> =
+                    abs.precision.at(e.from).iter().map(|&i| abs.precision.formula(i).to_string()).collect();
+                assert!(here.contains(&a.to_string()), "{a} at {}: {here:?}", e.from);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn predicates_carry_over_a_renaming_of_variables_to_locations_that_read_the_same() {
+    // ipc2 replaces the ipc-queue's counter `n` by one per writer, `m1` and `m2`. The old
+    // queue's predicate `n < 5` before its array bounds checks (what refinement finds there)
+    // is placed as `m1 < 5` and `m2 < 5` before the new checks, whose statements around read
+    // as the old ones with `n` (and the arrays and parameters) renamed.
+    let old = ipc_components("examples-c/ipc/old/ipc.c");
+    let new = ipc_components("examples-c/ipc/upgrades/ipc2/ipc.c");
+    let before = old.iter().find(|c| c.name == "ipc_queue").expect("an ipc-queue");
+    let after = new.iter().find(|c| c.name == "ipc_queue").expect("an ipc-queue");
+    let mut earlier = Abstractor::new(before, EventView::Visible);
+    assert!(at_checks(&mut earlier, "(n < 5u32)", true) > 0);
+    let mut seeded = Abstractor::new(after, EventView::Visible);
+    assert!(seeded.seed(&earlier) > 0);
+    for counter in ["(m1 < 5u32)", "(m2 < 5u32)"] {
+        assert!(at_checks(&mut seeded, counter, false) > 0, "{counter}");
+    }
+}
+
+#[test]
+fn may_queries_asked_without_the_literals_they_do_not_depend_on_give_the_same_graphs() {
+    // A may-query keeps only the source literals that share constants with its step or its
+    // target's predicates (and answers a guard a value evidently satisfies without the
+    // solver); the graphs must be those of queries with the whole cube, and fewer queries
+    // must have gone to the solver.
+    let mut fewer = 0;
+    for file in ["old/ipc.c", "upgrades/ipc1/ipc.c", "upgrades/ipc2/ipc.c", "upgrades/ipc4/ipc.c"] {
+        for comp in ipc_components(&format!("examples-c/ipc/{file}")) {
+            let mut calls = Vec::new();
+            let mut graphs = Vec::new();
+            for slice in [true, false] {
+                let mut smt = Smt::new(subst::smt::DEFAULT_QUERY_BUDGET);
+                let mut abs = Abstractor::new(&comp, EventView::Visible);
+                abs.slice_cubes = slice;
+                // Each branch or check condition's atoms before and after its edge, so that a
+                // cube holds literals about other variables than the next edge's.
+                for e in &comp.edges {
+                    if let Stmt::Assume(c) | Stmt::Check(c, _) = &e.stmt {
+                        for a in subst::smt::atoms(&abs.enc.cond(c, &abs.vocab)) {
+                            abs.precision.add(e.from, a.clone());
+                            abs.precision.add(e.to, a);
+                        }
+                    }
+                }
+                let may = abs.build(&mut smt, Mode::May).expect("abstracts");
+                graphs.push((may.states, may.out, may.initial));
+                calls.push(smt.stats.calls);
+            }
+            assert_eq!(graphs[0], graphs[1], "{file} {}", comp.name);
+            assert!(calls[0] <= calls[1], "{file} {}: {calls:?}", comp.name);
+            fewer += calls[1] - calls[0];
+        }
+    }
+    assert!(fewer > 0, "no query was asked with fewer literals");
 }

@@ -149,11 +149,23 @@ fn a_write_queue_that_writes_without_the_lock_breaks_p1() {
 /// The first number after `key` in `text`.
 #[test]
 fn a_shallow_violation_in_an_upgrade_s_first_round_leaves_the_last_round_its_re_use_budget() {
-    // P2 after ipc2: the first round's model of the new ipc-queue has a spurious violation
-    // 67 product states deep, the last round none. The search finds the violation before an
-    // attempt from the old levels spends its budget on it, so the last round still has the
-    // budget and is proved from the old levels (442 queries), not by a search of the product.
-    let (code, text) = check_cached("examples-c/ipc/upgrades/ipc2/ipc.c", "P2", "text", &["--no-cache", "--stats"]);
+    // P2 after ipc2, its pushes guarded by `QSIZE > m1` instead of `m1 < QSIZE`: the old
+    // array bound predicate is not seeded then (no location reads as the old one up to a
+    // renaming; with ipc2 as it is, the first round has no spurious violation), and the first
+    // round's model of the new ipc-queue has a spurious violation 67 product states deep, the
+    // last round none. The search finds the violation before an attempt from the old levels
+    // spends its budget on it, so the last round still has the budget and is proved from the
+    // old levels (442 queries), not by a search of the product.
+    let mut turned = std::fs::read_to_string(root().join("examples-c/ipc/upgrades/ipc2/ipc.c")).expect("ipc2 reads");
+    for m in ["m1", "m2"] {
+        turned =
+            turned.replacen(&format!("if ({m} < QSIZE) {{\n        q"), &format!("if (QSIZE > {m}) {{\n        q"), 1);
+    }
+    assert_eq!(turned.matches("QSIZE > m").count(), 2, "the pushes of ipc2 changed");
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = dir.path().join("ipc.c");
+    std::fs::write(&file, turned).expect("writes");
+    let (code, text) = check_cached(file.to_str().expect("UTF-8"), "P2", "text", &["--no-cache", "--stats"]);
     assert_eq!(code, 0, "{text}");
     let new = text
         .lines()
@@ -225,6 +237,20 @@ fn an_upgrade_asks_the_solver_only_about_what_changed() {
         let stats = &text[text.find("smt calls old").unwrap_or_else(|| panic!("{text}"))..];
         let (old, new) = (number_after(stats, "smt calls old"), number_after(stats, ", new"));
         assert!(new * 10 <= old * most_tenths, "{upgrade}: {new} SMT calls of the upgrade, {old} of the old check");
+    }
+}
+
+#[test]
+fn an_upgrade_that_renames_the_queue_s_counter_finds_no_refinement_again() {
+    // ipc2 and ipc4 replace the ipc-queue's counter `n` by `m1` and `m2`. The old check's
+    // array bound predicate (`5 <= n` before `q_from2[n]`) is seeded renamed before `q1[m1]`
+    // and `q2[m2]` (`Abstractor::seed`), so the upgrade does not find `5 <= m1` and `5 <= m2`
+    // by two rounds of refinement again (it did before: 2 refinements, 46 and 62 SMT calls).
+    for upgrade in ["ipc2", "ipc4"] {
+        let Shared { code, text, .. } = shared(&format!("examples-c/ipc/upgrades/{upgrade}/ipc.c"), "P1");
+        assert_eq!(*code, 0, "{text}");
+        let stats = &text[text.find("refinements old").unwrap_or_else(|| panic!("{text}"))..];
+        assert_eq!(number_after(stats, ", new"), 0, "{upgrade}: {text}");
     }
 }
 
