@@ -232,6 +232,12 @@ pub struct AgStats {
     /// Membership queries asked by the re-use given up on (included in `membership`; here the
     /// oracle's count, which includes the query that analyses each counterexample).
     pub abandoned_membership: usize,
+    /// Product states explored by searches of the changed suffix against the assumption of
+    /// the level above it ([`DynamicChecker::search_suffix`]).
+    pub suffix_states: usize,
+    /// Searches of the changed suffix that decided the level's check (a violation of the
+    /// assumption above, or the whole suffix explored).
+    pub suffix_decided: usize,
 }
 
 /// What DynamicCheck did over the runs of one check (the rounds of a CEGAR loop, or the one
@@ -870,6 +876,9 @@ enum LevelEnd {
     /// learner comes along, so that its answers that stay valid over the wider alphabet are
     /// kept ([`LevelLearner::widened`]).
     Widen(Vec<String>, Box<LevelLearner>),
+    /// A search of the suffix from this level decided its check instead of learning
+    /// ([`DynamicChecker::search_suffix`]).
+    Searched(Outcome),
 }
 
 /// The alphabet a level's assumption starts from under [`InterfaceAlphabet::Refine`]: the
@@ -969,6 +978,10 @@ pub struct DynamicChecker {
     /// The membership queries the check may still ask in this run
     /// ([`DynamicChecker::set_work_limit`]); none: no limit.
     work: Option<Arc<WorkLimit>>,
+    /// While a run re-uses the levels: the first level whose component changed since they
+    /// were learned, and the product states its searches of the changed suffix may still
+    /// explore ([`DynamicChecker::search_suffix`]).
+    suffix: Option<SuffixSearch>,
     /// Per component of the last run, what [`expose_errors`] made of it.
     exposed: Vec<ExposedPart>,
     /// The last run's property, the error events it forbids, and what [`expose_errors`]
@@ -1010,6 +1023,17 @@ pub const MIN_REUSE_BUDGET: usize = 256;
 /// `ipc4`); one search state costs about as much as one query (`benches/COMPAT.md`).
 pub const SHORT_ATTEMPT_SHARE: usize = 16;
 
+/// The search of the changed suffix within a run that re-uses the levels
+/// ([`DynamicChecker::search_suffix`]).
+#[derive(Clone, Copy, Debug)]
+struct SuffixSearch {
+    /// The first level whose component changed since the levels were learned (at least 1:
+    /// the search of the whole product covers level 0).
+    level: usize,
+    /// Product states that the run's searches of the suffix may still explore.
+    left: usize,
+}
+
 /// How an attempt from the levels ended ([`DynamicChecker::attempt`]).
 enum Attempt {
     /// The rule decided (a violation already as the search's shortest trace, when it found one).
@@ -1040,6 +1064,7 @@ impl DynamicChecker {
             learn_after_search: false,
             reuse_over_budget: false,
             work: None,
+            suffix: None,
             exposed: Vec::new(),
             exposed_property: None,
         }
@@ -1343,46 +1368,15 @@ impl DynamicChecker {
         let full = (self.learned / REUSE_SHARE).max(self.min_budget);
         // One search of the product, which the run takes up where it stopped.
         let mut search = None;
-        if reusing {
-            let mut budget = if self.reuse_over_budget { 0 } else { full };
-            stats.reuse_budget = Some(budget);
-            if budget > 0 {
-                // What the short attempt did to the levels is undone when it gives up; so is
-                // what it says about them, except its queries, which the budget counts.
-                let lists =
-                    [&stats.revalidated, &stats.reused, &stats.hinted, &stats.contradicted, &stats.results_reused]
-                        .map(Vec::len);
-                let before = stats.abandoned_membership;
-                match self.attempt(budget / SHORT_ATTEMPT_SHARE, components, property, stats) {
-                    Attempt::Decided(outcome) => return outcome,
-                    Attempt::Stopped => return Outcome::Stopped,
-                    Attempt::OverBudget => {}
-                }
-                budget -= stats.abandoned_membership - before;
-                let kept = [
-                    &mut stats.revalidated,
-                    &mut stats.reused,
-                    &mut stats.hinted,
-                    &mut stats.contradicted,
-                    &mut stats.results_reused,
-                ];
-                for (list, len) in kept.into_iter().zip(lists) {
-                    list.truncate(len);
-                }
-                let search = search.get_or_insert_with(|| product_search(components, property));
-                if let Some(outcome) = self.search_within(search, full.min(self.probe), stats) {
-                    return self.after_search(outcome, components, property, stats);
-                }
-            }
-            match self.attempt(budget, components, property, stats) {
-                Attempt::Decided(outcome) => return outcome,
-                Attempt::Stopped => return Outcome::Stopped,
-                Attempt::OverBudget => {
-                    tracing::debug!(budget, "re-use of the levels over its budget: searching the product");
-                    stats.fell_back = true;
-                    self.reuse_over_budget = true;
-                }
-            }
+        self.suffix = if reusing {
+            self.first_changed(components).map(|level| SuffixSearch { level, left: full.min(self.probe) })
+        } else {
+            None
+        };
+        let outcome = self.reuse_then_fresh_staged(reusing, full, &mut search, components, property, stats);
+        self.suffix = None;
+        if let Some(outcome) = outcome {
+            return outcome;
         }
         let search = search.get_or_insert_with(|| product_search(components, property));
         if let Some(outcome) = self.search_within(search, self.search_budget(), stats) {
@@ -1398,6 +1392,72 @@ impl DynamicChecker {
             self.reuse_over_budget = spent > full;
         }
         outcome
+    }
+
+    /// The first level (at least 1) whose component is not the one its levels were learned
+    /// for, when the levels above it are unchanged: where DynamicCheck starts re-checking
+    /// (Lemma 1 of paper 003), and where [`DynamicChecker::search_suffix`] searches. None
+    /// when the first component changed (the search of the whole product covers it) or only
+    /// the last one (the rule model checks it as it is).
+    fn first_changed(&self, components: &[Arc<Dla>]) -> Option<usize> {
+        let k = (0..self.levels.len()).find(|&k| self.levels[k].component.as_ref() != Some(&components[k]))?;
+        (k > 0).then_some(k)
+    }
+
+    /// The staged attempts of [`DynamicChecker::reuse_then_fresh`] from the levels: the run's
+    /// outcome when one of them (or the staged search) decided, else `None` with the levels
+    /// as they were and `search` the search of the product so far.
+    fn reuse_then_fresh_staged<'a>(
+        &mut self,
+        reusing: bool,
+        full: usize,
+        search: &mut Option<Search<'a>>,
+        components: &'a [Arc<Dla>],
+        property: Option<&Dla>,
+        stats: &mut AgStats,
+    ) -> Option<Outcome> {
+        if reusing {
+            let mut budget = if self.reuse_over_budget { 0 } else { full };
+            stats.reuse_budget = Some(budget);
+            if budget > 0 {
+                // What the short attempt did to the levels is undone when it gives up; so is
+                // what it says about them, except its queries, which the budget counts.
+                let lists =
+                    [&stats.revalidated, &stats.reused, &stats.hinted, &stats.contradicted, &stats.results_reused]
+                        .map(Vec::len);
+                let before = stats.abandoned_membership;
+                match self.attempt(budget / SHORT_ATTEMPT_SHARE, components, property, stats) {
+                    Attempt::Decided(outcome) => return Some(outcome),
+                    Attempt::Stopped => return Some(Outcome::Stopped),
+                    Attempt::OverBudget => {}
+                }
+                budget -= stats.abandoned_membership - before;
+                let kept = [
+                    &mut stats.revalidated,
+                    &mut stats.reused,
+                    &mut stats.hinted,
+                    &mut stats.contradicted,
+                    &mut stats.results_reused,
+                ];
+                for (list, len) in kept.into_iter().zip(lists) {
+                    list.truncate(len);
+                }
+                let search = search.get_or_insert_with(|| product_search(components, property));
+                if let Some(outcome) = self.search_within(search, full.min(self.probe), stats) {
+                    return Some(self.after_search(outcome, components, property, stats));
+                }
+            }
+            match self.attempt(budget, components, property, stats) {
+                Attempt::Decided(outcome) => return Some(outcome),
+                Attempt::Stopped => return Some(Outcome::Stopped),
+                Attempt::OverBudget => {
+                    tracing::debug!(budget, "re-use of the levels over its budget: searching the product");
+                    stats.fell_back = true;
+                    self.reuse_over_budget = true;
+                }
+            }
+        }
+        None
     }
 
     /// One attempt at Fig. 3 from the levels with at most `budget` membership queries. Past
@@ -1417,6 +1477,7 @@ impl DynamicChecker {
         // attempt that stops half-way may have updated some deeper levels and not the
         // level above them, whose result would then seem to be about the new ones.
         let snapshot = (self.levels.clone(), self.last.clone());
+        let searched = stats.suffix_decided;
         let started = Instant::now();
         let attempt = self.dynamic_check(0, components, property, stats);
         self.budget = None;
@@ -1430,9 +1491,19 @@ impl DynamicChecker {
         );
         match attempt {
             Ok(outcome) => {
-                self.learned = self.learned.max(stats.membership - before);
+                let learned = stats.membership - before;
+                self.learned = self.learned.max(learned);
                 self.reuse_over_budget = false;
-                Attempt::Decided(self.shortest(outcome, components, property, stats))
+                // Every check below the old assumptions was a search (none gave up, so no
+                // level learned): the violation is a shortest trace of the changed suffix,
+                // extended by the shortest witnesses of the levels above.
+                let by_searches =
+                    stats.suffix_decided > searched && learned == 0 && self.suffix.is_some_and(|s| s.left > 0);
+                Attempt::Decided(if by_searches {
+                    outcome
+                } else {
+                    self.shortest(outcome, components, property, stats)
+                })
             }
             Err(Stopped) if self.deadline.is_some_and(|d| Instant::now() >= d) => Attempt::Stopped,
             Err(Stopped) if self.work_exhausted() => {
@@ -1589,6 +1660,9 @@ impl DynamicChecker {
             self.last = Some((m.clone(), property.cloned(), result.clone()));
             return Ok(result);
         }
+        if let Some(outcome) = self.search_suffix(i, false, components, property, stats) {
+            return Ok(outcome);
+        }
         let level_start = Instant::now();
         let rest = &components[i + 1..];
         let rest_alphabet = union_alphabet(rest);
@@ -1618,6 +1692,7 @@ impl DynamicChecker {
                 LevelEnd::Done { outcome, learner, assumption, result } => {
                     break (outcome, learner, assumption, result);
                 }
+                LevelEnd::Searched(outcome) => return Ok(outcome),
                 LevelEnd::Widen(events, learner) => {
                     tracing::debug!(level = i, added = ?events, "alphabet refinement");
                     alphabet.extend(events);
@@ -1669,6 +1744,62 @@ impl DynamicChecker {
         level.assumption = Some(assumption);
         level.result = Some(result);
         Ok(outcome)
+    }
+
+    /// DynamicCheck of the changed suffix `components[i..]` against `property` (the
+    /// assumption of level `i - 1`) by a bounded search of their product, in a run that
+    /// re-uses the levels, at the first level whose component changed
+    /// ([`DynamicChecker::first_changed`]). Fig. 3 line 7 asks exactly this of the suffix:
+    /// a counterexample to `M_i || .. || M_{n-1} ⊨ A_{i-1}` or TRUE. The levels above keep
+    /// their components and properties, so their assumptions still discharge premise 1
+    /// (Lemma 1), and the caller analyses a counterexample as Fig. 3 lines 9-15 do (a
+    /// membership query, then its witness or an update of `A_{i-1}`). A search that gives
+    /// up leaves the level to learn as before. The suffix of an upgrade that changes a late
+    /// component is a small part of the product (P2 `new_assumptions`: 46 to 582 states
+    /// against 489 to 19,888), and the learning it spares is what fails there: each CEGAR
+    /// round but the last has a violation, which the changed level can only reach by
+    /// learning its new assumption (`benches/COMPAT.md`).
+    ///
+    /// A level decided this way learned nothing for its component, so it forgets which
+    /// component its table was learned for (its answers become hints): the result that the
+    /// level above keeps is about the new suffix, and must not be re-used for the old one.
+    fn search_suffix(
+        &mut self,
+        i: usize,
+        above: bool,
+        components: &[Arc<Dla>],
+        property: Option<&Dla>,
+        stats: &mut AgStats,
+    ) -> Option<Outcome> {
+        let budget = self.suffix.filter(|s| (i == s.level || above && i < s.level) && s.left > 0)?.left;
+        let start = Instant::now();
+        let mut search = product_search(&components[i..], property);
+        stats.checks += 1;
+        let found = search.run(budget);
+        let explored = search.explored();
+        stats.checking += start.elapsed();
+        stats.suffix_states += explored;
+        if let Some(s) = &mut self.suffix {
+            s.left = s.left.saturating_sub(explored);
+        }
+        tracing::debug!(
+            level = i,
+            budget,
+            explored,
+            violated = matches!(found, Some(Safety::Violated { .. })),
+            holds = matches!(found, Some(Safety::Holds { .. })),
+            elapsed = ?start.elapsed(),
+            "search of the changed suffix"
+        );
+        let outcome = match found? {
+            Safety::Violated { trace, .. } => Outcome::Violated(trace),
+            Safety::Holds { .. } => Outcome::Holds,
+        };
+        stats.suffix_decided += 1;
+        let level = &mut self.levels[i];
+        level.component = None;
+        level.hints = true;
+        Some(outcome)
     }
 
     /// Lines 5-15 of Fig. 3 at level `i`, the assumption over `alphabet` (a part of the
@@ -1813,6 +1944,11 @@ impl DynamicChecker {
                         return Err(Stopped);
                     }
                     if inside {
+                        // The old assumption is too strong for the changed suffix below: a
+                        // search of the suffix from here, before learning.
+                        if let Some(outcome) = self.search_suffix(i, true, components, property, stats) {
+                            return Ok(LevelEnd::Searched(outcome));
+                        }
                         // The assumption was too strong: weaken it with the word and go on.
                         learner.refine(&word, &mut oracle)?;
                         assumption = generate(&mut learner, &mut oracle, stats)?;
@@ -1833,6 +1969,11 @@ impl DynamicChecker {
                             return Err(Stopped);
                         }
                         if !real {
+                            // The old assumption ignores events that the changed suffix below
+                            // makes matter: a search of the suffix from here, before widening.
+                            if let Some(outcome) = self.search_suffix(i, true, components, property, stats) {
+                                return Ok(LevelEnd::Searched(outcome));
+                            }
                             let events = widen(m, property, interface, alphabet, ce);
                             stats.learning += start.elapsed();
                             count_learner(stats, i, &learner.learner.stats());
