@@ -259,6 +259,11 @@ pub struct RunCounts {
     pub outcome_reused: usize,
     /// Some run's levels were learned after the search proved the property, for a later run.
     pub learned_after_search: bool,
+    /// Runs in which a search of the changed suffix decided a level's check instead of
+    /// learning ([`AgStats::suffix_decided`]).
+    pub decided_by_suffix_search: usize,
+    /// Product states those searches explored, over all runs ([`AgStats::suffix_states`]).
+    pub suffix_states: usize,
 }
 
 impl RunCounts {
@@ -271,6 +276,8 @@ impl RunCounts {
         self.abandoned_membership += s.abandoned_membership;
         self.outcome_reused += usize::from(s.result_reused);
         self.learned_after_search |= s.learned_after_search;
+        self.decided_by_suffix_search += usize::from(s.suffix_decided > 0);
+        self.suffix_states += s.suffix_states;
     }
 
     /// The counts of one run.
@@ -1032,6 +1039,9 @@ struct SuffixSearch {
     level: usize,
     /// Product states that the run's searches of the suffix may still explore.
     left: usize,
+    /// The length of the longest violation that a search of a suffix found in the current
+    /// attempt: no violation of the whole product is shorter ([`DynamicChecker::search_suffix`]).
+    shortest_bound: usize,
 }
 
 /// How an attempt from the levels ended ([`DynamicChecker::attempt`]).
@@ -1369,7 +1379,11 @@ impl DynamicChecker {
         // One search of the product, which the run takes up where it stopped.
         let mut search = None;
         self.suffix = if reusing {
-            self.first_changed(components).map(|level| SuffixSearch { level, left: full.min(self.probe) })
+            self.first_changed(components).map(|level| SuffixSearch {
+                level,
+                left: full.min(self.probe),
+                shortest_bound: 0,
+            })
         } else {
             None
         };
@@ -1477,7 +1491,9 @@ impl DynamicChecker {
         // attempt that stops half-way may have updated some deeper levels and not the
         // level above them, whose result would then seem to be about the new ones.
         let snapshot = (self.levels.clone(), self.last.clone());
-        let searched = stats.suffix_decided;
+        if let Some(s) = &mut self.suffix {
+            s.shortest_bound = 0;
+        }
         let started = Instant::now();
         let attempt = self.dynamic_check(0, components, property, stats);
         self.budget = None;
@@ -1491,19 +1507,14 @@ impl DynamicChecker {
         );
         match attempt {
             Ok(outcome) => {
-                let learned = stats.membership - before;
-                self.learned = self.learned.max(learned);
+                self.learned = self.learned.max(stats.membership - before);
                 self.reuse_over_budget = false;
-                // Every check below the old assumptions was a search (none gave up, so no
-                // level learned): the violation is a shortest trace of the changed suffix,
-                // extended by the shortest witnesses of the levels above.
-                let by_searches =
-                    stats.suffix_decided > searched && learned == 0 && self.suffix.is_some_and(|s| s.left > 0);
-                Attempt::Decided(if by_searches {
-                    outcome
-                } else {
-                    self.shortest(outcome, components, property, stats)
-                })
+                // A violation as long as one that a search of a suffix found is a shortest one.
+                let shortest = match (&outcome, self.suffix) {
+                    (Outcome::Violated(t), Some(s)) => t.len() == s.shortest_bound,
+                    _ => false,
+                };
+                Attempt::Decided(if shortest { outcome } else { self.shortest(outcome, components, property, stats) })
             }
             Err(Stopped) if self.deadline.is_some_and(|d| Instant::now() >= d) => Attempt::Stopped,
             Err(Stopped) if self.work_exhausted() => {
@@ -1792,7 +1803,12 @@ impl DynamicChecker {
             "search of the changed suffix"
         );
         let outcome = match found? {
-            Safety::Violated { trace, .. } => Outcome::Violated(trace),
+            Safety::Violated { trace, .. } => {
+                if let Some(s) = &mut self.suffix {
+                    s.shortest_bound = s.shortest_bound.max(trace.len());
+                }
+                Outcome::Violated(trace)
+            }
             Safety::Holds { .. } => Outcome::Holds,
         };
         stats.suffix_decided += 1;
@@ -2346,6 +2362,45 @@ mod tests {
             let (upgraded, stats) = checker.run(&[errs, new], None);
             assert!(stats.reuse_budget.is_some() && !stats.fell_back, "{algorithm}: {stats:?}");
             assert_eq!(upgraded, Outcome::Violated(["c", "c", "c", "a"].map(String::from).to_vec()), "{algorithm}");
+        }
+    }
+
+    /// A third component that shares no event with the others.
+    fn idle() -> Dla {
+        looping(&["d"])
+    }
+
+    #[test]
+    fn a_violation_that_a_search_of_the_changed_components_leads_to_is_reported_by_a_shortest_trace() {
+        for algorithm in [Algorithm::LStar, Algorithm::LSharp] {
+            let (errs, old, new) = far_and_near();
+            let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(algorithm).with_probe(0);
+            let (original, _) = checker.run(&[errs.clone(), old, idle()], None);
+            assert_eq!(original, Outcome::Holds, "{algorithm}");
+            // The search of the new component and `idle` finds `b b` against the old
+            // assumption (no `a`, no `b b`); its witness `b b x x x x x` is longer than the
+            // two events that bound the product's shortest violation, so the product is searched.
+            let mut checker = checker.with_probe(PROBE_STATES);
+            let (upgraded, stats) = checker.run(&[errs, new, idle()], None);
+            assert_eq!(stats.suffix_decided, 1, "{algorithm}: {stats:?}");
+            assert_eq!(upgraded, Outcome::Violated(["c", "c", "c", "a"].map(String::from).to_vec()), "{algorithm}");
+        }
+    }
+
+    #[test]
+    fn a_level_decided_by_a_search_of_the_changed_components_is_not_re_used_for_its_old_component() {
+        for algorithm in [Algorithm::LStar, Algorithm::LSharp] {
+            let (errs, old, new) = far_and_near();
+            let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(algorithm).with_probe(0);
+            let (original, _) = checker.run(&[errs.clone(), old.clone(), idle()], None);
+            assert_eq!(original, Outcome::Holds, "{algorithm}");
+            let mut checker = checker.with_probe(PROBE_STATES);
+            let (upgraded, _) = checker.run(&[errs.clone(), new, idle()], None);
+            assert!(matches!(upgraded, Outcome::Violated(_)), "{algorithm}");
+            // The first level kept the violation it got from the search of the new component;
+            // back on the old one, that result is not the old component's.
+            let (back, stats) = checker.run(&[errs, old, idle()], None);
+            assert_eq!(back, Outcome::Holds, "{algorithm}: {stats:?}");
         }
     }
 
