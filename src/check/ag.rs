@@ -1037,12 +1037,23 @@ struct SuffixSearch {
     /// The first level whose component changed since the levels were learned (at least 1:
     /// the search of the whole product covers level 0).
     level: usize,
+    /// Product states that one search of a suffix may explore.
+    each: usize,
     /// Product states that the run's searches of the suffix may still explore.
     left: usize,
     /// The length of the longest violation that a search of a suffix found in the current
     /// attempt: no violation of the whole product is shorter ([`DynamicChecker::search_suffix`]).
     shortest_bound: usize,
+    /// A search of a suffix decided a level's check in this run.
+    decided: bool,
 }
+
+/// A run that re-uses levels may search suffixes of the product
+/// ([`DynamicChecker::search_suffix`]) within this many times the states of the staged search
+/// of the product (each search within one such share): on the IPC (P2 `new_assumptions`),
+/// a round searches the changed writer and then, its old assumption above being too coarse,
+/// the suffix from the write-queue on (341 and 323 states in the fifth round, budget 552).
+pub const SUFFIX_SEARCHES: usize = 2;
 
 /// How an attempt from the levels ended ([`DynamicChecker::attempt`]).
 enum Attempt {
@@ -1381,8 +1392,10 @@ impl DynamicChecker {
         self.suffix = if reusing {
             self.first_changed(components).map(|level| SuffixSearch {
                 level,
-                left: full.min(self.probe),
+                each: full.min(self.probe),
+                left: SUFFIX_SEARCHES * full.min(self.probe),
                 shortest_bound: 0,
+                decided: false,
             })
         } else {
             None
@@ -1671,9 +1684,6 @@ impl DynamicChecker {
             self.last = Some((m.clone(), property.cloned(), result.clone()));
             return Ok(result);
         }
-        if let Some(outcome) = self.search_suffix(i, false, components, property, stats) {
-            return Ok(outcome);
-        }
         let level_start = Instant::now();
         let rest = &components[i + 1..];
         let rest_alphabet = union_alphabet(rest);
@@ -1753,7 +1763,9 @@ impl DynamicChecker {
         level.digest = None;
         level.hints = hints;
         level.assumption = Some(assumption);
-        level.result = Some(result);
+        // A deeper result that a search of a suffix gave is about components that the deeper
+        // levels do not record (they learned nothing for them): not kept for a later run.
+        level.result = (!self.suffix.is_some_and(|s| s.decided)).then_some(result);
         Ok(outcome)
     }
 
@@ -1777,12 +1789,11 @@ impl DynamicChecker {
     fn search_suffix(
         &mut self,
         i: usize,
-        above: bool,
         components: &[Arc<Dla>],
         property: Option<&Dla>,
         stats: &mut AgStats,
     ) -> Option<Outcome> {
-        let budget = self.suffix.filter(|s| (i == s.level || above && i < s.level) && s.left > 0)?.left;
+        let budget = self.suffix.filter(|s| i <= s.level && s.left > 0).map(|s| s.left.min(s.each))?;
         let start = Instant::now();
         let mut search = product_search(&components[i..], property);
         stats.checks += 1;
@@ -1812,9 +1823,9 @@ impl DynamicChecker {
             Safety::Holds { .. } => Outcome::Holds,
         };
         stats.suffix_decided += 1;
-        let level = &mut self.levels[i];
-        level.component = None;
-        level.hints = true;
+        if let Some(s) = &mut self.suffix {
+            s.decided = true;
+        }
         Some(outcome)
     }
 
@@ -1932,7 +1943,27 @@ impl DynamicChecker {
         let known = (!fresh && same_component && same_property && stats.reused.last() == Some(&i))
             .then(|| level.assumption.clone())
             .flatten();
-        let mut assumption = match known {
+        // At the first changed level, the old candidate first: when it fails Oracle 1 for the
+        // new component, a search of the changed suffix before learning.
+        let old_candidate = match known {
+            None if !fresh && self.suffix.is_some_and(|s| s.level == i && s.left > 0) => {
+                learner.learner.close(&mut oracle);
+                if oracle.expired() {
+                    return Err(Stopped);
+                }
+                let h = learner.learner.hypothesis();
+                stats.checks += 1;
+                if oracle.oracle1(&h).is_none() {
+                    Some(h)
+                } else if let Some(outcome) = self.search_suffix(i, components, property, stats) {
+                    return Ok(LevelEnd::Searched(outcome));
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        let mut assumption = match known.or(old_candidate) {
             Some(a) => a,
             None => generate(&mut learner, &mut oracle, stats)?,
         };
@@ -1962,7 +1993,7 @@ impl DynamicChecker {
                     if inside {
                         // The old assumption is too strong for the changed suffix below: a
                         // search of the suffix from here, before learning.
-                        if let Some(outcome) = self.search_suffix(i, true, components, property, stats) {
+                        if let Some(outcome) = self.search_suffix(i, components, property, stats) {
                             return Ok(LevelEnd::Searched(outcome));
                         }
                         // The assumption was too strong: weaken it with the word and go on.
@@ -1987,7 +2018,7 @@ impl DynamicChecker {
                         if !real {
                             // The old assumption ignores events that the changed suffix below
                             // makes matter: a search of the suffix from here, before widening.
-                            if let Some(outcome) = self.search_suffix(i, true, components, property, stats) {
+                            if let Some(outcome) = self.search_suffix(i, components, property, stats) {
                                 return Ok(LevelEnd::Searched(outcome));
                             }
                             let events = widen(m, property, interface, alphabet, ce);
