@@ -50,6 +50,16 @@
 //! property (`subst check` does so for the old version), within a budget of the search's
 //! explored states.
 //!
+//! Within such a run, the first level whose component changed tries its old candidate first;
+//! when Oracle 1 rejects it for the new component, the recursive call of Fig. 3 line 7 for the
+//! changed suffix (`M_k || .. || M_{n-1} ⊨ A_{k-1}`, whose answer is a counterexample or TRUE)
+//! is made by a bounded search of the suffix's product, not by learning
+//! (`DynamicChecker::search_suffix`); so is the check from a level above whose old
+//! assumption turns out too strong or too coarse for the changed suffix. The levels above keep
+//! their components, so their assumptions still discharge premise 1 (Lemma 1), and the callers
+//! analyse a violation as Fig. 3 lines 9-15 do. A violation whose trace is as long as one a
+//! suffix search found is a shortest one of the product and needs no search of the product.
+//!
 //! A run copies only the components that changed since the last run: the components are
 //! shared (`Arc`) by the run, its levels, an attempt's snapshot and the outcome kept, and each
 //! component's [`expose_errors`] is kept, keyed by the component, its index and whether it may
@@ -138,6 +148,10 @@
 //! needs, and later rounds get more only after a search that decided needed more than a quarter of it.
 //! When the search gives up, the rule's counterexample is a trace of the product but not a
 //! shortest one, and CEGAR may then take another (on the IPC, a costlier) path than mono's.
+//! A search of a changed suffix that starts near the top is most of the product and rarely
+//! decides within its budget: P2 `ipc2` changes level 1 of 7, and its last round spends two
+//! such searches (1,104 states) before the old levels prove it; the short and the long attempt
+//! each start their search again.
 
 use crate::util::HashMap;
 use std::sync::Arc;
@@ -233,7 +247,7 @@ pub struct AgStats {
     /// oracle's count, which includes the query that analyses each counterexample).
     pub abandoned_membership: usize,
     /// Product states explored by searches of the changed suffix against the assumption of
-    /// the level above it ([`DynamicChecker::search_suffix`]).
+    /// the level above it (`DynamicChecker::search_suffix`).
     pub suffix_states: usize,
     /// Searches of the changed suffix that decided the level's check (a violation of the
     /// assumption above, or the whole suffix explored).
@@ -884,7 +898,7 @@ enum LevelEnd {
     /// kept ([`LevelLearner::widened`]).
     Widen(Vec<String>, Box<LevelLearner>),
     /// A search of the suffix from this level decided its check instead of learning
-    /// ([`DynamicChecker::search_suffix`]).
+    /// (`DynamicChecker::search_suffix`).
     Searched(Outcome),
 }
 
@@ -987,7 +1001,7 @@ pub struct DynamicChecker {
     work: Option<Arc<WorkLimit>>,
     /// While a run re-uses the levels: the first level whose component changed since they
     /// were learned, and the product states its searches of the changed suffix may still
-    /// explore ([`DynamicChecker::search_suffix`]).
+    /// explore (`DynamicChecker::search_suffix`).
     suffix: Option<SuffixSearch>,
     /// Per component of the last run, what [`expose_errors`] made of it.
     exposed: Vec<ExposedPart>,
@@ -1031,7 +1045,7 @@ pub const MIN_REUSE_BUDGET: usize = 256;
 pub const SHORT_ATTEMPT_SHARE: usize = 16;
 
 /// The search of the changed suffix within a run that re-uses the levels
-/// ([`DynamicChecker::search_suffix`]).
+/// (`DynamicChecker::search_suffix`).
 #[derive(Clone, Copy, Debug)]
 struct SuffixSearch {
     /// The first level whose component changed since the levels were learned (at least 1:
@@ -1042,14 +1056,14 @@ struct SuffixSearch {
     /// Product states that the run's searches of the suffix may still explore.
     left: usize,
     /// The length of the longest violation that a search of a suffix found in the current
-    /// attempt: no violation of the whole product is shorter ([`DynamicChecker::search_suffix`]).
+    /// attempt: no violation of the whole product is shorter (`DynamicChecker::search_suffix`).
     shortest_bound: usize,
     /// A search of a suffix decided a level's check in this run.
     decided: bool,
 }
 
 /// A run that re-uses levels may search suffixes of the product
-/// ([`DynamicChecker::search_suffix`]) within this many times the states of the staged search
+/// (`DynamicChecker::search_suffix`) within this many times the states of the staged search
 /// of the product (each search within one such share): on the IPC (P2 `new_assumptions`),
 /// a round searches the changed writer and then, its old assumption above being too coarse,
 /// the suffix from the write-queue on (341 and 323 states in the fifth round, budget 552).
@@ -1423,7 +1437,7 @@ impl DynamicChecker {
 
     /// The first level (at least 1) whose component is not the one its levels were learned
     /// for, when the levels above it are unchanged: where DynamicCheck starts re-checking
-    /// (Lemma 1 of paper 003), and where [`DynamicChecker::search_suffix`] searches. None
+    /// (Lemma 1 of paper 003), and where `DynamicChecker::search_suffix` searches. None
     /// when the first component changed (the search of the whole product covers it) or only
     /// the last one (the rule model checks it as it is).
     fn first_changed(&self, components: &[Arc<Dla>]) -> Option<usize> {
@@ -1772,7 +1786,7 @@ impl DynamicChecker {
     /// DynamicCheck of the changed suffix `components[i..]` against `property` (the
     /// assumption of level `i - 1`) by a bounded search of their product, in a run that
     /// re-uses the levels, at the first level whose component changed
-    /// ([`DynamicChecker::first_changed`]). Fig. 3 line 7 asks exactly this of the suffix:
+    /// (`DynamicChecker::first_changed`). Fig. 3 line 7 asks exactly this of the suffix:
     /// a counterexample to `M_i || .. || M_{n-1} ⊨ A_{i-1}` or TRUE. The levels above keep
     /// their components and properties, so their assumptions still discharge premise 1
     /// (Lemma 1), and the caller analyses a counterexample as Fig. 3 lines 9-15 do (a
