@@ -1003,6 +1003,9 @@ pub struct DynamicChecker {
     /// were learned, and the product states its searches of the changed suffix may still
     /// explore (`DynamicChecker::search_suffix`).
     suffix: Option<SuffixSearch>,
+    /// The searches of a suffix that gave up in this run: the level, its property and the
+    /// states explored. The same search within no more states would give up again.
+    suffix_gave_up: Vec<(usize, Option<Dla>, usize)>,
     /// Per component of the last run, what [`expose_errors`] made of it.
     exposed: Vec<ExposedPart>,
     /// The last run's property, the error events it forbids, and what [`expose_errors`]
@@ -1100,6 +1103,7 @@ impl DynamicChecker {
             reuse_over_budget: false,
             work: None,
             suffix: None,
+            suffix_gave_up: Vec::new(),
             exposed: Vec::new(),
             exposed_property: None,
         }
@@ -1416,6 +1420,7 @@ impl DynamicChecker {
         };
         let outcome = self.reuse_then_fresh_staged(reusing, full, &mut search, components, property, stats);
         self.suffix = None;
+        self.suffix_gave_up.clear();
         if let Some(outcome) = outcome {
             return outcome;
         }
@@ -1808,6 +1813,9 @@ impl DynamicChecker {
         stats: &mut AgStats,
     ) -> Option<Outcome> {
         let budget = self.suffix.filter(|s| i <= s.level && s.left > 0).map(|s| s.left.min(s.each))?;
+        if self.suffix_gave_up.iter().any(|(l, p, n)| *l == i && p.as_ref() == property && budget <= *n) {
+            return None;
+        }
         let start = Instant::now();
         let mut search = product_search(&components[i..], property);
         stats.checks += 1;
@@ -1827,7 +1835,11 @@ impl DynamicChecker {
             elapsed = ?start.elapsed(),
             "search of the changed suffix"
         );
-        let outcome = match found? {
+        let Some(found) = found else {
+            self.suffix_gave_up.push((i, property.cloned(), explored));
+            return None;
+        };
+        let outcome = match found {
             Safety::Violated { trace, .. } => {
                 if let Some(s) = &mut self.suffix {
                     s.shortest_bound = s.shortest_bound.max(trace.len());
