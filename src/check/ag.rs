@@ -149,9 +149,9 @@
 //! When the search gives up, the rule's counterexample is a trace of the product but not a
 //! shortest one, and CEGAR may then take another (on the IPC, a costlier) path than mono's.
 //! A search of a changed suffix that starts near the top is most of the product and rarely
-//! decides within its budget: P2 `ipc2` changes level 1 of 7, and its last round spends two
-//! such searches (1,104 states) before the old levels prove it; the short and the long attempt
-//! each start their search again.
+//! decides within its budget: P2 `ipc2` changes level 1 of 7, and its last round spends one
+//! such search (552 states) before the old levels prove it (a search that gave up is not
+//! repeated in the run, but not taken up where it stopped either).
 
 use crate::util::HashMap;
 use std::sync::Arc;
