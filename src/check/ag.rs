@@ -50,6 +50,16 @@
 //! property (`subst check` does so for the old version), within a budget of the search's
 //! explored states.
 //!
+//! Within such a run, the first level whose component changed tries its old candidate first;
+//! when Oracle 1 rejects it for the new component, the recursive call of Fig. 3 line 7 for the
+//! changed suffix (`M_k || .. || M_{n-1} ⊨ A_{k-1}`, whose answer is a counterexample or TRUE)
+//! is made by a bounded search of the suffix's product, not by learning
+//! (`DynamicChecker::search_suffix`); so is the check from a level above whose old
+//! assumption turns out too strong or too coarse for the changed suffix. The levels above keep
+//! their components, so their assumptions still discharge premise 1 (Lemma 1), and the callers
+//! analyse a violation as Fig. 3 lines 9-15 do. A violation whose trace is as long as one a
+//! suffix search found is a shortest one of the product and needs no search of the product.
+//!
 //! A run copies only the components that changed since the last run: the components are
 //! shared (`Arc`) by the run, its levels, an attempt's snapshot and the outcome kept, and each
 //! component's [`expose_errors`] is kept, keyed by the component, its index and whether it may
@@ -138,6 +148,10 @@
 //! needs, and later rounds get more only after a search that decided needed more than a quarter of it.
 //! When the search gives up, the rule's counterexample is a trace of the product but not a
 //! shortest one, and CEGAR may then take another (on the IPC, a costlier) path than mono's.
+//! A search of a changed suffix that starts near the top is most of the product and rarely
+//! decides within its budget: P2 `ipc2` changes level 1 of 7, and its last round spends one
+//! such search (552 states) before the old levels prove it (a search that gave up is not
+//! repeated in the run, but not taken up where it stopped either).
 
 use crate::util::HashMap;
 use std::sync::Arc;
@@ -232,6 +246,12 @@ pub struct AgStats {
     /// Membership queries asked by the re-use given up on (included in `membership`; here the
     /// oracle's count, which includes the query that analyses each counterexample).
     pub abandoned_membership: usize,
+    /// Product states explored by searches of the changed suffix against the assumption of
+    /// the level above it (`DynamicChecker::search_suffix`).
+    pub suffix_states: usize,
+    /// Searches of the changed suffix that decided the level's check (a violation of the
+    /// assumption above, or the whole suffix explored).
+    pub suffix_decided: usize,
 }
 
 /// What DynamicCheck did over the runs of one check (the rounds of a CEGAR loop, or the one
@@ -253,6 +273,11 @@ pub struct RunCounts {
     pub outcome_reused: usize,
     /// Some run's levels were learned after the search proved the property, for a later run.
     pub learned_after_search: bool,
+    /// Runs in which a search of the changed suffix decided a level's check instead of
+    /// learning ([`AgStats::suffix_decided`]).
+    pub decided_by_suffix_search: usize,
+    /// Product states those searches explored, over all runs ([`AgStats::suffix_states`]).
+    pub suffix_states: usize,
 }
 
 impl RunCounts {
@@ -265,6 +290,8 @@ impl RunCounts {
         self.abandoned_membership += s.abandoned_membership;
         self.outcome_reused += usize::from(s.result_reused);
         self.learned_after_search |= s.learned_after_search;
+        self.decided_by_suffix_search += usize::from(s.suffix_decided > 0);
+        self.suffix_states += s.suffix_states;
     }
 
     /// The counts of one run.
@@ -870,6 +897,9 @@ enum LevelEnd {
     /// learner comes along, so that its answers that stay valid over the wider alphabet are
     /// kept ([`LevelLearner::widened`]).
     Widen(Vec<String>, Box<LevelLearner>),
+    /// A search of the suffix from this level decided its check instead of learning
+    /// (`DynamicChecker::search_suffix`).
+    Searched(Outcome),
 }
 
 /// The alphabet a level's assumption starts from under [`InterfaceAlphabet::Refine`]: the
@@ -969,6 +999,13 @@ pub struct DynamicChecker {
     /// The membership queries the check may still ask in this run
     /// ([`DynamicChecker::set_work_limit`]); none: no limit.
     work: Option<Arc<WorkLimit>>,
+    /// While a run re-uses the levels: the first level whose component changed since they
+    /// were learned, and the product states its searches of the changed suffix may still
+    /// explore (`DynamicChecker::search_suffix`).
+    suffix: Option<SuffixSearch>,
+    /// The searches of a suffix that gave up in this run: the level, its property and the
+    /// states explored. The same search within no more states would give up again.
+    suffix_gave_up: Vec<(usize, Option<Dla>, usize)>,
     /// Per component of the last run, what [`expose_errors`] made of it.
     exposed: Vec<ExposedPart>,
     /// The last run's property, the error events it forbids, and what [`expose_errors`]
@@ -1010,6 +1047,31 @@ pub const MIN_REUSE_BUDGET: usize = 256;
 /// `ipc4`); one search state costs about as much as one query (`benches/COMPAT.md`).
 pub const SHORT_ATTEMPT_SHARE: usize = 16;
 
+/// The search of the changed suffix within a run that re-uses the levels
+/// (`DynamicChecker::search_suffix`).
+#[derive(Clone, Copy, Debug)]
+struct SuffixSearch {
+    /// The first level whose component changed since the levels were learned (at least 1:
+    /// the search of the whole product covers level 0).
+    level: usize,
+    /// Product states that one search of a suffix may explore.
+    each: usize,
+    /// Product states that the run's searches of the suffix may still explore.
+    left: usize,
+    /// The length of the longest violation that a search of a suffix found in the current
+    /// attempt: no violation of the whole product is shorter (`DynamicChecker::search_suffix`).
+    shortest_bound: usize,
+    /// A search of a suffix decided a level's check in this run.
+    decided: bool,
+}
+
+/// A run that re-uses levels may search suffixes of the product
+/// (`DynamicChecker::search_suffix`) within this many times the states of the staged search
+/// of the product (each search within one such share): on the IPC (P2 `new_assumptions`),
+/// a round searches the changed writer and then, its old assumption above being too coarse,
+/// the suffix from the write-queue on (341 and 323 states in the fifth round, budget 552).
+pub const SUFFIX_SEARCHES: usize = 2;
+
 /// How an attempt from the levels ended ([`DynamicChecker::attempt`]).
 enum Attempt {
     /// The rule decided (a violation already as the search's shortest trace, when it found one).
@@ -1040,6 +1102,8 @@ impl DynamicChecker {
             learn_after_search: false,
             reuse_over_budget: false,
             work: None,
+            suffix: None,
+            suffix_gave_up: Vec::new(),
             exposed: Vec::new(),
             exposed_property: None,
         }
@@ -1343,46 +1407,22 @@ impl DynamicChecker {
         let full = (self.learned / REUSE_SHARE).max(self.min_budget);
         // One search of the product, which the run takes up where it stopped.
         let mut search = None;
-        if reusing {
-            let mut budget = if self.reuse_over_budget { 0 } else { full };
-            stats.reuse_budget = Some(budget);
-            if budget > 0 {
-                // What the short attempt did to the levels is undone when it gives up; so is
-                // what it says about them, except its queries, which the budget counts.
-                let lists =
-                    [&stats.revalidated, &stats.reused, &stats.hinted, &stats.contradicted, &stats.results_reused]
-                        .map(Vec::len);
-                let before = stats.abandoned_membership;
-                match self.attempt(budget / SHORT_ATTEMPT_SHARE, components, property, stats) {
-                    Attempt::Decided(outcome) => return outcome,
-                    Attempt::Stopped => return Outcome::Stopped,
-                    Attempt::OverBudget => {}
-                }
-                budget -= stats.abandoned_membership - before;
-                let kept = [
-                    &mut stats.revalidated,
-                    &mut stats.reused,
-                    &mut stats.hinted,
-                    &mut stats.contradicted,
-                    &mut stats.results_reused,
-                ];
-                for (list, len) in kept.into_iter().zip(lists) {
-                    list.truncate(len);
-                }
-                let search = search.get_or_insert_with(|| product_search(components, property));
-                if let Some(outcome) = self.search_within(search, full.min(self.probe), stats) {
-                    return self.after_search(outcome, components, property, stats);
-                }
-            }
-            match self.attempt(budget, components, property, stats) {
-                Attempt::Decided(outcome) => return outcome,
-                Attempt::Stopped => return Outcome::Stopped,
-                Attempt::OverBudget => {
-                    tracing::debug!(budget, "re-use of the levels over its budget: searching the product");
-                    stats.fell_back = true;
-                    self.reuse_over_budget = true;
-                }
-            }
+        self.suffix = if reusing {
+            self.first_changed(components).map(|level| SuffixSearch {
+                level,
+                each: full.min(self.probe),
+                left: SUFFIX_SEARCHES * full.min(self.probe),
+                shortest_bound: 0,
+                decided: false,
+            })
+        } else {
+            None
+        };
+        let outcome = self.reuse_then_fresh_staged(reusing, full, &mut search, components, property, stats);
+        self.suffix = None;
+        self.suffix_gave_up.clear();
+        if let Some(outcome) = outcome {
+            return outcome;
         }
         let search = search.get_or_insert_with(|| product_search(components, property));
         if let Some(outcome) = self.search_within(search, self.search_budget(), stats) {
@@ -1398,6 +1438,72 @@ impl DynamicChecker {
             self.reuse_over_budget = spent > full;
         }
         outcome
+    }
+
+    /// The first level (at least 1) whose component is not the one its levels were learned
+    /// for, when the levels above it are unchanged: where DynamicCheck starts re-checking
+    /// (Lemma 1 of paper 003), and where `DynamicChecker::search_suffix` searches. None
+    /// when the first component changed (the search of the whole product covers it) or only
+    /// the last one (the rule model checks it as it is).
+    fn first_changed(&self, components: &[Arc<Dla>]) -> Option<usize> {
+        let k = (0..self.levels.len()).find(|&k| self.levels[k].component.as_ref() != Some(&components[k]))?;
+        (k > 0).then_some(k)
+    }
+
+    /// The staged attempts of [`DynamicChecker::reuse_then_fresh`] from the levels: the run's
+    /// outcome when one of them (or the staged search) decided, else `None` with the levels
+    /// as they were and `search` the search of the product so far.
+    fn reuse_then_fresh_staged<'a>(
+        &mut self,
+        reusing: bool,
+        full: usize,
+        search: &mut Option<Search<'a>>,
+        components: &'a [Arc<Dla>],
+        property: Option<&Dla>,
+        stats: &mut AgStats,
+    ) -> Option<Outcome> {
+        if reusing {
+            let mut budget = if self.reuse_over_budget { 0 } else { full };
+            stats.reuse_budget = Some(budget);
+            if budget > 0 {
+                // What the short attempt did to the levels is undone when it gives up; so is
+                // what it says about them, except its queries, which the budget counts.
+                let lists =
+                    [&stats.revalidated, &stats.reused, &stats.hinted, &stats.contradicted, &stats.results_reused]
+                        .map(Vec::len);
+                let before = stats.abandoned_membership;
+                match self.attempt(budget / SHORT_ATTEMPT_SHARE, components, property, stats) {
+                    Attempt::Decided(outcome) => return Some(outcome),
+                    Attempt::Stopped => return Some(Outcome::Stopped),
+                    Attempt::OverBudget => {}
+                }
+                budget -= stats.abandoned_membership - before;
+                let kept = [
+                    &mut stats.revalidated,
+                    &mut stats.reused,
+                    &mut stats.hinted,
+                    &mut stats.contradicted,
+                    &mut stats.results_reused,
+                ];
+                for (list, len) in kept.into_iter().zip(lists) {
+                    list.truncate(len);
+                }
+                let search = search.get_or_insert_with(|| product_search(components, property));
+                if let Some(outcome) = self.search_within(search, full.min(self.probe), stats) {
+                    return Some(self.after_search(outcome, components, property, stats));
+                }
+            }
+            match self.attempt(budget, components, property, stats) {
+                Attempt::Decided(outcome) => return Some(outcome),
+                Attempt::Stopped => return Some(Outcome::Stopped),
+                Attempt::OverBudget => {
+                    tracing::debug!(budget, "re-use of the levels over its budget: searching the product");
+                    stats.fell_back = true;
+                    self.reuse_over_budget = true;
+                }
+            }
+        }
+        None
     }
 
     /// One attempt at Fig. 3 from the levels with at most `budget` membership queries. Past
@@ -1417,6 +1523,9 @@ impl DynamicChecker {
         // attempt that stops half-way may have updated some deeper levels and not the
         // level above them, whose result would then seem to be about the new ones.
         let snapshot = (self.levels.clone(), self.last.clone());
+        if let Some(s) = &mut self.suffix {
+            s.shortest_bound = 0;
+        }
         let started = Instant::now();
         let attempt = self.dynamic_check(0, components, property, stats);
         self.budget = None;
@@ -1432,7 +1541,12 @@ impl DynamicChecker {
             Ok(outcome) => {
                 self.learned = self.learned.max(stats.membership - before);
                 self.reuse_over_budget = false;
-                Attempt::Decided(self.shortest(outcome, components, property, stats))
+                // A violation as long as one that a search of a suffix found is a shortest one.
+                let shortest = match (&outcome, self.suffix) {
+                    (Outcome::Violated(t), Some(s)) => t.len() == s.shortest_bound,
+                    _ => false,
+                };
+                Attempt::Decided(if shortest { outcome } else { self.shortest(outcome, components, property, stats) })
             }
             Err(Stopped) if self.deadline.is_some_and(|d| Instant::now() >= d) => Attempt::Stopped,
             Err(Stopped) if self.work_exhausted() => {
@@ -1618,6 +1732,7 @@ impl DynamicChecker {
                 LevelEnd::Done { outcome, learner, assumption, result } => {
                     break (outcome, learner, assumption, result);
                 }
+                LevelEnd::Searched(outcome) => return Ok(outcome),
                 LevelEnd::Widen(events, learner) => {
                     tracing::debug!(level = i, added = ?events, "alphabet refinement");
                     alphabet.extend(events);
@@ -1667,8 +1782,77 @@ impl DynamicChecker {
         level.digest = None;
         level.hints = hints;
         level.assumption = Some(assumption);
-        level.result = Some(result);
+        // A deeper result that a search of a suffix gave is about components that the deeper
+        // levels do not record (they learned nothing for them): not kept for a later run.
+        level.result = (!self.suffix.is_some_and(|s| s.decided)).then_some(result);
         Ok(outcome)
+    }
+
+    /// DynamicCheck of the changed suffix `components[i..]` against `property` (the
+    /// assumption of level `i - 1`) by a bounded search of their product, in a run that
+    /// re-uses the levels, at the first level whose component changed
+    /// (`DynamicChecker::first_changed`). Fig. 3 line 7 asks exactly this of the suffix:
+    /// a counterexample to `M_i || .. || M_{n-1} ⊨ A_{i-1}` or TRUE. The levels above keep
+    /// their components and properties, so their assumptions still discharge premise 1
+    /// (Lemma 1), and the caller analyses a counterexample as Fig. 3 lines 9-15 do (a
+    /// membership query, then its witness or an update of `A_{i-1}`). A search that gives
+    /// up leaves the level to learn as before. The suffix of an upgrade that changes a late
+    /// component is a small part of the product (P2 `new_assumptions`: 46 to 582 states
+    /// against 489 to 19,888), and the learning it spares is what fails there: each CEGAR
+    /// round but the last has a violation, which the changed level can only reach by
+    /// learning its new assumption (`benches/COMPAT.md`).
+    ///
+    /// A level decided this way learned nothing for its component, so it forgets which
+    /// component its table was learned for (its answers become hints): the result that the
+    /// level above keeps is about the new suffix, and must not be re-used for the old one.
+    fn search_suffix(
+        &mut self,
+        i: usize,
+        components: &[Arc<Dla>],
+        property: Option<&Dla>,
+        stats: &mut AgStats,
+    ) -> Option<Outcome> {
+        let budget = self.suffix.filter(|s| i <= s.level && s.left > 0).map(|s| s.left.min(s.each))?;
+        if self.suffix_gave_up.iter().any(|(l, p, n)| *l == i && p.as_ref() == property && budget <= *n) {
+            return None;
+        }
+        let start = Instant::now();
+        let mut search = product_search(&components[i..], property);
+        stats.checks += 1;
+        let found = search.run(budget);
+        let explored = search.explored();
+        stats.checking += start.elapsed();
+        stats.suffix_states += explored;
+        if let Some(s) = &mut self.suffix {
+            s.left = s.left.saturating_sub(explored);
+        }
+        tracing::debug!(
+            level = i,
+            budget,
+            explored,
+            violated = matches!(found, Some(Safety::Violated { .. })),
+            holds = matches!(found, Some(Safety::Holds { .. })),
+            elapsed = ?start.elapsed(),
+            "search of the changed suffix"
+        );
+        let Some(found) = found else {
+            self.suffix_gave_up.push((i, property.cloned(), explored));
+            return None;
+        };
+        let outcome = match found {
+            Safety::Violated { trace, .. } => {
+                if let Some(s) = &mut self.suffix {
+                    s.shortest_bound = s.shortest_bound.max(trace.len());
+                }
+                Outcome::Violated(trace)
+            }
+            Safety::Holds { .. } => Outcome::Holds,
+        };
+        stats.suffix_decided += 1;
+        if let Some(s) = &mut self.suffix {
+            s.decided = true;
+        }
+        Some(outcome)
     }
 
     /// Lines 5-15 of Fig. 3 at level `i`, the assumption over `alphabet` (a part of the
@@ -1785,7 +1969,27 @@ impl DynamicChecker {
         let known = (!fresh && same_component && same_property && stats.reused.last() == Some(&i))
             .then(|| level.assumption.clone())
             .flatten();
-        let mut assumption = match known {
+        // At the first changed level, the old candidate first: when it fails Oracle 1 for the
+        // new component, a search of the changed suffix before learning.
+        let old_candidate = match known {
+            None if !fresh && self.suffix.is_some_and(|s| s.level == i && s.left > 0) => {
+                learner.learner.close(&mut oracle);
+                if oracle.expired() {
+                    return Err(Stopped);
+                }
+                let h = learner.learner.hypothesis();
+                stats.checks += 1;
+                if oracle.oracle1(&h).is_none() {
+                    Some(h)
+                } else if let Some(outcome) = self.search_suffix(i, components, property, stats) {
+                    return Ok(LevelEnd::Searched(outcome));
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        let mut assumption = match known.or(old_candidate) {
             Some(a) => a,
             None => generate(&mut learner, &mut oracle, stats)?,
         };
@@ -1813,6 +2017,11 @@ impl DynamicChecker {
                         return Err(Stopped);
                     }
                     if inside {
+                        // The old assumption is too strong for the changed suffix below: a
+                        // search of the suffix from here, before learning.
+                        if let Some(outcome) = self.search_suffix(i, components, property, stats) {
+                            return Ok(LevelEnd::Searched(outcome));
+                        }
                         // The assumption was too strong: weaken it with the word and go on.
                         learner.refine(&word, &mut oracle)?;
                         assumption = generate(&mut learner, &mut oracle, stats)?;
@@ -1833,6 +2042,11 @@ impl DynamicChecker {
                             return Err(Stopped);
                         }
                         if !real {
+                            // The old assumption ignores events that the changed suffix below
+                            // makes matter: a search of the suffix from here, before widening.
+                            if let Some(outcome) = self.search_suffix(i, components, property, stats) {
+                                return Ok(LevelEnd::Searched(outcome));
+                            }
                             let events = widen(m, property, interface, alphabet, ce);
                             stats.learning += start.elapsed();
                             count_learner(stats, i, &learner.learner.stats());
@@ -2205,6 +2419,45 @@ mod tests {
             let (upgraded, stats) = checker.run(&[errs, new], None);
             assert!(stats.reuse_budget.is_some() && !stats.fell_back, "{algorithm}: {stats:?}");
             assert_eq!(upgraded, Outcome::Violated(["c", "c", "c", "a"].map(String::from).to_vec()), "{algorithm}");
+        }
+    }
+
+    /// A third component that shares no event with the others.
+    fn idle() -> Dla {
+        looping(&["d"])
+    }
+
+    #[test]
+    fn a_violation_that_a_search_of_the_changed_components_leads_to_is_reported_by_a_shortest_trace() {
+        for algorithm in [Algorithm::LStar, Algorithm::LSharp] {
+            let (errs, old, new) = far_and_near();
+            let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(algorithm).with_probe(0);
+            let (original, _) = checker.run(&[errs.clone(), old, idle()], None);
+            assert_eq!(original, Outcome::Holds, "{algorithm}");
+            // The search of the new component and `idle` finds `b b` against the old
+            // assumption (no `a`, no `b b`); its witness `b b x x x x x` is longer than the
+            // two events that bound the product's shortest violation, so the product is searched.
+            let mut checker = checker.with_probe(PROBE_STATES);
+            let (upgraded, stats) = checker.run(&[errs, new, idle()], None);
+            assert_eq!(stats.suffix_decided, 1, "{algorithm}: {stats:?}");
+            assert_eq!(upgraded, Outcome::Violated(["c", "c", "c", "a"].map(String::from).to_vec()), "{algorithm}");
+        }
+    }
+
+    #[test]
+    fn a_level_decided_by_a_search_of_the_changed_components_is_not_re_used_for_its_old_component() {
+        for algorithm in [Algorithm::LStar, Algorithm::LSharp] {
+            let (errs, old, new) = far_and_near();
+            let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(algorithm).with_probe(0);
+            let (original, _) = checker.run(&[errs.clone(), old.clone(), idle()], None);
+            assert_eq!(original, Outcome::Holds, "{algorithm}");
+            let mut checker = checker.with_probe(PROBE_STATES);
+            let (upgraded, _) = checker.run(&[errs.clone(), new, idle()], None);
+            assert!(matches!(upgraded, Outcome::Violated(_)), "{algorithm}");
+            // The first level kept the violation it got from the search of the new component;
+            // back on the old one, that result is not the old component's.
+            let (back, stats) = checker.run(&[errs, old, idle()], None);
+            assert_eq!(back, Outcome::Holds, "{algorithm}: {stats:?}");
         }
     }
 

@@ -46,6 +46,13 @@ fn dynamic_runs(c: &crate::check::ag::RunCounts) -> String {
     if c.learned_after_search {
         out.push_str(", levels learned after the search");
     }
+    if c.decided_by_suffix_search > 0 {
+        let _ = write!(
+            out,
+            ", {} with a level decided by a search of the changed components ({} states)",
+            c.decided_by_suffix_search, c.suffix_states
+        );
+    }
     if c.from_earlier_levels > 0 {
         let _ = write!(out, ", {} from the earlier run's levels", c.from_earlier_levels);
     }
