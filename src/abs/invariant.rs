@@ -371,16 +371,27 @@ pub fn k_induction(
     let state = |j: usize| -> Vec<Dynamic> {
         names.iter().map(|d| Dynamic::new_const(format!("{d}@{j}"), &d.get_sort())).collect()
     };
+    // The constants of each block other than the state's, found once: the formulas of every
+    // depth rename them (sorted by name, each name made once).
+    let own_of: Vec<Vec<Dynamic>> = blocks
+        .blocks
+        .iter()
+        .map(|b| {
+            let mut own: Vec<Dynamic> = smt::constants(&Dynamic::from_ast(&b.constraint));
+            for p in &b.post {
+                own.extend(smt::constants(&p.dynamic()));
+            }
+            own.retain(|c| !names.contains(c));
+            own.sort_by_cached_key(|c| c.to_string());
+            own.dedup();
+            own
+        })
+        .collect();
     // Block `b` taken at step `j`: its formulas over the state of step j and constants of its own.
-    let at = |b: &Block, j: usize| -> (Bool, Vec<Dynamic>) {
+    let at = |bi: usize, j: usize| -> (Bool, Vec<Dynamic>) {
+        let b = &blocks.blocks[bi];
         let post: Vec<Dynamic> = b.post.iter().map(Sym::dynamic).collect();
-        let mut own: Vec<Dynamic> = smt::constants(&Dynamic::from_ast(&b.constraint));
-        for p in &post {
-            own.extend(smt::constants(p));
-        }
-        own.retain(|c| !names.contains(c));
-        own.sort_by_key(|c| c.to_string());
-        own.dedup();
+        let own = &own_of[bi];
         let renamed: Vec<Dynamic> = own.iter().map(|c| Dynamic::new_const(format!("{c}@{j}"), &c.get_sort())).collect();
         let st = state(j);
         let mut pairs: Vec<(&Dynamic, &Dynamic)> = names.iter().zip(&st).collect();
@@ -399,9 +410,10 @@ pub fn k_induction(
         let ways: Vec<Bool> = blocks
             .blocks
             .iter()
-            .filter_map(|b| match (b.from, b.head) {
+            .enumerate()
+            .filter_map(|(bi, b)| match (b.from, b.head) {
                 (Some(c), Head::Cut(d)) => {
-                    let (guard, post) = at(b, j);
+                    let (guard, post) = at(bi, j);
                     let mut all = vec![pc(j).eq(cut(c)), guard, pc(j + 1).eq(cut(d))];
                     all.extend(next.iter().zip(&post).map(|(n, p)| n.eq(p)));
                     Some(Bool::and(&all))
@@ -415,19 +427,24 @@ pub fn k_induction(
         let ways: Vec<Bool> = blocks
             .blocks
             .iter()
-            .filter_map(|b| match (b.from, b.head) {
-                (Some(c), Head::Error) => Some(Bool::and(&[pc(j).eq(cut(c)), at(b, j).0])),
+            .enumerate()
+            .filter_map(|(bi, b)| match (b.from, b.head) {
+                (Some(c), Head::Error) => Some(Bool::and(&[pc(j).eq(cut(c)), at(bi, j).0])),
                 _ => None,
             })
             .collect();
         Bool::or(&ways)
     };
+    // The formulas of step j are the same at every depth k > j: each is built once (the
+    // queries are the same terms as when every depth built its own copies).
+    let (mut trans_memo, mut bad_memo, mut inv_memo): (Vec<Bool>, Vec<Bool>, Vec<Bool>) = Default::default();
     let init: Vec<Bool> = blocks
         .blocks
         .iter()
-        .filter_map(|b| match (b.from, b.head) {
+        .enumerate()
+        .filter_map(|(bi, b)| match (b.from, b.head) {
             (None, Head::Cut(d)) => {
-                let (guard, post) = at(b, 0);
+                let (guard, post) = at(bi, 0);
                 let st = state(0);
                 let mut all = vec![guard, pc(0).eq(cut(d))];
                 all.extend(st.iter().zip(&post).map(|(n, p)| n.eq(p)));
@@ -438,7 +455,8 @@ pub fn k_induction(
         .collect();
     let init = Bool::or(&init);
     // Base, depth 0: no error block enabled in an initial state.
-    if smt.sat(&[init.clone(), bad(0)])? {
+    bad_memo.push(bad(0));
+    if smt.sat(&[init.clone(), bad_memo[0].clone()])? {
         return Ok(None);
     }
     // Building the formulas of one depth takes long on large programs (every block renamed for
@@ -451,9 +469,13 @@ pub fn k_induction(
         let mut base = vec![init.clone()];
         for j in 0..k {
             deadline.check().map_err(|_| SmtError::Deadline)?;
-            base.push(trans(j));
+            if trans_memo.len() == j {
+                trans_memo.push(trans(j));
+            }
+            base.push(trans_memo[j].clone());
         }
-        base.push(bad(k));
+        bad_memo.push(bad(k));
+        base.push(bad_memo[k].clone());
         if smt.sat(&base)? {
             return Ok(None);
         }
@@ -461,9 +483,13 @@ pub fn k_induction(
         let mut step = Vec::new();
         for j in 0..k {
             deadline.check().map_err(|_| SmtError::Deadline)?;
-            step.extend([inv_at(j), bad(j).not(), trans(j)]);
+            if inv_memo.len() == j {
+                inv_memo.push(inv_at(j));
+            }
+            step.extend([inv_memo[j].clone(), bad_memo[j].not(), trans_memo[j].clone()]);
         }
-        step.extend([inv_at(k), bad(k)]);
+        inv_memo.push(inv_at(k));
+        step.extend([inv_memo[k].clone(), bad_memo[k].clone()]);
         if !smt.sat(&step)? {
             return Ok(Some(k));
         }
