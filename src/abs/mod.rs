@@ -1052,15 +1052,7 @@ impl<'a> Abstractor<'a> {
             .collect();
         let pairs: Vec<(&Dynamic, &Dynamic)> = canonical.iter().map(|(a, b)| (a, b)).collect();
         let rename = |d: &Dynamic| if pairs.is_empty() { d.clone() } else { d.substitute(&pairs) };
-        let mut source: Vec<(Bool, bool)> = self
-            .precision
-            .at(loc)
-            .iter()
-            .zip(val)
-            .zip(keep)
-            .filter(|(_, k)| **k)
-            .map(|((&p, &v), _)| (self.precision.formula(p).clone(), v))
-            .collect();
+        let mut source: Vec<(Bool, bool)> = self.kept_literals(loc, val, keep).map(|(b, v)| (b.clone(), v)).collect();
         source.sort_by_key(|(b, v)| (hash(b), *v));
         let at_target = self.precision.at(edge.to);
         let mut order: Vec<usize> = (0..at_target.len()).collect();
@@ -1097,6 +1089,22 @@ impl<'a> Abstractor<'a> {
         (query, order)
     }
 
+    /// The predicates at `loc` that `keep` marks, with their values in the cube `val`.
+    fn kept_literals<'s>(
+        &'s self,
+        loc: LocId,
+        val: &'s [bool],
+        keep: &'s [bool],
+    ) -> impl Iterator<Item = (&'s Bool, bool)> + 's {
+        self.precision
+            .at(loc)
+            .iter()
+            .zip(val)
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|((&p, &v), _)| (self.precision.formula(p), v))
+    }
+
     /// [`Abstractor::compute`] by the solver, from the source's literals that `keep` marks
     /// ([`Abstractor::relevant`]).
     #[allow(clippy::too_many_arguments)]
@@ -1115,17 +1123,8 @@ impl<'a> Abstractor<'a> {
         let comp = self.component();
         let edge = &comp.edges[e];
         let gamma = {
-            let lits: Vec<Bool> = self
-                .precision
-                .at(loc)
-                .iter()
-                .zip(val)
-                .zip(keep)
-                .filter(|(_, k)| **k)
-                .map(
-                    |((&p, &v), _)| if v { self.precision.formula(p).clone() } else { self.precision.formula(p).not() },
-                )
-                .collect();
+            let lits: Vec<Bool> =
+                self.kept_literals(loc, val, keep).map(|(b, v)| if v { b.clone() } else { b.not() }).collect();
             Bool::and(&lits)
         };
         let mut found = Vec::new();
