@@ -910,7 +910,7 @@ fn verify_c(
         })?;
         return Ok(exit_of(&result.verdict()));
     }
-    let program = front::load(src, &c.front()).map_err(|d| search.explain(d))?;
+    let program = front::load(src, &c.front())?;
     let names = components(&program, Vec::new()).map_err(|d| search.explain(d))?;
     let [name] = names.as_slice() else {
         return Err(Diagnostic::global(format!(
@@ -1141,8 +1141,8 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
         (Some(b), Some(spec)) => Some(spec.process(b)?),
     };
     progress::phase("reading sources");
-    let old_program = front::load(&v.old, &options).map_err(|d| search.explain(d))?;
-    let new_program = front::load(&v.new, &options).map_err(|d| search.explain(d))?;
+    let old_program = front::load(&v.old, &options)?;
+    let new_program = front::load(&v.new, &options)?;
     if let Some(spec) = &spec {
         check_props(spec, &new_program)?;
     }
@@ -1353,7 +1353,7 @@ fn show_level(args: LevelArgs, table: bool) -> Result<Exit, Diagnostic> {
     } else {
         let mut options = args.c.front();
         options.families = spec.family_ranges();
-        let program = front::load(&args.src, &options).map_err(|d| search.explain(d))?;
+        let program = front::load(&args.src, &options)?;
         check_props(&spec, &program)?;
         let options = crate::check::compat::CompatOptions {
             properties: vec![prop.clone()],
@@ -1400,7 +1400,7 @@ fn show(what: Show) -> Result<Exit, Diagnostic> {
             if let Some(path) = &search.found {
                 options.families = crate::spec::load(path)?.family_ranges();
             }
-            let program = front::load(&src, &options).map_err(|d| search.explain(d))?;
+            let program = front::load(&src, &options)?;
             let names = components(&program, component.into_iter().collect())?;
             let [name] = names.as_slice() else {
                 return Err(Diagnostic::global(format!(

@@ -80,6 +80,12 @@ impl Diagnostic {
             }
             return out;
         }
+        // A span at the end of a file without a final newline (a file cut short) lies past its
+        // last character, where ariadne shows no line: the newline gives it one to point at.
+        let mut source = source;
+        if !source.ends_with('\n') {
+            source.push('\n');
+        }
         let start = char_offset(&source, span.line, span.col).unwrap_or(0);
         let end = char_offset(&source, span.end_line, span.end_col).unwrap_or(start).max(start + 1);
         let id = span.file.as_str();

@@ -97,6 +97,37 @@ fn a_diagnostic_on_a_100000_character_line_is_short() {
 }
 
 #[test]
+fn a_syntax_error_without_a_spec_does_not_blame_the_missing_spec() {
+    // Reading and parsing do not use the spec, so "no spec found" would send the user the wrong
+    // way; it belongs to errors of the components and their events.
+    let (dir, path) = source("cut.c", "int main(void) { int x; x = 1 /");
+    std::fs::write(dir.path().join("ok.c"), "int main(void) { return 0; }\n").unwrap();
+    for args in [vec!["verify"], vec!["check"], vec!["show", "ir"]] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_subst"));
+        cmd.args(&args);
+        if args[0] == "check" {
+            cmd.arg(dir.path().join("ok.c"));
+        }
+        let out = cmd.arg(&path).output().expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("syntax error") && stderr.contains("cut.c:1:"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("spec"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_syntax_error_at_the_end_of_a_file_cut_short_shows_its_last_line() {
+    let (_dir, path) = source("cut.c", "int main(void) { int x; x = 1 /");
+    let out = subst(&["verify"], &path);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cut.c:1:32: syntax error"), "{stderr}");
+    assert!(stderr.contains(" 1 │ int main(void) { int x; x = 1 /"), "{stderr}");
+    assert!(stderr.contains("unexpected token here"), "{stderr}");
+}
+
+#[test]
 fn deep_specs_exit_2_with_a_location() {
     for text in [
         format!("const N = {}1{}\nP = (a -> STOP).\n", "(".repeat(100_000), ")".repeat(100_000)),
