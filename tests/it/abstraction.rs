@@ -48,6 +48,14 @@ fn must_paths(arg: &Arg, len: usize, max: usize) -> Vec<Vec<(usize, Take)>> {
     out
 }
 
+/// The paths of `paths` that are no prefix of another one of them. A prefix of a concrete run
+/// is a concrete run, so simulating these decides every path of `paths`: each is feasible
+/// exactly when those it is a prefix of are (and `paths` holds the prefixes of each of its
+/// paths, so an infeasible one is found as the shortest infeasible prefix of a longer one).
+fn longest(paths: &[Vec<(usize, Take)>]) -> Vec<&Vec<(usize, Take)>> {
+    paths.iter().filter(|p| !paths.iter().any(|q| q.len() > p.len() && q.starts_with(p))).collect()
+}
+
 /// Checks both directions on one component; describes the first violation.
 fn check_component(comp: &Component, inputs: &[Vec<i128>], preds: usize) -> Result<(usize, usize, usize), String> {
     let mut smt = Smt::new(subst::smt::DEFAULT_QUERY_BUDGET);
@@ -67,7 +75,7 @@ fn check_component(comp: &Component, inputs: &[Vec<i128>], preds: usize) -> Resu
     }
     let must = abs.build(&mut smt, Mode::Must).map_err(|e| format!("must: {e:?}"))?;
     let paths = must_paths(&must, 14, 150);
-    for p in &paths {
+    for p in longest(&paths) {
         match simulate(&abs.enc, &mut smt, p) {
             Ok(Replay::Feasible(_)) => {}
             Ok(Replay::Infeasible { prefix }) => {
@@ -79,7 +87,7 @@ fn check_component(comp: &Component, inputs: &[Vec<i128>], preds: usize) -> Resu
     let mut explicit = 0;
     if let Ok(graph) = Explicit::new(comp, 20_000).build() {
         let paths = must_paths(&graph, 14, 150);
-        for p in &paths {
+        for p in longest(&paths) {
             match simulate(&abs.enc, &mut smt, p) {
                 Ok(Replay::Feasible(_)) => {}
                 Ok(Replay::Infeasible { prefix }) => {
