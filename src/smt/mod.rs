@@ -902,6 +902,13 @@ impl Smt {
                 Ok(false) => break Ok(rows),
                 Err(e) => break Err(e),
             }
+            if terms.is_empty() {
+                // Nothing to read from a model, and fetching one costs: in the IPC's tests, 12,197
+                // of 42,294 rows had no term, and Z3 built their models in a third of the time
+                // spent in models (benches/TESTS.md).
+                rows.push(Vec::new());
+                break Ok(rows);
+            }
             let Some(model) = self.last_model() else {
                 break Err(SmtError::Unknown("no model for a satisfiable query".into()));
             };
@@ -922,9 +929,6 @@ impl Smt {
                 }
             }
             rows.push(row);
-            if terms.is_empty() {
-                break Ok(rows);
-            }
             for f in self.lowering.lower(&[Bool::and(&same).not()]) {
                 self.solver.assert(&f);
             }
@@ -1137,6 +1141,19 @@ mod term_tests {
         // An interrupt left pending would make this `simplify` fail (a panic in the z3 crate).
         let x = BV::new_const("x", 8);
         assert_eq!(x.bvadd(BV::from_u64(0, 8)).eq(&x).simplify().as_bool(), Some(true));
+    }
+
+    #[test]
+    fn an_enumeration_of_no_term_has_one_empty_row_when_satisfiable_and_none_otherwise() {
+        // With nothing to read, the enumeration is one check and fetches no model.
+        let x = BV::new_const("x", 8);
+        let mut smt = Smt::new(DEFAULT_QUERY_BUDGET);
+        let calls = smt.stats.calls;
+        assert_eq!(smt.all_sat(&[x.bvult(BV::from_u64(3, 8))], &[]).unwrap(), vec![Vec::<i128>::new()]);
+        assert_eq!(smt.stats.calls, calls + 1);
+        let none = [x.bvult(BV::from_u64(3, 8)), x.bvugt(BV::from_u64(5, 8))];
+        assert!(smt.all_sat(&none, &[]).unwrap().is_empty());
+        assert_eq!(smt.stats.calls, calls + 2);
     }
 
     #[test]
