@@ -88,6 +88,14 @@ pub struct CPart<'a> {
 }
 
 impl<'a> CPart<'a> {
+    /// Takes the answered edge queries of `other`, a part of the same component that is
+    /// dropped next, and nothing else ([`crate::abs::Abstractor::take_answers_of`]): this
+    /// part builds the graphs it would build without them, asking the solver less. Returns the
+    /// number of answers it now has.
+    pub fn take_answers_of(&mut self, other: CPart<'a>) -> usize {
+        self.abs.take_answers_of(other.abs)
+    }
+
     /// A part with no predicates yet.
     pub fn new(abs: Abstractor<'a>) -> CPart<'a> {
         CPart { abs, renaming: None, arg: None, model: None }
@@ -169,9 +177,10 @@ pub enum ModelCheck<'c> {
         order: &'c [Slot],
         /// The most work the loop may do, in SMT calls and membership queries together: past
         /// it, the loop ends Unknown with [`CegarStats::over_work_limit`] set (looked at before
-        /// each round's abstraction and model check, and by DynamicCheck between membership
-        /// queries; one round's abstraction and path checks are not interrupted). `subst
-        /// check` bounds an upgrade's attempt at re-use with it ([`super::compat`]).
+        /// each round's abstraction and model check, by the abstraction at each solver call
+        /// ([`Smt::set_call_limit`]), and by DynamicCheck between membership queries; one
+        /// round's path checks are not interrupted). `subst check` bounds an upgrade's attempt
+        /// at re-use with it ([`super::compat`]).
         work: Option<u64>,
     },
 }
@@ -373,6 +382,12 @@ fn loop_(
         let mut models = Vec::with_capacity(c.len());
         stats.abstract_states = 0;
         let round = Instant::now();
+        // Under a work limit, the abstraction stops at it: a round's abstraction past the
+        // limit would be thrown away with the rest of the attempt (on the IPC's P2 after
+        // `ipc4`, the last round of the attempt asked 2,603 calls over it).
+        if let ModelCheck::Dynamic { work: Some(max), .. } = check {
+            smt.set_call_limit(Some(max.saturating_sub(stats.membership as u64)));
+        }
         for part in c.iter_mut() {
             if let (Some(arg), Some((placed, blocks, model))) = (&part.arg, &part.model)
                 && *placed == part.abs.precision.placed()
@@ -383,8 +398,17 @@ fn loop_(
                 continue;
             }
             let (started, calls, carried) = (Instant::now(), smt.stats.calls, part.abs.stats.carried_edges);
-            let arg = match part.abs.build(smt, Mode::May) {
+            let built = part.abs.build(smt, Mode::May);
+            if built.is_err() {
+                smt.set_call_limit(None);
+            }
+            let arg = match built {
                 Ok(a) => a,
+                Err(AbsError::Smt(crate::smt::SmtError::CallLimit(_))) => {
+                    stats.abstraction += round.elapsed();
+                    stats.over_work_limit = true;
+                    return CegarOutcome::Unknown(Reason::NotChecked(WORK_LIMIT.to_string()));
+                }
                 Err(AbsError::Smt(e)) => {
                     return CegarOutcome::Unknown(
                         Reason::solver(format!("abstracting `{}`", part.name()), e).with_limit(&options.deadline),
@@ -412,6 +436,7 @@ fn loop_(
             );
             part.arg = Some(arg);
         }
+        smt.set_call_limit(None);
         let abstracted = round.elapsed();
         stats.abstraction += abstracted;
         let trace = match check {

@@ -65,6 +65,9 @@ pub enum SmtError {
     Budget(u32),
     /// The run's deadline (`--timeout`) passed before or during the query.
     Deadline,
+    /// The caller's limit on solver calls ([`Smt::set_call_limit`]) was reached; the query was
+    /// not asked.
+    CallLimit(u64),
 }
 
 impl fmt::Display for SmtError {
@@ -73,6 +76,7 @@ impl fmt::Display for SmtError {
             SmtError::Unknown(r) => write!(f, "the SMT solver answered unknown ({r})"),
             SmtError::Budget(b) => write!(f, "an SMT query used up its budget of {b} resource units"),
             SmtError::Deadline => f.write_str("the time limit passed during an SMT query"),
+            SmtError::CallLimit(n) => write!(f, "the limit of {n} SMT calls was reached"),
         }
     }
 }
@@ -732,6 +736,8 @@ pub struct Smt {
     lowering: division::Lowering,
     /// The model of the last check when the one-shot retry answered it.
     one_shot_model: Option<z3::Model>,
+    /// No check is sent to Z3 once `stats.calls` reaches this ([`Smt::set_call_limit`]).
+    call_limit: Option<u64>,
 }
 
 impl Smt {
@@ -750,7 +756,17 @@ impl Smt {
             stats: SmtStats::default(),
             lowering: division::Lowering::default(),
             one_shot_model: None,
+            call_limit: None,
         }
+    }
+
+    /// Refuses every later check, with [`SmtError::CallLimit`], once [`SmtStats::calls`] has
+    /// reached `limit` (`None`: no limit). A count of work, not a time: a caller that bounds
+    /// its work in solver calls (an upgrade's attempt at re-use, [`crate::check::compat`])
+    /// stops at the same query on any machine. Answers from the query cache are not calls and
+    /// are still given.
+    pub fn set_call_limit(&mut self, limit: Option<u64>) {
+        self.call_limit = limit;
     }
 
     /// [`Smt::new`], giving each query at most the time left before `deadline`.
@@ -815,6 +831,11 @@ impl Smt {
                 self.timeout = Some(left);
                 self.solver.set_params(&self.params());
             }
+        }
+        if let Some(limit) = self.call_limit
+            && self.stats.calls >= limit
+        {
+            return Err(SmtError::CallLimit(limit));
         }
         self.stats.calls += 1;
         let (result, why) = check_watched(&self.solver, self.deadline);
