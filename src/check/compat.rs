@@ -612,6 +612,25 @@ pub fn check(
                 tracing::debug!(component = np.name(), seeded, "seeded with the old version's predicates");
             }
         }
+        // From the cache, the old check's last models of the unchanged components are rebuilt
+        // from their predicates before the attempt (without the cache they are adopted as
+        // they are), so that the attempt's limit counts the upgrade's own work only.
+        let rebuilt = Instant::now();
+        let rebuilt_calls = if original.cached {
+            smt.stats = crate::smt::SmtStats::default();
+            for (np, op) in new_version.parts.iter_mut().zip(&old_version.parts) {
+                if same_code(np.abs.component(), op.abs.component())
+                    && let Err(e) = np.prepare_model(&mut smt, &options.limits)
+                {
+                    // The loop builds it again and reports what stops it.
+                    tracing::debug!(component = np.name(), ?e, "the old model was not rebuilt");
+                }
+            }
+            smt.stats
+        } else {
+            crate::smt::SmtStats::default()
+        };
+        let rebuilt = rebuilt.elapsed();
         // The upgrade's first round tries the old assumptions first, whatever the old
         // version's rounds did with them.
         checker = checker.with_learning_after_search(false).renew_reuse();
@@ -641,6 +660,10 @@ pub fn check(
             let fresh = new_version.check(&new_components, property.as_ref(), &mut checker, options.limits, None, None);
             upgrade = after_attempt(&upgrade, fresh, limit);
         }
+        upgrade.stats.smt.calls += rebuilt_calls.calls;
+        upgrade.stats.smt.cache_hits += rebuilt_calls.cache_hits;
+        upgrade.stats.abstraction += rebuilt;
+        upgrade.time += rebuilt;
         // The new version is the old one of the next upgrade (unless it is the same code, whose
         // entry keeps the figures of the check from nothing).
         let new_key = cache_key(spec, name, &label, &new_components, &indices, options);

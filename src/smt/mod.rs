@@ -738,6 +738,8 @@ pub struct Smt {
     one_shot_model: Option<z3::Model>,
     /// No check is sent to Z3 once `stats.calls` reaches this ([`Smt::set_call_limit`]).
     call_limit: Option<u64>,
+    /// Whether a check was refused at `call_limit` since it was set.
+    refused: bool,
 }
 
 impl Smt {
@@ -757,6 +759,7 @@ impl Smt {
             lowering: division::Lowering::default(),
             one_shot_model: None,
             call_limit: None,
+            refused: false,
         }
     }
 
@@ -767,6 +770,14 @@ impl Smt {
     /// are still given.
     pub fn set_call_limit(&mut self, limit: Option<u64>) {
         self.call_limit = limit;
+        self.refused = false;
+    }
+
+    /// Whether a check was refused at the call limit since [`Smt::set_call_limit`] set it
+    /// (its caller may have given up on the error, e.g. refinement by invariants, which then
+    /// refines by weakest preconditions).
+    pub fn call_limit_reached(&self) -> bool {
+        self.refused
     }
 
     /// [`Smt::new`], giving each query at most the time left before `deadline`.
@@ -835,6 +846,7 @@ impl Smt {
         if let Some(limit) = self.call_limit
             && self.stats.calls >= limit
         {
+            self.refused = true;
             return Err(SmtError::CallLimit(limit));
         }
         self.stats.calls += 1;
@@ -1067,6 +1079,23 @@ mod tests {
             assert!(!is_one_term(bad), "{bad}");
         }
     }
+    #[test]
+    fn a_call_limit_refuses_the_checks_past_it_and_still_answers_from_the_cache() {
+        let x = BV::new_const("x", 32);
+        let (q1, q2) = (x.bvugt(BV::from_u64(3, 32)), x.bvult(BV::from_u64(2, 32)));
+        let mut smt = Smt::new(DEFAULT_QUERY_BUDGET);
+        smt.set_call_limit(Some(1));
+        assert_eq!(smt.sat(std::slice::from_ref(&q1)), Ok(true));
+        assert!(!smt.call_limit_reached());
+        assert_eq!(smt.sat(std::slice::from_ref(&q2)), Err(SmtError::CallLimit(1)));
+        assert!(smt.call_limit_reached());
+        assert_eq!(smt.sat(std::slice::from_ref(&q1)), Ok(true), "a cached answer is no call");
+        assert_eq!((smt.stats.calls, smt.stats.cache_hits), (1, 1));
+        smt.set_call_limit(None);
+        assert!(!smt.call_limit_reached());
+        assert_eq!(smt.sat(std::slice::from_ref(&q2)), Ok(true));
+    }
+
     #[test]
     fn evidently_sat_finds_values_for_branch_guards_and_claims_nothing_else() {
         let (r, m) = (BV::new_const("r", 32), BV::new_const("m", 32));

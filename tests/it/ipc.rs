@@ -207,11 +207,31 @@ fn number_after(text: &str, key: &str) -> u64 {
     digits.parse().unwrap_or_else(|_| panic!("a number after `{key}` in {text}"))
 }
 
+/// The attempt's counts in a text report with `--stats` whose re-use reached its work limit:
+/// [limit, SMT calls, membership queries].
+fn abandoned_attempt(text: &str) -> [u64; 3] {
+    let at = text.find("re-use of the old check reached its work limit").unwrap_or_else(|| panic!("{text}"));
+    let attempt = &text[at..];
+    [number_after(attempt, "limit ("), number_after(attempt, "):"), number_after(attempt, "smt calls,")]
+}
+
 #[test]
-fn an_upgrade_whose_re_use_reaches_its_work_limit_costs_the_attempt_plus_a_fresh_check() {
+fn an_attempt_at_re_use_stops_at_its_work_limit() {
+    // break_p1's attempt reaches its limit in its first refinement (Houdini's invariants of
+    // the new write-queue). The solver refuses the calls past it (before: 382 calls against a
+    // limit of 349, the rest of that round's path checks and refinement).
+    let Shared { code, text, .. } = shared("examples-c/ipc/upgrades/break_p1/ipc.c", "P1");
+    assert_eq!(*code, 1, "{text}");
+    let [limit, smt, membership] = abandoned_attempt(text);
+    assert!(smt + membership <= limit, "{smt} calls and {membership} queries against a limit of {limit}\n{text}");
+}
+
+#[test]
+fn an_upgrade_whose_re_use_reaches_its_work_limit_costs_at_most_the_attempt_plus_a_fresh_check() {
     // The new write-queue of break_p1 needs ten refinements from nothing; re-using the old
-    // check reaches its limit (half the old check's work) first. The rest is `subst verify`
-    // of the new version: the same counts (SMT calls within 1%) and the same trace.
+    // check reaches its limit (a sixteenth of the old check's work) first. The rest is `subst
+    // verify` of the new version: the same queries, refinements and trace, and fewer SMT
+    // calls, since its abstractions take the answers of the attempt's identical queries.
     let new = "examples-c/ipc/upgrades/break_p1/ipc.c";
     let Shared { code, text, .. } = shared(new, "P1");
     assert_eq!(*code, 1, "{text}");
@@ -241,12 +261,11 @@ fn an_upgrade_whose_re_use_reaches_its_work_limit_costs_the_attempt_plus_a_fresh
         [attempt[1] + fresh_membership, attempt[2] + number_after(&fresh, "refinements:")],
         "{text}\n{fresh}"
     );
-    // The SMT calls of the check from nothing agree within 1%: Z3's context is per thread, and
-    // the models it picks (so the rounds of Houdini's pruning, and which queries need a one-shot
-    // retry) depend on the terms the old check and the attempt made in it first (2.5% on the
-    // default sizes, `benches/COMPAT.md`).
+    // Fewer SMT calls than the attempt's and `verify`'s together (5,549 against 5,695; before
+    // the answers were carried, within 1% of them: the models Z3 picks depend on the terms
+    // the old check and the attempt made in its per-thread context first).
     let expected = attempt[0] + number_after(&fresh, "smt calls:");
-    assert!(new_smt.abs_diff(expected) * 100 <= expected, "{new_smt} against {expected}\n{text}\n{fresh}");
+    assert!(new_smt < expected, "{new_smt} against {expected}\n{text}\n{fresh}");
     let trace = |t: &str| t.lines().find(|l| l.trim_start().starts_with("trace:")).map(|l| l.trim().to_string());
     assert_eq!(trace(text), trace(&fresh), "{text}\n{fresh}");
 }
