@@ -136,8 +136,8 @@ impl<'a> CPart<'a> {
 
     /// Builds the model of the current predicates with `options`' abstraction settings, as
     /// the loop's first round would, unless the part has it already (`subst check` rebuilds
-    /// the old check's last models of the unchanged components from cached predicates before
-    /// the upgrade's attempt, [`super::compat`]).
+    /// the old check's last models from cached predicates before the upgrade's attempt,
+    /// [`super::compat`]).
     pub fn prepare_model(&mut self, smt: &mut Smt, options: &CegarOptions) -> Result<(), AbsError> {
         self.abs.generalise = options.generalise;
         self.abs.blocks = options.blocks;

@@ -601,6 +601,24 @@ pub fn check(
                 (run, checker)
             }
         };
+        // From the cache, the old check's last models are rebuilt from their predicates
+        // before the attempt (without the cache they are in memory), so that the attempt's
+        // limit counts the upgrade's own work only: the unchanged components adopt them
+        // below, and the changed ones are seeded with their answered queries.
+        let rebuilt = Instant::now();
+        let rebuilt_calls = if original.cached {
+            smt.stats = crate::smt::SmtStats::default();
+            for op in &mut old_version.parts {
+                if let Err(e) = op.prepare_model(&mut smt, &options.limits) {
+                    // Then the upgrade's loop builds the new models without it.
+                    tracing::debug!(component = op.name(), ?e, "the old model was not rebuilt");
+                }
+            }
+            smt.stats
+        } else {
+            crate::smt::SmtStats::default()
+        };
+        let rebuilt = rebuilt.elapsed();
         // Components with the same code keep what refinement found for them, and their models
         // (also those that needed no predicate: their models' queries are answered already).
         // Changed ones receive the predicates and the answered queries that still apply.
@@ -612,25 +630,6 @@ pub fn check(
                 tracing::debug!(component = np.name(), seeded, "seeded with the old version's predicates");
             }
         }
-        // From the cache, the old check's last models of the unchanged components are rebuilt
-        // from their predicates before the attempt (without the cache they are adopted as
-        // they are), so that the attempt's limit counts the upgrade's own work only.
-        let rebuilt = Instant::now();
-        let rebuilt_calls = if original.cached {
-            smt.stats = crate::smt::SmtStats::default();
-            for (np, op) in new_version.parts.iter_mut().zip(&old_version.parts) {
-                if same_code(np.abs.component(), op.abs.component())
-                    && let Err(e) = np.prepare_model(&mut smt, &options.limits)
-                {
-                    // The loop builds it again and reports what stops it.
-                    tracing::debug!(component = np.name(), ?e, "the old model was not rebuilt");
-                }
-            }
-            smt.stats
-        } else {
-            crate::smt::SmtStats::default()
-        };
-        let rebuilt = rebuilt.elapsed();
         // The upgrade's first round tries the old assumptions first, whatever the old
         // version's rounds did with them.
         checker = checker.with_learning_after_search(false).renew_reuse();
