@@ -23,7 +23,9 @@
 //! counterexamples and queries), except that its abstractions take the answered edge queries
 //! of the attempt and of the old version, keyed by their formulas, so that they ask the solver
 //! fewer times for the same graphs: a re-check costs at most a fresh check plus that share of
-//! the old one, less what the answers spare. Why the limit
+//! the old one, less what the answers spare. From the cache (the pre-merge case), the old
+//! check's last models are rebuilt from the cached predicates before the attempt, outside its
+//! limit: without the cache they are in memory. Why the limit
 //! is needed: the old predicates (adopted by unchanged components, seeded into changed ones)
 //! make the first models of the upgrade as large as the old check's last ones, while the
 //! changed component is still coarse. On P2 after the IPC's `ipc1`, the product outgrew the
