@@ -235,7 +235,7 @@ fn abandoned_attempt(text: &str) -> [u64; 3] {
 fn an_attempt_at_re_use_stops_at_its_work_limit() {
     // The solver refuses the calls of break_p1's attempt past its limit (with a limit of half
     // the old check's work, before: 382 calls against 349, the rest of the round in which it
-    // was reached; with a sixteenth and the limit looked at between rounds only, 157 against
+    // was reached; with a sixteenth and the limit looked at in the abstraction only, 157 against
     // 43, the first round's path checks and Houdini's invariants of the new write-queue).
     let Shared { code, text, .. } = shared("examples-c/ipc/upgrades/break_p1/ipc.c", "P1");
     assert_eq!(*code, 1, "{text}");
