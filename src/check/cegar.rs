@@ -209,10 +209,10 @@ pub enum ModelCheck<'c> {
         order: &'c [Slot],
         /// The most work the loop may do, in SMT calls and membership queries together: past
         /// it, the loop ends Unknown with [`CegarStats::over_work_limit`] set (looked at before
-        /// each round's abstraction and model check, by the abstraction at each solver call
-        /// ([`Smt::set_call_limit`]), and by DynamicCheck between membership queries; one
-        /// round's path checks are not interrupted). `subst check` bounds an upgrade's attempt
-        /// at re-use with it ([`super::compat`]).
+        /// each round's abstraction and model check, at each solver call of the abstraction
+        /// and the path checks ([`Smt::set_call_limit`]), and by DynamicCheck between
+        /// membership queries, so the loop never does more). `subst check` bounds an
+        /// upgrade's attempt at re-use with it ([`super::compat`]).
         work: Option<u64>,
     },
 }

@@ -34,9 +34,8 @@
 //! models did not end in 600 s (`benches/COMPAT.md`).
 //!
 //! Weaknesses: the limit is looked at between rounds, at every solver call of the
-//! abstraction and inside DynamicCheck between membership queries; one round's path checks
-//! are not interrupted (the attempt may overrun the limit by their calls), and the product
-//! searches it does are not counted. An upgrade whose re-use would have cost more than a
+//! abstraction and the path checks and inside DynamicCheck between membership queries; the
+//! product searches the attempt does are not counted. An upgrade whose re-use would have cost more than a
 //! sixteenth of the old check but less than a fresh one now costs the attempt plus a fresh
 //! check (less the carried answers). The share is measured, not derived: on the IPC the
 //! re-uses that succeed take at most 3.1% of the old check's work (P2 `ipc2`, 529 of 17,185;
