@@ -80,9 +80,10 @@
 //!   these only change how much is re-used and how fast, never the verdict: predicates are
 //!   precision, an identical query has the same answer, and any order is a valid instance of
 //!   the recursive assume-guarantee rule.
-//!   That re-use is an attempt bounded by counted work (half the old check's SMT calls and
-//!   membership queries, [`check::compat::REUSE_WORK_SHARE`]), past which the new version is
-//!   checked from nothing exactly as `verify` checks it.
+//!   That re-use is an attempt bounded by counted work (a sixteenth of the old check's SMT
+//!   calls and membership queries, [`check::compat::REUSE_WORK_SHARE`]; the abstraction stops
+//!   at it), past which the new version is checked from nothing as `verify` checks it, its
+//!   abstractions answered by the attempt's identical edge queries where there are any.
 //! - The cache ([`cache`]) holds hints, never premises: tables read from it are checked for
 //!   shape, used as they are only at a level whose model and property have the digest they were
 //!   learned for and re-validated by dynamic L* elsewhere; every candidate built from them passes

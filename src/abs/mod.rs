@@ -587,6 +587,33 @@ impl<'a> Abstractor<'a> {
         self.block_cache = other.block_cache.clone();
     }
 
+    /// Takes the answered edge queries of `other`, an abstractor of the same component or of
+    /// an earlier version of it, and none of its predicates: the queries are keyed by their
+    /// formulas ([`EdgeQuery`]), so an answer is only ever used for the identical query, whose
+    /// successors it is. The graphs this abstractor builds are then the ones it would build
+    /// without them, with fewer solver calls. Returns the number of answers added.
+    pub fn take_answers(&mut self, other: &Abstractor) -> usize {
+        let before = self.by_query.len();
+        for (q, found) in &other.by_query {
+            self.by_query.entry(q.clone()).or_insert_with(|| found.clone());
+        }
+        for (q, rows) in &other.initial_rows {
+            self.initial_rows.entry(q.clone()).or_insert_with(|| rows.clone());
+        }
+        self.by_query.len() - before
+    }
+
+    /// [`Abstractor::take_answers`] from an abstractor that is dropped next: its answers are
+    /// moved, not copied, where this one has none yet.
+    pub fn take_answers_of(&mut self, mut other: Abstractor) -> usize {
+        if self.by_query.is_empty() && self.initial_rows.is_empty() {
+            self.by_query = std::mem::take(&mut other.by_query);
+            self.initial_rows = std::mem::take(&mut other.initial_rows);
+            return self.by_query.len();
+        }
+        self.take_answers(&other)
+    }
+
     /// The predicates per location in SMT-LIB form, for the cache.
     pub fn precision_text(&self) -> PrecisionText {
         PrecisionText {
@@ -659,12 +686,7 @@ impl<'a> Abstractor<'a> {
         let usable = |id: PredId| other.precision.mentions[id as usize].iter().all(|c| known.contains(c));
         // The old version's edge queries answer the same queries here: they are keyed by
         // their formulas, which name variables by name and type.
-        for (q, found) in &other.by_query {
-            self.by_query.entry(q.clone()).or_insert_with(|| found.clone());
-        }
-        for (q, rows) in &other.initial_rows {
-            self.initial_rows.entry(q.clone()).or_insert_with(|| rows.clone());
-        }
+        self.take_answers(other);
         let mut added = 0;
         let mut unmatched = Vec::new();
         for (l, sig) in signatures(new).into_iter().enumerate() {

@@ -88,6 +88,14 @@ pub struct CPart<'a> {
 }
 
 impl<'a> CPart<'a> {
+    /// Takes the answered edge queries of `other`, a part of the same component that is
+    /// dropped next, and nothing else ([`crate::abs::Abstractor::take_answers_of`]): this
+    /// part builds the graphs it would build without them, asking the solver less. Returns the
+    /// number of answers it now has.
+    pub fn take_answers_of(&mut self, other: CPart<'a>) -> usize {
+        self.abs.take_answers_of(other.abs)
+    }
+
     /// A part with no predicates yet.
     pub fn new(abs: Abstractor<'a>) -> CPart<'a> {
         CPart { abs, renaming: None, arg: None, model: None }
@@ -102,6 +110,38 @@ impl<'a> CPart<'a> {
             self.arg = other.arg.clone();
             self.model = other.model.clone();
         }
+    }
+
+    /// Whether the last model was built at the current precision and block encoding.
+    /// Predicates are only ever added, and every query of a build is answered from the
+    /// abstractor's cache the next time, so such a model is the one a new build would give.
+    fn model_is_current(&self) -> bool {
+        matches!((&self.arg, &self.model), (Some(_), Some((placed, blocks, _)))
+            if *placed == self.abs.precision.placed() && *blocks == self.abs.blocks)
+    }
+
+    /// Builds the may-model at the current precision: the abstraction, and its automaton in
+    /// the assembly's names over the component's whole alphabet.
+    fn build_model(&mut self, smt: &mut Smt) -> Result<(), AbsError> {
+        let arg = self.abs.build(smt, Mode::May)?;
+        // The model's alphabet is the component's whole alphabet, not only the events its
+        // reached states perform: an event it can never perform is one it refuses, never
+        // one another part may perform alone (that made a wrong "fails").
+        let alphabet = model_alphabet(self.abs.component());
+        let model = self.rename(arg.to_dla(self.name()).extend_alphabet(&alphabet));
+        self.model = Some((self.abs.precision.placed(), self.abs.blocks, model));
+        self.arg = Some(arg);
+        Ok(())
+    }
+
+    /// Builds the model of the current predicates with `options`' abstraction settings, as
+    /// the loop's first round would, unless the part has it already (`subst check` rebuilds
+    /// the old check's last models from cached predicates before the upgrade's attempt,
+    /// [`super::compat`]).
+    pub fn prepare_model(&mut self, smt: &mut Smt, options: &CegarOptions) -> Result<(), AbsError> {
+        self.abs.generalise = options.generalise;
+        self.abs.blocks = options.blocks;
+        if self.model_is_current() { Ok(()) } else { self.build_model(smt) }
     }
 
     /// The model in the assembly's names.
@@ -169,9 +209,10 @@ pub enum ModelCheck<'c> {
         order: &'c [Slot],
         /// The most work the loop may do, in SMT calls and membership queries together: past
         /// it, the loop ends Unknown with [`CegarStats::over_work_limit`] set (looked at before
-        /// each round's abstraction and model check, and by DynamicCheck between membership
-        /// queries; one round's abstraction and path checks are not interrupted). `subst
-        /// check` bounds an upgrade's attempt at re-use with it ([`super::compat`]).
+        /// each round's abstraction and model check, at each solver call of the abstraction
+        /// and the path checks ([`Smt::set_call_limit`]), and by DynamicCheck between
+        /// membership queries, so the loop never does more). `subst check` bounds an
+        /// upgrade's attempt at re-use with it ([`super::compat`]).
         work: Option<u64>,
     },
 }
@@ -373,18 +414,30 @@ fn loop_(
         let mut models = Vec::with_capacity(c.len());
         stats.abstract_states = 0;
         let round = Instant::now();
+        // Under a work limit, the abstraction stops at it: a round's abstraction past the
+        // limit would be thrown away with the rest of the attempt (on the IPC's P2 after
+        // `ipc4`, the last round of the attempt asked 2,603 calls over it).
+        arm_call_limit(check, smt, stats);
         for part in c.iter_mut() {
-            if let (Some(arg), Some((placed, blocks, model))) = (&part.arg, &part.model)
-                && *placed == part.abs.precision.placed()
-                && *blocks == part.abs.blocks
+            if let (Some(arg), Some((_, _, model))) = (&part.arg, &part.model)
+                && part.model_is_current()
             {
                 stats.abstract_states += arg.states.len();
                 models.push(model.clone());
                 continue;
             }
             let (started, calls, carried) = (Instant::now(), smt.stats.calls, part.abs.stats.carried_edges);
-            let arg = match part.abs.build(smt, Mode::May) {
-                Ok(a) => a,
+            let built = part.build_model(smt);
+            if built.is_err() {
+                smt.set_call_limit(None);
+            }
+            match built {
+                Ok(()) => {}
+                Err(AbsError::Smt(crate::smt::SmtError::CallLimit(_))) => {
+                    stats.abstraction += round.elapsed();
+                    stats.over_work_limit = true;
+                    return CegarOutcome::Unknown(Reason::NotChecked(WORK_LIMIT.to_string()));
+                }
                 Err(AbsError::Smt(e)) => {
                     return CegarOutcome::Unknown(
                         Reason::solver(format!("abstracting `{}`", part.name()), e).with_limit(&options.deadline),
@@ -393,15 +446,15 @@ fn loop_(
                 Err(AbsError::TooManyStates(n)) => {
                     return CegarOutcome::Unknown(Reason::AbstractionLimit(format!("`{}`", part.name()), n));
                 }
+            }
+            let (Some(arg), Some((_, _, model))) = (&part.arg, &part.model) else {
+                return CegarOutcome::Unknown(Reason::Internal(format!(
+                    "no model of `{}` after its build",
+                    part.name()
+                )));
             };
             stats.abstract_states += arg.states.len();
-            // The model's alphabet is the component's whole alphabet, not only the events its
-            // reached states perform: an event it can never perform is one it refuses, never
-            // one another part may perform alone (that made a wrong "fails").
-            let alphabet = model_alphabet(part.abs.component());
-            let model = part.rename(arg.to_dla(part.name()).extend_alphabet(&alphabet));
-            part.model = Some((part.abs.precision.placed(), part.abs.blocks, model.clone()));
-            models.push(model);
+            models.push(model.clone());
             tracing::debug!(
                 component = part.name(),
                 states = arg.states.len(),
@@ -410,10 +463,16 @@ fn loop_(
                 took = ?started.elapsed(),
                 "abstracted"
             );
-            part.arg = Some(arg);
         }
+        let refused = smt.call_limit_reached();
+        smt.set_call_limit(None);
         let abstracted = round.elapsed();
         stats.abstraction += abstracted;
+        if refused {
+            // A query refused at the limit whose error the abstraction did not pass on.
+            stats.over_work_limit = true;
+            return CegarOutcome::Unknown(Reason::NotChecked(WORK_LIMIT.to_string()));
+        }
         let trace = match check {
             ModelCheck::Mono => {
                 let mut parts: Vec<&Dla> = fsp.iter().collect();
@@ -514,33 +573,22 @@ fn loop_(
         let mut runs = Vec::new();
         let mut spurious = false;
         let mut added = 0;
-        for (part, model) in c.iter_mut().zip(&models) {
-            let share: Vec<Vec<String>> =
-                trace.iter().filter(|e| model.event_index(e).is_some()).map(|e| part.own_names(e)).collect();
-            let arg = part.arg.as_ref().expect("built above");
-            let Some(path) = arg.find_path(part.name(), &share) else {
-                return CegarOutcome::Unknown(Reason::Internal(format!(
-                    "the model of `{}` cannot replay its share of the counterexample",
-                    part.name()
-                )));
-            };
-            match check_path(&mut part.abs, smt, arg, &path) {
-                Ok(PathCheck::Feasible { witness, .. }) => {
-                    runs.push(ComponentRun { component: part.name().to_string(), witness })
-                }
-                Ok(PathCheck::Spurious { added: n }) => {
-                    spurious = true;
-                    added += n;
-                }
-                Err(e) => {
-                    return CegarOutcome::Unknown(
-                        Reason::solver(format!("simulating or refining `{}`", part.name()), e)
-                            .with_limit(&options.deadline),
-                    );
-                }
-            }
-        }
+        // The path checks stop at the work limit too (Houdini's invariants at the first
+        // refinement of a component can cost more than the limit). A refinement that gave up
+        // at it, or a path not decided, makes the round end over the limit, never Unknown for
+        // another reason or "no new predicate".
+        arm_call_limit(check, smt, stats);
+        let checked = check_paths(c, &models, &trace, smt, &mut runs, &mut spurious, &mut added);
+        let refused = smt.call_limit_reached();
+        smt.set_call_limit(None);
         stats.path_checks += paths.elapsed();
+        if refused {
+            stats.over_work_limit = true;
+            return CegarOutcome::Unknown(Reason::NotChecked(WORK_LIMIT.to_string()));
+        }
+        if let Err(why) = checked {
+            return CegarOutcome::Unknown(why.with_limit(&options.deadline));
+        }
         if !spurious {
             return CegarOutcome::Fails { trace, runs };
         }
@@ -553,6 +601,50 @@ fn loop_(
             return CegarOutcome::Unknown(Reason::RefinementLimit(options.max_refinements));
         }
     }
+}
+
+/// With a work limit ([`ModelCheck::Dynamic`]): the solver refuses calls past what is left of
+/// it after the membership queries asked so far ([`Smt::set_call_limit`]).
+fn arm_call_limit(check: &ModelCheck, smt: &mut Smt, stats: &CegarStats) {
+    if let ModelCheck::Dynamic { work: Some(max), .. } = check {
+        smt.set_call_limit(Some(max.saturating_sub(stats.membership as u64)));
+    }
+}
+
+/// Checks each component's share of the abstract counterexample `trace` on its C code:
+/// a feasible one's run goes to `runs`, a spurious one refines its component (`spurious`
+/// set, the predicates added counted in `added`).
+fn check_paths(
+    c: &mut [CPart],
+    models: &[Dla],
+    trace: &[String],
+    smt: &mut Smt,
+    runs: &mut Vec<ComponentRun>,
+    spurious: &mut bool,
+    added: &mut usize,
+) -> Result<(), Reason> {
+    for (part, model) in c.iter_mut().zip(models) {
+        let share: Vec<Vec<String>> =
+            trace.iter().filter(|e| model.event_index(e).is_some()).map(|e| part.own_names(e)).collect();
+        let arg = part.arg.as_ref().expect("built above");
+        let Some(path) = arg.find_path(part.name(), &share) else {
+            return Err(Reason::Internal(format!(
+                "the model of `{}` cannot replay its share of the counterexample",
+                part.name()
+            )));
+        };
+        match check_path(&mut part.abs, smt, arg, &path) {
+            Ok(PathCheck::Feasible { witness, .. }) => {
+                runs.push(ComponentRun { component: part.name().to_string(), witness })
+            }
+            Ok(PathCheck::Spurious { added: n }) => {
+                *spurious = true;
+                *added += n;
+            }
+            Err(e) => return Err(Reason::solver(format!("simulating or refining `{}`", part.name()), e)),
+        }
+    }
+    Ok(())
 }
 
 /// The result of `subst verify` on a C program with no spec.

@@ -75,6 +75,7 @@ impl Reason {
             SmtError::Deadline => Reason::Timeout(Duration::ZERO),
             SmtError::Budget(budget) => Reason::SolverBudget { during: during.into(), budget },
             SmtError::Unknown(why) => Reason::SolverUnknown { during: during.into(), why },
+            SmtError::CallLimit(n) => Reason::NotChecked(format!("the limit of {n} SMT calls was reached")),
         }
     }
 

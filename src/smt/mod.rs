@@ -65,6 +65,9 @@ pub enum SmtError {
     Budget(u32),
     /// The run's deadline (`--timeout`) passed before or during the query.
     Deadline,
+    /// The caller's limit on solver calls ([`Smt::set_call_limit`]) was reached; the query was
+    /// not asked.
+    CallLimit(u64),
 }
 
 impl fmt::Display for SmtError {
@@ -73,6 +76,7 @@ impl fmt::Display for SmtError {
             SmtError::Unknown(r) => write!(f, "the SMT solver answered unknown ({r})"),
             SmtError::Budget(b) => write!(f, "an SMT query used up its budget of {b} resource units"),
             SmtError::Deadline => f.write_str("the time limit passed during an SMT query"),
+            SmtError::CallLimit(n) => write!(f, "the limit of {n} SMT calls was reached"),
         }
     }
 }
@@ -732,6 +736,10 @@ pub struct Smt {
     lowering: division::Lowering,
     /// The model of the last check when the one-shot retry answered it.
     one_shot_model: Option<z3::Model>,
+    /// No check is sent to Z3 once `stats.calls` reaches this ([`Smt::set_call_limit`]).
+    call_limit: Option<u64>,
+    /// Whether a check was refused at `call_limit` since it was set.
+    refused: bool,
 }
 
 impl Smt {
@@ -750,7 +758,26 @@ impl Smt {
             stats: SmtStats::default(),
             lowering: division::Lowering::default(),
             one_shot_model: None,
+            call_limit: None,
+            refused: false,
         }
+    }
+
+    /// Refuses every later check, with [`SmtError::CallLimit`], once [`SmtStats::calls`] has
+    /// reached `limit` (`None`: no limit). A count of work, not a time: a caller that bounds
+    /// its work in solver calls (an upgrade's attempt at re-use, [`crate::check::compat`])
+    /// stops at the same query on any machine. Answers from the query cache are not calls and
+    /// are still given.
+    pub fn set_call_limit(&mut self, limit: Option<u64>) {
+        self.call_limit = limit;
+        self.refused = false;
+    }
+
+    /// Whether a check was refused at the call limit since [`Smt::set_call_limit`] set it
+    /// (its caller may have given up on the error, e.g. refinement by invariants, which then
+    /// refines by weakest preconditions).
+    pub fn call_limit_reached(&self) -> bool {
+        self.refused
     }
 
     /// [`Smt::new`], giving each query at most the time left before `deadline`.
@@ -815,6 +842,12 @@ impl Smt {
                 self.timeout = Some(left);
                 self.solver.set_params(&self.params());
             }
+        }
+        if let Some(limit) = self.call_limit
+            && self.stats.calls >= limit
+        {
+            self.refused = true;
+            return Err(SmtError::CallLimit(limit));
         }
         self.stats.calls += 1;
         let (result, why) = check_watched(&self.solver, self.deadline);
@@ -1050,6 +1083,23 @@ mod tests {
             assert!(!is_one_term(bad), "{bad}");
         }
     }
+    #[test]
+    fn a_call_limit_refuses_the_checks_past_it_and_still_answers_from_the_cache() {
+        let x = BV::new_const("x", 32);
+        let (q1, q2) = (x.bvugt(BV::from_u64(3, 32)), x.bvult(BV::from_u64(2, 32)));
+        let mut smt = Smt::new(DEFAULT_QUERY_BUDGET);
+        smt.set_call_limit(Some(1));
+        assert_eq!(smt.sat(std::slice::from_ref(&q1)), Ok(true));
+        assert!(!smt.call_limit_reached());
+        assert_eq!(smt.sat(std::slice::from_ref(&q2)), Err(SmtError::CallLimit(1)));
+        assert!(smt.call_limit_reached());
+        assert_eq!(smt.sat(std::slice::from_ref(&q1)), Ok(true), "a cached answer is no call");
+        assert_eq!((smt.stats.calls, smt.stats.cache_hits), (1, 1));
+        smt.set_call_limit(None);
+        assert!(!smt.call_limit_reached());
+        assert_eq!(smt.sat(std::slice::from_ref(&q2)), Ok(true));
+    }
+
     #[test]
     fn evidently_sat_finds_values_for_branch_guards_and_claims_nothing_else() {
         let (r, m) = (BV::new_const("r", 32), BV::new_const("m", 32));

@@ -136,6 +136,22 @@ fn after_a_cache_hit_l_sharp_trees_are_used_without_queries() {
 }
 
 #[test]
+fn after_a_cache_hit_an_upgrade_s_attempt_is_not_charged_for_rebuilding_the_old_models() {
+    // The cache keeps predicates, not models: the old check's last models are rebuilt from
+    // them before the attempt at re-use, outside its limit (a sixteenth of the old check's
+    // work, less than the rebuilding costs). Charged to the attempt, they made ipc4's re-check
+    // fall back to a check from nothing.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let cache = ["--cache", dir.path().to_str().expect("UTF-8"), "--stats"];
+    let (code, _) = check_cached("examples-c/ipc/old/ipc.c", "P1", "text", &cache);
+    assert_eq!(code, 0);
+    let (code, text) = check_cached("examples-c/ipc/upgrades/ipc4/ipc.c", "P1", "text", &cache);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("old HOLDS (cached)"), "{text}");
+    assert!(!text.contains("reached its work limit"), "{text}");
+}
+
+#[test]
 fn a_write_queue_that_writes_without_the_lock_breaks_p1() {
     let Shared { code, text, .. } = shared("examples-c/ipc/upgrades/break_p1/ipc.c", "P1");
     assert_eq!(*code, 1, "{text}");
@@ -207,11 +223,32 @@ fn number_after(text: &str, key: &str) -> u64 {
     digits.parse().unwrap_or_else(|_| panic!("a number after `{key}` in {text}"))
 }
 
+/// The attempt's counts in a text report with `--stats` whose re-use reached its work limit:
+/// [limit, SMT calls, membership queries].
+fn abandoned_attempt(text: &str) -> [u64; 3] {
+    let at = text.find("re-use of the old check reached its work limit").unwrap_or_else(|| panic!("{text}"));
+    let attempt = &text[at..];
+    [number_after(attempt, "limit ("), number_after(attempt, "):"), number_after(attempt, "smt calls,")]
+}
+
 #[test]
-fn an_upgrade_whose_re_use_reaches_its_work_limit_costs_the_attempt_plus_a_fresh_check() {
+fn an_attempt_at_re_use_stops_at_its_work_limit() {
+    // The solver refuses the calls of break_p1's attempt past its limit (with a limit of half
+    // the old check's work, before: 382 calls against 349, the rest of the round in which it
+    // was reached; with a sixteenth and the limit looked at in the abstraction only, 157 against
+    // 43, the first round's path checks and Houdini's invariants of the new write-queue).
+    let Shared { code, text, .. } = shared("examples-c/ipc/upgrades/break_p1/ipc.c", "P1");
+    assert_eq!(*code, 1, "{text}");
+    let [limit, smt, membership] = abandoned_attempt(text);
+    assert!(smt + membership <= limit, "{smt} calls and {membership} queries against a limit of {limit}\n{text}");
+}
+
+#[test]
+fn an_upgrade_whose_re_use_reaches_its_work_limit_costs_at_most_the_attempt_plus_a_fresh_check() {
     // The new write-queue of break_p1 needs ten refinements from nothing; re-using the old
-    // check reaches its limit (half the old check's work) first. The rest is `subst verify`
-    // of the new version: the same counts (SMT calls within 1%) and the same trace.
+    // check reaches its limit (a sixteenth of the old check's work) first. The rest is `subst
+    // verify` of the new version: the same queries, refinements and trace, and fewer SMT
+    // calls, since its abstractions take the answers of the attempt's identical queries.
     let new = "examples-c/ipc/upgrades/break_p1/ipc.c";
     let Shared { code, text, .. } = shared(new, "P1");
     assert_eq!(*code, 1, "{text}");
@@ -241,12 +278,11 @@ fn an_upgrade_whose_re_use_reaches_its_work_limit_costs_the_attempt_plus_a_fresh
         [attempt[1] + fresh_membership, attempt[2] + number_after(&fresh, "refinements:")],
         "{text}\n{fresh}"
     );
-    // The SMT calls of the check from nothing agree within 1%: Z3's context is per thread, and
-    // the models it picks (so the rounds of Houdini's pruning, and which queries need a one-shot
-    // retry) depend on the terms the old check and the attempt made in it first (2.5% on the
-    // default sizes, `benches/COMPAT.md`).
+    // Fewer SMT calls than the attempt's and `verify`'s together (5,435 against 43 + 5,538;
+    // before the answers were carried, within 1% of them: the models Z3 picks depend on the
+    // terms the old check and the attempt made in its per-thread context first).
     let expected = attempt[0] + number_after(&fresh, "smt calls:");
-    assert!(new_smt.abs_diff(expected) * 100 <= expected, "{new_smt} against {expected}\n{text}\n{fresh}");
+    assert!(new_smt < expected, "{new_smt} against {expected}\n{text}\n{fresh}");
     let trace = |t: &str| t.lines().find(|l| l.trim_start().starts_with("trace:")).map(|l| l.trim().to_string());
     assert_eq!(trace(text), trace(&fresh), "{text}\n{fresh}");
 }
