@@ -589,7 +589,7 @@ impl<'a> Abstractor<'a> {
 
     /// Takes the answered edge queries of `other`, an abstractor of the same component or of
     /// an earlier version of it, and none of its predicates: the queries are keyed by their
-    /// formulas ([`EdgeQuery`]), so an answer is only ever used for the identical query, whose
+    /// formulas (`EdgeQuery`), so an answer is only ever used for the identical query, whose
     /// successors it is. The graphs this abstractor builds are then the ones it would build
     /// without them, with fewer solver calls. Returns the number of answers added.
     pub fn take_answers(&mut self, other: &Abstractor) -> usize {
