@@ -88,6 +88,9 @@ const MUST_PASSES: usize = 8;
 /// product found the first one: a work budget, so that `--max-missing` above 1 costs little
 /// more where the abstraction would learn values one at a time.
 const MORE_AFTER_PRODUCT: usize = 16;
+/// Errors of the product without the traces found so far that the new version follows on
+/// another way, after which the product is searched no more ([`Loop::more_from_product`]).
+const PERFORMED_SKIPS: usize = 4;
 /// Internal steps the divergence search follows the new code for.
 const SILENT_STEPS: usize = 100_000;
 
@@ -367,48 +370,108 @@ impl<'a> Loop<'a> {
             }
             Decision::Refuted(r) => {
                 tracing::debug!(trace = ?r.trace, ?stats, "the product's error: an old run the new version may not follow");
-                // Validation 2, exactly where the new version cannot loop between events;
-                // else on its may-model.
-                let (performs, calls) = product::performs(self.new, &r.trace, limits.query_budget, limits.deadline);
-                if let Some(p) = &mut self.stats.product {
-                    p.calls += calls;
+                if !self.confirm(r)? {
+                    // The new version follows it on another way: the loop below decides.
+                    return Ok(false);
                 }
-                let absent = match performs {
-                    Some(true) => Absent::No,
-                    Some(false) => Absent::Yes,
-                    None => self.absent(&r.trace, false)?,
-                };
-                match absent {
-                    Absent::Yes => {
-                        // The old run's inputs are the likeliest ones of a new run of its prefix.
-                        if let Some(x) = &mut self.explicit
-                            && x.learn(&r.old_run) > 0
-                        {
-                            self.explicit_arg = None;
-                        }
-                        let under = self.under()?;
-                        let missing = self.feedback(r.trace, r.old_run, &under.0)?;
-                        self.missing.push(missing);
-                        if self.missing.len() >= self.options.max_missing {
-                            return Ok(true);
-                        }
-                        if product::loops_silently(self.old) {
-                            // Where the old version computes by a loop, the abstraction learns
-                            // one value per refinement, each dearer than the last.
-                            return Err(Reason::NotChecked(
-                                "the old version loops without events, where the abstraction learns values one at a time; no more missing behaviours were searched".into(),
-                            ));
-                        }
-                        self.more_until = Some(self.stats.refinements() + MORE_AFTER_PRODUCT);
-                        Ok(false)
-                    }
-                    Absent::No => Ok(false),
+                if self.missing.len() >= self.options.max_missing || self.more_from_product()? {
+                    return Ok(true);
                 }
+                if product::loops_silently(self.old) {
+                    // Where the old version computes by a loop, the abstraction learns
+                    // one value per refinement, each dearer than the last.
+                    return Err(Reason::NotChecked(
+                        "the old version loops without events, where the abstraction learns values one at a time; it searched for no more missing behaviours than the product of the versions found".into(),
+                    ));
+                }
+                self.more_until = Some(self.stats.refinements() + MORE_AFTER_PRODUCT);
+                Ok(false)
             }
             Decision::Undecided(why) => {
                 tracing::debug!(why, ?stats, "the product did not decide");
                 Ok(false)
             }
+        }
+    }
+
+    /// Validation 2 of a refutation of the product, and its feedback when it is a missing
+    /// behaviour: `true` when it is one (then it is in `self.missing`).
+    fn confirm(&mut self, r: product::Refutation) -> Result<bool, Reason> {
+        let limits = &self.options.limits;
+        // Exactly where the new version cannot loop between events; else on its may-model.
+        let (performs, calls) = product::performs(self.new, &r.trace, limits.query_budget, limits.deadline);
+        if let Some(p) = &mut self.stats.product {
+            p.calls += calls;
+        }
+        let absent = match performs {
+            Some(true) => Absent::No,
+            Some(false) => Absent::Yes,
+            None => self.absent(&r.trace, false)?,
+        };
+        match absent {
+            Absent::Yes => {
+                // The old run's inputs are the likeliest ones of a new run of its prefix.
+                if let Some(x) = &mut self.explicit
+                    && x.learn(&r.old_run) > 0
+                {
+                    self.explicit_arg = None;
+                }
+                let under = self.under()?;
+                let missing = self.feedback(r.trace, r.old_run, &under.0)?;
+                self.missing.push(missing);
+                Ok(true)
+            }
+            Absent::No => Ok(false),
+        }
+    }
+
+    /// After the product found a missing behaviour: searches the product again, without the
+    /// traces found so far and their extensions ([`product::decide_excluding`]), until
+    /// `max_missing` are found, or the product has no other error, or it does not decide, or
+    /// `PERFORMED_SKIPS` of its errors were runs that the new version follows on another way.
+    /// `true` when the search is over: enough were found, or every missing behaviour extends
+    /// one found (every excluded trace was a missing behaviour and the product without them
+    /// was proved safe).
+    fn more_from_product(&mut self) -> Result<bool, Reason> {
+        let mut excluded: Vec<Vec<String>> = self.missing.iter().map(|m| m.trace.clone()).collect();
+        let mut performed = 0;
+        let mut depth = self.stats.product.map_or(0, |p| p.depth);
+        loop {
+            let limits = &self.options.limits;
+            limits.deadline.check()?;
+            let (decision, stats) =
+                product::decide_excluding(self.old, self.new, &excluded, depth, limits.query_budget, limits.deadline);
+            depth = stats.depth;
+            if let Some(p) = &mut self.stats.product {
+                p.calls += stats.calls;
+                p.one_shot += stats.one_shot;
+            }
+            let r = match decision {
+                Decision::Refuted(r) => {
+                    tracing::debug!(trace = ?r.trace, ?stats, "the product's error without the traces found");
+                    r
+                }
+                Decision::Contained(proof) => {
+                    tracing::debug!(?proof, ?excluded, "the product without the traces found is safe");
+                    return Ok(performed == 0);
+                }
+                Decision::Undecided(why) => {
+                    tracing::debug!(why, ?excluded, "the product without the traces found did not decide");
+                    return Ok(false);
+                }
+            };
+            let trace = r.trace.clone();
+            if self.confirm(r)? {
+                if self.missing.len() >= self.options.max_missing {
+                    return Ok(true);
+                }
+            } else {
+                performed += 1;
+                if performed >= PERFORMED_SKIPS {
+                    return Ok(false);
+                }
+            }
+            excluded.push(trace);
         }
     }
 

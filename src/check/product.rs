@@ -136,6 +136,8 @@ struct Build<'a> {
     n_locs: u32,
     exit: LocId,
     edges: Vec<(Edge, Tag)>,
+    /// The traces the product no longer follows, when it continues after some were found.
+    monitor: Option<Monitor>,
 }
 
 impl Build<'_> {
@@ -172,12 +174,133 @@ impl Build<'_> {
             match &edge.stmt {
                 Stmt::Event(ev) if !is_error(ev) => {
                     let to = self.loc(Key::Catching(e, resume))?;
-                    self.add(here, to, Stmt::Skip, edge.origin.clone(), Tag::Enter(e));
+                    // An excluded trace ends with this event: the old version does not take it
+                    // after that trace's prefix.
+                    let from = match self.ends_here(&self.event_label_conds(e, true)) {
+                        Some(any) => self.guard(here, any, edge.origin.clone())?,
+                        None => here,
+                    };
+                    self.add(from, to, Stmt::Skip, edge.origin.clone(), Tag::Enter(e));
                 }
                 stmt => {
                     let to = self.loc(Key::Waiting(edge.to, resume))?;
-                    self.add(here, to, shift_stmt(stmt, 0), edge.origin.clone(), Tag::Old(e));
+                    let own_error = match stmt {
+                        Stmt::Event(_) => Some(ErrorKind::Reach.event(&self.old.name)),
+                        Stmt::Check(_, f) => Some(ErrorKind::Fault(*f).event(&self.old.name)),
+                        _ => None,
+                    };
+                    let ended = own_error.and_then(|label| self.ends_here(&[(label, None)]));
+                    match (ended, stmt) {
+                        (Some(any), Stmt::Check(c, _)) => {
+                            // The old version's own error ends an excluded trace: after its
+                            // prefix, only the check's normal way.
+                            let from = self.guard(here, any.clone(), edge.origin.clone())?;
+                            self.add(from, to, shift_stmt(stmt, 0), edge.origin.clone(), Tag::Old(e));
+                            let g = self.fresh()?;
+                            self.add(here, g, Stmt::Assume(any), edge.origin.clone(), Tag::Glue);
+                            self.add(g, to, Stmt::Assume(shift_expr(c, 0)), edge.origin.clone(), Tag::Old(e));
+                        }
+                        (Some(any), _) => {
+                            let from = self.guard(here, any, edge.origin.clone())?;
+                            self.add(from, to, shift_stmt(stmt, 0), edge.origin.clone(), Tag::Old(e));
+                        }
+                        (None, _) => self.add(here, to, shift_stmt(stmt, 0), edge.origin.clone(), Tag::Old(e)),
+                    }
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// A fresh location reached from `here` when `blocked` does not hold.
+    fn guard(&mut self, here: LocId, blocked: Expr, origin: Option<Origin>) -> Result<LocId, String> {
+        let g = self.fresh()?;
+        self.add(here, g, Stmt::Assume(Expr::unary(UnOp::Not, blocked)), origin, Tag::Glue);
+        Ok(g)
+    }
+
+    /// The labels the old version's event edge `eo` may perform, each with the condition on the
+    /// product's state under which it does (`None`: always): its name, or its name and value for a
+    /// ranged family. `enter`: before the value of a receive is chosen, when every value counts.
+    fn event_label_conds(&self, eo: usize, enter: bool) -> Vec<(String, Option<Expr>)> {
+        let Some(m) = &self.monitor else { return Vec::new() };
+        let Stmt::Event(ev) = &self.old.edges[eo].stmt else { return Vec::new() };
+        let name = ev.name();
+        let family = self.old.family(name).filter(|f| f.range.is_some());
+        let mut out = Vec::new();
+        let labels = m.steps.iter().map(|(_, l, _)| l).chain(m.ends.iter().map(|(_, l)| l));
+        for label in labels {
+            if out.iter().any(|(l, _)| l == label) {
+                continue;
+            }
+            let cond = match (family, ev) {
+                (None, _) if label == name => None,
+                (None, _) => continue,
+                (Some(f), _) => {
+                    let value = label.strip_prefix(name).and_then(|r| r.strip_prefix('.'));
+                    let Some(v) = value.and_then(|v| v.parse::<i128>().ok()) else { continue };
+                    match ev {
+                        Event::Send(_, x) => Some(Expr::binary(BinOp::Eq, shift_expr(x, 0), Expr::constant(v, x.ty))),
+                        Event::Recv(..) if enter => None,
+                        Event::Recv(..) => {
+                            let Some(&var) = self.received.get(name) else { continue };
+                            Some(Expr::binary(BinOp::Eq, Expr::var(var, f.ty), Expr::constant(v, f.ty)))
+                        }
+                        Event::Plain(_) => continue,
+                    }
+                }
+            };
+            out.push((label.clone(), cond));
+        }
+        out
+    }
+
+    /// The condition under which the old version, about to perform one of `labels` (each under
+    /// its condition), completes an excluded trace; `None` when it never does.
+    fn ends_here(&self, labels: &[(String, Option<Expr>)]) -> Option<Expr> {
+        let m = self.monitor.as_ref()?;
+        let mut any: Option<Expr> = None;
+        for (node, label) in &m.ends {
+            let Some((_, cond)) = labels.iter().find(|(l, _)| l == label) else { continue };
+            let c = m.at(*node, cond.clone());
+            any = Some(match any {
+                None => c,
+                Some(a) => Expr::binary(BinOp::Or, a, c),
+            });
+        }
+        any
+    }
+
+    /// Edges from `from` to `to` that advance the monitor over the event of the old version's
+    /// edge `eo`, just matched by the new version.
+    fn advance(&mut self, from: LocId, to: LocId, eo: usize, origin: Option<Origin>) -> Result<(), String> {
+        let Some(m) = &self.monitor else { return Ok(()) };
+        let (var, dead) = (m.var, m.dead);
+        let labels = self.event_label_conds(eo, false);
+        let ways: Vec<(Expr, i128)> = m
+            .steps
+            .iter()
+            .filter_map(|(node, label, child)| {
+                let (_, cond) = labels.iter().find(|(l, _)| l == label)?;
+                Some((m.at(*node, cond.clone()), *child))
+            })
+            .collect();
+        let set = |v: i128| Stmt::Assign(Lvalue::Var(var), Expr::constant(v, IntTy::U32));
+        let mut none: Option<Expr> = None;
+        for (cond, child) in ways {
+            let g = self.fresh()?;
+            self.add(from, g, Stmt::Assume(cond.clone()), origin.clone(), Tag::Glue);
+            self.add(g, to, set(child), origin.clone(), Tag::Glue);
+            none = Some(match none {
+                None => cond,
+                Some(a) => Expr::binary(BinOp::Or, a, cond),
+            });
+        }
+        match none {
+            None => self.add(from, to, set(dead), origin, Tag::Glue),
+            Some(any) => {
+                let g = self.guard(from, any, origin.clone())?;
+                self.add(g, to, set(dead), origin, Tag::Glue);
             }
         }
         Ok(())
@@ -231,7 +354,13 @@ impl Build<'_> {
         let origin = new_edge.origin.clone();
         let Stmt::Event(ev1) = &old_edge.stmt else { return Err("not an event edge".into()) };
         let Stmt::Event(ev2) = &new_edge.stmt else { return Err("not an event edge".into()) };
-        let to = self.loc(Key::Waiting(old_edge.to, new_edge.to))?;
+        let mut to = self.loc(Key::Waiting(old_edge.to, new_edge.to))?;
+        if self.monitor.is_some() {
+            // The event is matched: the monitor follows it on the way to the next one.
+            let matched = self.fresh()?;
+            self.advance(matched, to, eo, origin.clone())?;
+            to = matched;
+        }
         match (ev1, ev2) {
             (Event::Plain(a), Event::Plain(b)) if a == b => self.add(here, to, Stmt::Skip, origin, Tag::Glue),
             (Event::Send(a, x1), Event::Send(b, x2)) if a == b => {
@@ -276,6 +405,55 @@ impl Build<'_> {
             _ => self.error(here, origin),
         }
         Ok(())
+    }
+}
+
+/// A trie of the traces a product excludes ([`Product::excluding`]), over the product's
+/// variable `var`: 0 is the empty prefix, each proper prefix of a trace has a number, and
+/// `dead` stands for a run that left every trace.
+struct Monitor {
+    var: VarId,
+    /// (prefix, label, the prefix extended by the label), for the proper prefixes.
+    steps: Vec<(i128, String, i128)>,
+    /// (prefix, label): the label ends an excluded trace after that prefix.
+    ends: Vec<(i128, String)>,
+    dead: i128,
+}
+
+impl Monitor {
+    fn new(var: VarId, traces: &[Vec<String>]) -> Monitor {
+        let mut ids: Vec<Vec<String>> = vec![Vec::new()];
+        let mut steps = Vec::new();
+        let mut ends = Vec::new();
+        for t in traces {
+            let Some((last, prefix)) = t.split_last() else { continue };
+            let mut at = 0i128;
+            for i in 0..prefix.len() {
+                let p = &t[..=i];
+                at = match ids.iter().position(|q| q.as_slice() == p) {
+                    Some(k) => k as i128,
+                    None => {
+                        ids.push(p.to_vec());
+                        let k = (ids.len() - 1) as i128;
+                        steps.push((at, t[i].clone(), k));
+                        k
+                    }
+                };
+            }
+            if !ends.contains(&(at, last.clone())) {
+                ends.push((at, last.clone()));
+            }
+        }
+        Monitor { var, steps, ends, dead: ids.len() as i128 }
+    }
+
+    /// The monitor at prefix `node`, and `cond` if there is one.
+    fn at(&self, node: i128, cond: Option<Expr>) -> Expr {
+        let here = Expr::binary(BinOp::Eq, Expr::var(self.var, IntTy::U32), Expr::constant(node, IntTy::U32));
+        match cond {
+            None => here,
+            Some(c) => Expr::binary(BinOp::And, here, c),
+        }
     }
 }
 
@@ -370,6 +548,17 @@ pub fn loops_silently(comp: &Component) -> bool {
 impl<'a> Product<'a> {
     /// The product of `old` and `new`, or why it is not built.
     pub fn new(old: &'a Component, new: &'a Component) -> Result<Product<'a>, String> {
+        Product::excluding(old, new, &[])
+    }
+
+    /// The product of `old` and `new` in which the old version performs none of the traces
+    /// `excluded` (labels as [`Refutation::trace`] has them): a monitor variable follows the
+    /// old version's events along a trie of their prefixes, and the old version does not take
+    /// the last event of one after its prefix (a received value counts as any value there, as
+    /// the error of a receive the new version does not reach is reported with the range's
+    /// lowest). So no error of this product has an excluded trace as a prefix, and a run it
+    /// cuts off is one whose trace extends an excluded one.
+    pub fn excluding(old: &'a Component, new: &'a Component, excluded: &[Vec<String>]) -> Result<Product<'a>, String> {
         for f in &old.families {
             if let Some(g) = new.family(&f.name)
                 && (g.ty != f.ty || g.range != f.range)
@@ -391,6 +580,15 @@ impl<'a> Product<'a> {
             received.insert(f.name.clone(), VarId(vars.len() as u32));
             vars.push(VarDecl { name: format!("recv.{}", f.name), ty: VarTy::Scalar(f.ty), storage: Storage::Local });
         }
+        let monitor = (!excluded.is_empty()).then(|| {
+            let var = VarId(vars.len() as u32);
+            vars.push(VarDecl {
+                name: "monitor".into(),
+                ty: VarTy::Scalar(IntTy::U32),
+                storage: Storage::Global { init: vec![0] },
+            });
+            Monitor::new(var, excluded)
+        });
         let mut b = Build {
             old,
             new,
@@ -401,6 +599,7 @@ impl<'a> Product<'a> {
             n_locs: 0,
             exit: LocId(0),
             edges: Vec::new(),
+            monitor,
         };
         b.exit = b.fresh()?;
         let entry = b.loc(Key::Waiting(old.entry, new.entry))?;
@@ -560,8 +759,45 @@ pub struct ProductStats {
 /// Decides containment of `old` in `new` on their product, when it can: each query has
 /// `budget` resource units and at most the time left before `deadline`.
 pub fn decide(old: &Component, new: &Component, budget: u32, deadline: Deadline) -> (Decision, ProductStats) {
+    decide_on(old, new, &[], FIRST_DEPTH, budget, deadline)
+}
+
+/// [`decide`] on the product that excludes the traces `excluded` and their extensions
+/// ([`Product::excluding`]): a refutation's trace extends none of them, and `Contained` means
+/// that every trace of `old` that extends none of them is one of `new`. So when each excluded
+/// trace is a missing behaviour, every missing behaviour extends one of them. The bounded
+/// search unrolls `depth` loop iterations (at least [`decide`]'s first bound) before the
+/// invariants are tried: the depth at which the last error was found, where others are
+/// likely, so that their search costs no attempt at a proof.
+pub fn decide_excluding(
+    old: &Component,
+    new: &Component,
+    excluded: &[Vec<String>],
+    depth: usize,
+    budget: u32,
+    deadline: Deadline,
+) -> (Decision, ProductStats) {
+    let (decision, stats) = decide_on(old, new, excluded, depth.clamp(FIRST_DEPTH, MAX_DEPTH), budget, deadline);
+    match decision {
+        // The monitor is what keeps them out; a trace that is not kept out is its fault, and
+        // not worth a report.
+        Decision::Refuted(r) if excluded.iter().any(|t| r.trace.starts_with(t)) => {
+            (Decision::Undecided(format!("the product repeated the excluded trace {}", r.trace.join(" "))), stats)
+        }
+        d => (d, stats),
+    }
+}
+
+fn decide_on(
+    old: &Component,
+    new: &Component,
+    excluded: &[Vec<String>],
+    first_depth: usize,
+    budget: u32,
+    deadline: Deadline,
+) -> (Decision, ProductStats) {
     let mut stats = ProductStats::default();
-    let product = match Product::new(old, new) {
+    let product = match Product::excluding(old, new, excluded) {
         Ok(p) => p,
         Err(why) => return (Decision::Undecided(why), stats),
     };
@@ -584,7 +820,7 @@ pub fn decide(old: &Component, new: &Component, budget: u32, deadline: Deadline)
             Err(e) => Some(Decision::Undecided(format!("the bounded search of the product gave up: {e}"))),
         }
     };
-    if let Some(d) = search(&mut bmc, FIRST_DEPTH, &mut calls) {
+    if let Some(d) = search(&mut bmc, first_depth, &mut calls) {
         stats.depth = bmc.depth();
         stats.calls = calls.calls;
         stats.one_shot = calls.one_shot;
