@@ -227,6 +227,7 @@ pub fn check(old: &Component, new: &Component, removed: Option<&Dla>, options: &
         stats: ContainStats::default(),
         missing: Vec::new(),
         more_until: None,
+        product_stop: None,
         labelled: crate::abs::labels::labels_events(old) || crate::abs::labels::labels_events(new),
         exact_calls: 0,
     };
@@ -284,6 +285,9 @@ struct Loop<'a> {
     /// The refinements the loop may make before it stops looking for more missing behaviours
     /// (after the product found one); `None`: only the limit of the options.
     more_until: Option<usize>,
+    /// Why the product of the versions, after it found missing behaviours, searched no further
+    /// ([`Loop::more_from_product`]).
+    product_stop: Option<String>,
     /// Whether events carry state labels (the product and its exact search compare events
     /// only).
     labelled: bool,
@@ -374,16 +378,18 @@ impl<'a> Loop<'a> {
                     // The new version follows it on another way: the loop below decides.
                     return Ok(false);
                 }
-                if self.missing.len() >= self.options.max_missing || self.more_from_product()? {
+                if self.missing.len() >= self.options.max_missing {
                     return Ok(true);
                 }
+                let Some(why) = self.more_from_product()? else { return Ok(true) };
                 if product::loops_silently(self.old) {
                     // Where the old version computes by a loop, the abstraction learns
                     // one value per refinement, each dearer than the last.
-                    return Err(Reason::NotChecked(
-                        "the old version loops without events, where the abstraction learns values one at a time; it searched for no more missing behaviours than the product of the versions found".into(),
-                    ));
+                    return Err(Reason::NotChecked(format!(
+                        "the product of the versions found no more ({why}), and the old version loops without events, where the abstraction learns values one at a time: it did not look for more"
+                    )));
                 }
+                self.product_stop = Some(why);
                 self.more_until = Some(self.stats.refinements() + MORE_AFTER_PRODUCT);
                 Ok(false)
             }
@@ -427,21 +433,20 @@ impl<'a> Loop<'a> {
 
     /// After the product found a missing behaviour: searches the product again, without the
     /// traces found so far and their extensions ([`product::decide_excluding`]), until
-    /// `max_missing` are found, or the product has no other error, or it does not decide, or
-    /// `PERFORMED_SKIPS` of its errors were runs that the new version follows on another way.
-    /// `true` when the search is over: enough were found, or every missing behaviour extends
-    /// one found (every excluded trace was a missing behaviour and the product without them
-    /// was proved safe).
-    fn more_from_product(&mut self) -> Result<bool, Reason> {
+    /// `max_missing` are found, or the product has no other error, or its bounded search finds
+    /// none, or `PERFORMED_SKIPS` of its errors were runs that the new version follows on
+    /// another way. `Ok(None)` when the search is over: enough were found, or every missing
+    /// behaviour extends one found (every excluded trace was a missing behaviour and the
+    /// product without them has no error in an unrolling that holds every run); else why the
+    /// product searched no further.
+    fn more_from_product(&mut self) -> Result<Option<String>, Reason> {
         let mut excluded: Vec<Vec<String>> = self.missing.iter().map(|m| m.trace.clone()).collect();
         let mut performed = 0;
-        let mut depth = self.stats.product.map_or(0, |p| p.depth);
         loop {
             let limits = &self.options.limits;
             limits.deadline.check()?;
             let (decision, stats) =
-                product::decide_excluding(self.old, self.new, &excluded, depth, limits.query_budget, limits.deadline);
-            depth = stats.depth;
+                product::decide_excluding(self.old, self.new, &excluded, limits.query_budget, limits.deadline);
             if let Some(p) = &mut self.stats.product {
                 p.calls += stats.calls;
                 p.one_shot += stats.one_shot;
@@ -451,24 +456,29 @@ impl<'a> Loop<'a> {
                     tracing::debug!(trace = ?r.trace, ?stats, "the product's error without the traces found");
                     r
                 }
-                Decision::Contained(proof) => {
+                Decision::Contained(proof) if performed == 0 => {
                     tracing::debug!(?proof, ?excluded, "the product without the traces found is safe");
-                    return Ok(performed == 0);
+                    return Ok(None);
+                }
+                Decision::Contained(_) => {
+                    return Ok(Some(format!(
+                        "no other error, but {performed} of its errors were behaviours of the new version, whose extensions it did not search"
+                    )));
                 }
                 Decision::Undecided(why) => {
                     tracing::debug!(why, ?excluded, "the product without the traces found did not decide");
-                    return Ok(false);
+                    return Ok(Some(why));
                 }
             };
             let trace = r.trace.clone();
             if self.confirm(r)? {
                 if self.missing.len() >= self.options.max_missing {
-                    return Ok(true);
+                    return Ok(None);
                 }
             } else {
                 performed += 1;
                 if performed >= PERFORMED_SKIPS {
-                    return Ok(false);
+                    return Ok(Some(format!("{performed} of its errors were behaviours of the new version")));
                 }
             }
             excluded.push(trace);
@@ -519,8 +529,9 @@ impl<'a> Loop<'a> {
         if let Some(until) = self.more_until
             && self.stats.refinements() >= until
         {
+            let why = self.product_stop.as_deref().unwrap_or("its search stopped");
             return Err(Reason::NotChecked(format!(
-                "after the product of the versions found a missing behaviour, the abstraction looked for more for {MORE_AFTER_PRODUCT} refinements"
+                "the product of the versions found no more ({why}), and the abstraction looked for more for {MORE_AFTER_PRODUCT} refinements"
             )));
         }
         Ok(())

@@ -759,25 +759,24 @@ pub struct ProductStats {
 /// Decides containment of `old` in `new` on their product, when it can: each query has
 /// `budget` resource units and at most the time left before `deadline`.
 pub fn decide(old: &Component, new: &Component, budget: u32, deadline: Deadline) -> (Decision, ProductStats) {
-    decide_on(old, new, &[], FIRST_DEPTH, budget, deadline)
+    decide_on(old, new, &[], budget, deadline)
 }
 
 /// [`decide`] on the product that excludes the traces `excluded` and their extensions
 /// ([`Product::excluding`]): a refutation's trace extends none of them, and `Contained` means
 /// that every trace of `old` that extends none of them is one of `new`. So when each excluded
-/// trace is a missing behaviour, every missing behaviour extends one of them. The bounded
-/// search unrolls `depth` loop iterations (at least [`decide`]'s first bound) before the
-/// invariants are tried: the depth at which the last error was found, where others are
-/// likely, so that their search costs no attempt at a proof.
+/// trace is a missing behaviour, every missing behaviour extends one of them. Only the bounded
+/// search runs here, to `MAX_DEPTH` (16) loop iterations: invariants would have to relate the
+/// monitor to the data, which the candidates seldom do, and each attempt costs as much as the
+/// first search's (so `Contained` comes only from an unrolling that holds every run).
 pub fn decide_excluding(
     old: &Component,
     new: &Component,
     excluded: &[Vec<String>],
-    depth: usize,
     budget: u32,
     deadline: Deadline,
 ) -> (Decision, ProductStats) {
-    let (decision, stats) = decide_on(old, new, excluded, depth.clamp(FIRST_DEPTH, MAX_DEPTH), budget, deadline);
+    let (decision, stats) = decide_on(old, new, excluded, budget, deadline);
     match decision {
         // The monitor is what keeps them out; a trace that is not kept out is its fault, and
         // not worth a report.
@@ -792,7 +791,6 @@ fn decide_on(
     old: &Component,
     new: &Component,
     excluded: &[Vec<String>],
-    first_depth: usize,
     budget: u32,
     deadline: Deadline,
 ) -> (Decision, ProductStats) {
@@ -820,11 +818,19 @@ fn decide_on(
             Err(e) => Some(Decision::Undecided(format!("the bounded search of the product gave up: {e}"))),
         }
     };
+    // With excluded traces, the bounded search alone ([`decide_excluding`]).
+    let first_depth = if excluded.is_empty() { FIRST_DEPTH } else { MAX_DEPTH };
     if let Some(d) = search(&mut bmc, first_depth, &mut calls) {
         stats.depth = bmc.depth();
         stats.calls = calls.calls;
         stats.one_shot = calls.one_shot;
         return (d, stats);
+    }
+    if !excluded.is_empty() {
+        stats.depth = bmc.depth();
+        stats.calls = calls.calls;
+        stats.one_shot = calls.one_shot;
+        return (Decision::Undecided(format!("no other error within {MAX_DEPTH} iterations")), stats);
     }
     let (proof, cuts, proof_calls) = prove(comp, budget, deadline);
     stats.cut_points = cuts;
