@@ -35,9 +35,29 @@
 //! missing behaviour. Data stay symbolic, so neither costs a refinement per value of a range,
 //! and a loop against its closed form is decided by a loop invariant (`examples-c/contain/
 //! sum_loop`, `mul_loop`, `countdown`). When the product does not decide, the loop below runs
-//! as it always did. After the product found a missing behaviour, the loop looks for more with
-//! `MORE_AFTER_PRODUCT` (16) refinements, and not at all when the old version computes by a loop
-//! without events (there it would learn one value per refinement).
+//! as it always did.
+//!
+//! **More missing behaviours from the product.** After the product found a missing behaviour,
+//! its bounded search runs again on the product that excludes the traces found so far and all
+//! their extensions ([`product::decide_excluding`]: a monitor over the trie of those traces
+//! stops the old version before it completes one), and each error it finds is validated as the
+//! first one was (Validation 2, then the feedback); this repeats until `max_missing` are found,
+//! or that search finds no error within its bound, or `PERFORMED_SKIPS` (4) of its errors were
+//! runs that the new version follows on another way (those are excluded too, and only their
+//! extensions go unsearched). The work is that of at most `max_missing + PERFORMED_SKIPS`
+//! bounded searches of `MAX_DEPTH` (16) loop iterations, with the solver's work budget per
+//! query. Two reported behaviours are *distinct* when neither trace is a prefix of the other;
+//! each is a shortest missing trace (the new version performs all of it but its last event,
+//! since the product followed it there), so a trace with a longer suffix is never reported
+//! beside it. A received value in the last event counts as any value: whether a version can
+//! receive an event does not depend on the value, so `p r.0` and `p r.1` (a receive `r` lost
+//! after the same trace `p`) are one behaviour, reported with the range's lowest value. The list is in
+//! the order found: fewest loop iterations of the product first. When the product without
+//! the traces found has no error in an unrolling that holds every run, every missing
+//! behaviour extends a reported one, and the check ends there. Otherwise the loop below looks
+//! for more with `MORE_AFTER_PRODUCT` (16) refinements, and not at all when the old version
+//! computes by a loop without events (there it would learn one value per refinement); the
+//! report's note says why the product found no more.
 //!
 //! **`M'` explicitly.** While the new version's concrete state space, explored by the
 //! interpreter with every value of each ranged received family and a set of sample values for

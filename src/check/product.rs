@@ -42,6 +42,18 @@
 //! complete since the new version cannot loop between events (else Validation 2 of
 //! [`super::contain`] asks the may-model of the new version).
 //!
+//! **More refutations.** [`Product::excluding`] builds the product in which the old version
+//! performs none of some traces (the missing behaviours found so far) nor their extensions: a
+//! global `monitor` variable holds the node of a trie of their proper prefixes that the old
+//! version's matched events have followed (or a node for none), and before the old version
+//! takes an event that completes one (after its prefix, with its name and, for a sent value,
+//! its value), an `assume` stops it. A received value counts as any value at that point,
+//! as the product reports the error of a receive that the new version does not reach with the
+//! range's lowest value. [`decide_excluding`] runs the bounded search alone on it: its errors
+//! are refutations whose traces extend none of the excluded ones (checked again on the trace
+//! of the replayed old run), and an unrolling that holds every run without an error shows that
+//! every trace of the old version that extends none of them is one of the new version.
+//!
 //! **Candidates.** Besides [`crate::abs::invariant`]'s (affine equalities of samples, atoms of
 //! conditions), the product gets polynomial equalities of degree 2 among the variables that
 //! vary at a cut point (the null space of the sample matrix extended by the products of pairs:
@@ -57,9 +69,12 @@
 //! - A new version with a loop between two events (its own silent loop) is not handled: its
 //!   termination would have to be proved.
 //! - Families must be declared alike in both versions (same type and range).
-//! - Only one missing behaviour comes from here; more are searched by the loop of
-//!   [`super::contain`], with a small budget, and not at all where the old version computes by
-//!   a loop without events.
+//! - More missing behaviours come from the bounded search of the product without the traces
+//!   found ([`decide_excluding`]); its invariants are not tried there (they would have to
+//!   relate the monitor to the data), so it proves that none is left only when its unrolling
+//!   is complete, which a loop whose bound is a received value defeats (the unrolling's
+//!   simplification does not see the range). After a refutation that the new version performs
+//!   on another way, its extensions are left to the loop of [`super::contain`].
 //! - The degree-2 candidates cost nonlinear solver queries; they are only tried when the
 //!   linear ones do not prove the product. A relation of degree 3 or more is not guessed.
 //! - A contained pair whose proof needs an invariant outside the candidates (a disjunction on

@@ -147,7 +147,9 @@ fn can_perform(comp: &Component, trace: &[String], max_edges: usize) -> Result<b
 
 /// Runs containment on a pair through the library and checks its verdict and, independently,
 /// every missing behaviour: the interpreter replays it on the old version, and symbolic
-/// simulation of the new version finds no run that performs it.
+/// simulation of the new version finds no run that performs it but a run of all its events
+/// except the last (a shortest missing trace); no two reported traces are one a prefix of the
+/// other.
 fn check_pair(pair: &Pair, removed: Option<&str>, contained: bool) -> Vec<String> {
     check_pair_with(pair, removed, contained, Blocks::Single)
 }
@@ -217,7 +219,21 @@ fn check_pair_with(pair: &Pair, removed: Option<&str>, contained: bool, blocks: 
             let got: Vec<String> = missing.iter().map(|m| m.trace.join(" ")).collect();
             problems.push(format!("{}: `{}` not among the missing {got:?}", pair.name, expected.join(" ")));
         }
+        // Distinct: no reported trace is another one, or another one with events after it.
+        for (i, a) in missing.iter().enumerate() {
+            for b in &missing[i + 1..] {
+                if a.trace.starts_with(&b.trace) || b.trace.starts_with(&a.trace) {
+                    problems.push(format!("{}: {:?} and {:?} are not distinct", pair.name, a.trace, b.trace));
+                }
+            }
+        }
         for m in missing {
+            // Shortest: the new version performs all of it but its last event.
+            match can_perform(n, &m.trace[..m.trace.len() - 1], 400) {
+                Ok(true) => {}
+                Ok(false) => problems.push(format!("{}: the new version cannot perform {:?}", pair.name, m.trace)),
+                Err(e) => problems.push(format!("{}: undecided for the prefix of {:?}: {e}", pair.name, m.trace)),
+            }
             let limits = interp::Limits { max_steps: 1_000_000, max_events: m.trace.len() };
             let run = interp::run(o, &mut interp::Scripted::new(m.old_run.inputs()), limits);
             let labels = run_labels(o, &run);
@@ -635,4 +651,21 @@ fn the_product_of_the_ipc3_queue_finds_its_missing_behaviour_by_bounded_search()
         }
         d => panic!("the product did not refute: {d:?} ({stats:?})"),
     }
+}
+
+/// `table_typos` loses two behaviours, `arg.2 out.6` and `arg.6 out.18`, and its old version
+/// computes by a loop without events, where the abstraction loop learns one value per
+/// refinement (and so does not look for more). Before the product was searched again without
+/// the traces it had found, only the first was reported.
+#[test]
+fn every_distinct_missing_behaviour_that_the_product_finds_is_reported() {
+    // The run of `example_pairs_get_their_answers_and_every_missing_behaviour_is_real`, at five
+    // missing behaviours, which also checks that each one is real.
+    let c = shared_one(&root().join("examples-c/contain/table_typos"));
+    let ContainOutcome::NotContained { missing, .. } = &c.outcome else { panic!("not contained: {:?}", c.outcome) };
+    let traces: Vec<String> = missing.iter().map(|m| m.trace.join(" ")).collect();
+    // Shortest loop first, as the bounded search of the product finds them.
+    assert_eq!(traces, ["arg.2 out.6", "arg.6 out.18"]);
+    // Found on the product, without an abstraction.
+    assert_eq!((c.stats.rounds, c.stats.refinements()), (0, 0), "{:?}", c.stats);
 }
