@@ -357,7 +357,7 @@ const SCENARIOS: [Scenario; 6] = [
         1,
         Some("wq_req.0 wq_ack1.1 wq_req.2 wq_ack2.0"),
     ),
-    ("break_p1", &[("write_queue", "not_contained")], "fails", 1, Some("wq_req.0 wq_ack1.1 wq_req.1 wq_ack1.0")),
+    ("break_p1", &[("write_queue", "not_contained")], "fails", 1, Some("wq_req.0 wq_ack1.1 wq_req.0 wq_ack1.0")),
     ("new_assumptions", &[("writer1", "contained")], "holds", 0, None),
 ];
 
