@@ -546,11 +546,9 @@ pub struct AssumptionOracle<'a> {
     component: &'a Dla,
     property: Option<&'a Dla>,
     interface: &'a [String],
-    p_err: Option<Dla>,
-    /// For each component event: whether it is in the interface, and `P_err`'s index for it.
-    local: Vec<(bool, Option<u32>)>,
-    /// For each interface letter: the component's and `P_err`'s index for it.
-    letters: Vec<(Option<u32>, Option<u32>)>,
+    /// `P_err` and the index maps, built at the first query or Oracle 1: a level whose
+    /// assumption is re-used as it is asks neither, and building them was most of its time.
+    prepared: std::cell::OnceCell<Prepared>,
     /// Queries answered.
     pub queries: usize,
     /// What each word asked so far (and each of its prefixes) leads to: the words of an
@@ -568,6 +566,15 @@ pub struct AssumptionOracle<'a> {
 }
 
 type Pair = (StateId, Option<StateId>);
+
+/// What [`AssumptionOracle`] builds before its first answer.
+struct Prepared {
+    p_err: Option<Dla>,
+    /// For each component event: whether it is in the interface, and `P_err`'s index for it.
+    local: Vec<(bool, Option<u32>)>,
+    /// For each interface letter: the component's and `P_err`'s index for it.
+    letters: Vec<(Option<u32>, Option<u32>)>,
+}
 
 /// Where a word over the interface leads the component and the property.
 #[derive(Clone, Debug)]
@@ -601,23 +608,11 @@ struct Stopped;
 impl<'a> AssumptionOracle<'a> {
     /// The oracle for `U = {σ | ⟨A_σ⟩ component ⟨property⟩}` over `interface`.
     pub fn new(component: &'a Dla, property: Option<&'a Dla>, interface: &'a [String]) -> AssumptionOracle<'a> {
-        let p_err = property.map(|p| safety::error_automaton(p).expect("properties and assumptions are deterministic"));
-        let local = component
-            .alphabet()
-            .iter()
-            .map(|e| (interface.binary_search(e).is_ok(), p_err.as_ref().and_then(|p| p.event_index(e))))
-            .collect();
-        let letters = interface
-            .iter()
-            .map(|e| (component.event_index(e), p_err.as_ref().and_then(|p| p.event_index(e))))
-            .collect();
         AssumptionOracle {
             component,
             property,
             interface,
-            p_err,
-            local,
-            letters,
+            prepared: std::cell::OnceCell::new(),
             queries: 0,
             memo: HashMap::default(),
             deadline: None,
@@ -675,14 +670,41 @@ impl<'a> AssumptionOracle<'a> {
         if self.expired {
             return None;
         }
+        // Mostly it holds: a check without a trace says so, and a violation is searched again
+        // for its shortest trace (the same answer, `safety::error_reachable`).
+        let p_err = self.prepared().p_err.as_ref();
+        if safety::error_reachable(&[candidate, self.component], p_err) == Some(false) {
+            return None;
+        }
         match check(&[candidate, self.component], self.property) {
             Safety::Holds { .. } => None,
             Safety::Violated { trace, .. } => Some(project(&trace, self.interface)),
         }
     }
 
+    /// `P_err` and the index maps, built once.
+    fn prepared(&self) -> &Prepared {
+        self.prepared.get_or_init(|| {
+            let p_err = self
+                .property
+                .map(|p| safety::error_automaton(p).expect("properties and assumptions are deterministic"));
+            let local = self
+                .component
+                .alphabet()
+                .iter()
+                .map(|e| (self.interface.binary_search(e).is_ok(), p_err.as_ref().and_then(|p| p.event_index(e))))
+                .collect();
+            let letters = self
+                .interface
+                .iter()
+                .map(|e| (self.component.event_index(e), p_err.as_ref().and_then(|p| p.event_index(e))))
+                .collect();
+            Prepared { p_err, local, letters }
+        })
+    }
+
     fn p_step(&self, p: Option<StateId>, event: Option<u32>) -> Option<StateId> {
-        match (p, event, &self.p_err) {
+        match (p, event, &self.prepared().p_err) {
             // P_err is deterministic and complete on its alphabet.
             (Some(q), Some(e), Some(pe)) => pe.state(q).out.iter().find(|t| t.event == e).map(|t| t.to).or(Some(q)),
             (q, _, _) => q,
@@ -690,12 +712,13 @@ impl<'a> AssumptionOracle<'a> {
     }
 
     fn is_error(&self, (m, p): Pair) -> bool {
-        self.component.is_error(m) || matches!((p, &self.p_err), (Some(q), Some(pe)) if pe.is_error(q))
+        self.component.is_error(m) || matches!((p, &self.prepared().p_err), (Some(q), Some(pe)) if pe.is_error(q))
     }
 
     /// Closes `set` under the component's moves outside the interface; `false` if an error is
     /// reachable.
     fn close(&self, set: &mut Vec<Pair>) -> bool {
+        let local = &self.prepared().local;
         let mut seen: crate::util::HashSet<Pair> = set.iter().copied().collect();
         let mut stack = set.clone();
         while let Some(pair) = stack.pop() {
@@ -706,7 +729,7 @@ impl<'a> AssumptionOracle<'a> {
                 let p = if t.event == crate::automata::TAU {
                     pair.1
                 } else {
-                    let (in_interface, p_event) = self.local[t.event as usize];
+                    let (in_interface, p_event) = local[t.event as usize];
                     if in_interface {
                         continue;
                     }
@@ -726,14 +749,14 @@ impl<'a> AssumptionOracle<'a> {
 impl AssumptionOracle<'_> {
     /// Where the empty word leads.
     fn start(&self) -> After {
-        let p0 = self.p_err.as_ref().map(|p| p.initial()[0]);
+        let p0 = self.prepared().p_err.as_ref().map(|p| p.initial()[0]);
         let mut set: Vec<Pair> = self.component.initial().iter().map(|&m| (m, p0)).collect();
         if self.close(&mut set) { After::Pairs(set) } else { After::Violated }
     }
 
     /// Where the interface letter `ix` leads from `set`.
     fn step(&self, set: &[Pair], ix: usize) -> After {
-        let (m_event, p_event) = self.letters[ix];
+        let (m_event, p_event) = self.prepared().letters[ix];
         let mut next: Vec<Pair> = Vec::new();
         for &(m, p) in set {
             let p2 = self.p_step(p, p_event);
@@ -900,6 +923,10 @@ enum LevelEnd {
     /// A search of the suffix from this level decided its check instead of learning
     /// (`DynamicChecker::search_suffix`).
     Searched(Outcome),
+    /// The level's table or tree and its assumption were re-used as they are (its component
+    /// and property unchanged) and the deeper check holds with it: the level keeps what it
+    /// had, with this deeper result.
+    Kept(Outcome),
 }
 
 /// The alphabet a level's assumption starts from under [`InterfaceAlphabet::Refine`]: the
@@ -1705,10 +1732,11 @@ impl DynamicChecker {
         }
         let level_start = Instant::now();
         let rest = &components[i + 1..];
-        let rest_alphabet = union_alphabet(rest);
-        let mut own: Vec<String> = m.alphabet().to_vec();
-        own.extend(property.map(|p| p.alphabet().to_vec()).unwrap_or_default());
-        let mut interface: Vec<String> = own.into_iter().filter(|e| rest_alphabet.binary_search(e).is_ok()).collect();
+        // `(αM_i ∪ αφ_i) ∩ α(rest)`, looked up in the rest's alphabets (sorted) rather than
+        // in a copy of their union: only the interface's names are copied.
+        let in_rest = |e: &&String| rest.iter().any(|c| c.event_index(e).is_some());
+        let mut interface: Vec<String> =
+            m.alphabet().iter().chain(property.map_or(&[][..], |p| p.alphabet())).filter(in_rest).cloned().collect();
         interface.sort();
         interface.dedup();
         let mut alphabet = match self.alphabet {
@@ -1733,6 +1761,21 @@ impl DynamicChecker {
                     break (outcome, learner, assumption, result);
                 }
                 LevelEnd::Searched(outcome) => return Ok(outcome),
+                LevelEnd::Kept(result) => {
+                    // What the other ends record, for a level that learned nothing.
+                    if stats.alphabet_per_level.len() <= i {
+                        stats.alphabet_per_level.resize(i + 1, (0, 0));
+                        stats.alphabet_refinements.resize(i + 1, 0);
+                    }
+                    stats.alphabet_per_level[i] = (alphabet.len(), interface.len());
+                    count_learner(stats, i, &Stats::default());
+                    tracing::debug!(level = i, elapsed = ?level_start.elapsed(), "level kept");
+                    let level = &mut self.levels[i];
+                    level.component = Some(m.clone());
+                    level.digest = None;
+                    level.result = (!self.suffix.is_some_and(|s| s.decided)).then_some(result);
+                    return Ok(Outcome::Holds);
+                }
                 LevelEnd::Widen(events, learner) => {
                     tracing::debug!(level = i, added = ?events, "alphabet refinement");
                     alphabet.extend(events);
@@ -1878,6 +1921,39 @@ impl DynamicChecker {
         let level = &self.levels[i];
         let same_component = level.component.as_ref() == Some(m);
         let same_property = level.property.as_ref().map(|p| p.as_ref()) == Some(property);
+        // A level whose component and property are the ones its table (or tree) and assumption
+        // were learned and checked for, over the same alphabet, re-uses both as they are (Fig. 3
+        // line 5; below, `known`): its table is closed and its assumption passed Oracle 1 for
+        // exactly this component and property, so neither is asked again. Lines 6-8 then need
+        // only the deeper result, and when it holds (line 15) the level ends as it was, its
+        // learner neither copied nor its oracle built. A violation goes on below, where the
+        // learner is built as before.
+        let as_is = !fresh
+            && same_component
+            && same_property
+            && match self.algorithm {
+                Algorithm::LStar => level.table.as_ref().is_some_and(|t| t.alphabet == alphabet),
+                Algorithm::LSharp => level.tree.as_ref().is_some_and(|t| t.alphabet() == alphabet),
+            };
+        let mut precomputed = None;
+        if as_is && let Some(assumption) = level.assumption.clone() {
+            let start = Instant::now();
+            stats.reused.push(i);
+            let result = match &self.levels[i].result {
+                Some(r) if self.rest_unchanged(i + 1, rest) => {
+                    stats.results_reused.push(i);
+                    r.clone()
+                }
+                _ => self.dynamic_check(i + 1, components, Some(&assumption), stats)?,
+            };
+            stats.learning += start.elapsed();
+            match result {
+                Outcome::Holds => return Ok(LevelEnd::Kept(result)),
+                Outcome::Stopped => return Err(Stopped),
+                violated => precomputed = Some((assumption, violated)),
+            }
+        }
+        let level = &self.levels[i];
         // A restored table learned for this very component and property.
         let same_as_saved =
             level.component.is_none() && level.digest.as_ref().is_some_and(|d| *d == level_digest(m, property));
@@ -1894,7 +1970,10 @@ impl DynamicChecker {
                 Some(table) if !fresh && table.alphabet == alphabet => {
                     let mut l = Learner::from_table(table, self.mode, true);
                     if same_component && same_property {
-                        stats.reused.push(i);
+                        // Counted already when the assumption was re-used as it is.
+                        if precomputed.is_none() {
+                            stats.reused.push(i);
+                        }
                     } else if same_as_saved {
                         stats.reused.push(i);
                         unchecked = true;
@@ -1935,7 +2014,9 @@ impl DynamicChecker {
                 Some(old) if old.alphabet() == alphabet => {
                     if same_component && same_property || same_as_saved || hinting {
                         if same_component && same_property {
-                            stats.reused.push(i);
+                            if precomputed.is_none() {
+                                stats.reused.push(i);
+                            }
                         } else if same_as_saved {
                             stats.reused.push(i);
                             unchecked = true;
@@ -1966,9 +2047,12 @@ impl DynamicChecker {
         // An assumption that passed Oracle 1 for this component and property passes it again.
         // Line 5 re-uses the assumption itself when its table was re-used unchanged: the table
         // is closed and its candidate already passed Oracle 1 for this component and property.
-        let known = (!fresh && same_component && same_property && stats.reused.last() == Some(&i))
-            .then(|| level.assumption.clone())
-            .flatten();
+        let (as_is_assumption, precomputed_result) = precomputed.unzip();
+        let known = as_is_assumption.or_else(|| {
+            (!fresh && same_component && same_property && stats.reused.last() == Some(&i))
+                .then(|| level.assumption.clone())
+                .flatten()
+        });
         // At the first changed level, the old candidate first: when it fails Oracle 1 for the
         // new component, a search of the changed suffix before learning.
         let old_candidate = match known {
@@ -1996,13 +2080,15 @@ impl DynamicChecker {
         stats.learning += start.elapsed();
 
         // Lines 6-8: re-use the deeper result when neither the assumption nor the rest changed.
-        let rest_unchanged = self.rest_unchanged(i + 1, rest);
-        let mut result = match (&self.levels[i].assumption, &self.levels[i].result) {
-            (Some(a), Some(r)) if *a == assumption && rest_unchanged => {
-                stats.results_reused.push(i);
-                r.clone()
-            }
-            _ => self.dynamic_check(i + 1, components, Some(&assumption), stats)?,
+        let mut result = match precomputed_result {
+            Some(r) => r,
+            None => match (&self.levels[i].assumption, &self.levels[i].result) {
+                (Some(a), Some(r)) if *a == assumption && self.rest_unchanged(i + 1, rest) => {
+                    stats.results_reused.push(i);
+                    r.clone()
+                }
+                _ => self.dynamic_check(i + 1, components, Some(&assumption), stats)?,
+            },
         };
         // Lines 9-15.
         let outcome = loop {
