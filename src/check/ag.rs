@@ -331,6 +331,19 @@ struct Level {
     assumption: Option<Dla>,
     /// The deeper result obtained with `assumption`.
     result: Option<Outcome>,
+    /// The level's interface as the last run computed it ([`DynamicChecker::interface`]).
+    interface: Option<Arc<KeptInterface>>,
+}
+
+/// A level's interface `(αM_i ∪ αφ_i) ∩ α(M_{i+1} || ..)` and what it was computed from: the
+/// components from the level on (whose alphabets count; held here, so that one compared by
+/// identity cannot have been freed and another one taken its place), and the property's
+/// alphabet.
+#[derive(Debug)]
+struct KeptInterface {
+    components: Vec<Arc<Dla>>,
+    property_alphabet: Vec<String>,
+    interface: Vec<String>,
 }
 
 /// What the cache keeps of a level: its observation table (L*) or the answers of its
@@ -402,6 +415,12 @@ fn error_event(k: usize) -> String {
 
 /// Component `k` with its error states turned into the step `__error.k` ([`expose_errors`]).
 fn expose_component(k: usize, c: &Dla) -> Dla {
+    c.with_error_step(&error_event(k))
+}
+
+/// [`expose_component`] by a [`Builder`], one name at a time: what it must equal.
+#[cfg(test)]
+fn expose_component_built(k: usize, c: &Dla) -> Dla {
     let event = error_event(k);
     let mut b = Builder::new();
     for e in c.alphabet() {
@@ -1731,14 +1750,7 @@ impl DynamicChecker {
             return Ok(result);
         }
         let level_start = Instant::now();
-        let rest = &components[i + 1..];
-        // `(αM_i ∪ αφ_i) ∩ α(rest)`, looked up in the rest's alphabets (sorted) rather than
-        // in a copy of their union: only the interface's names are copied.
-        let in_rest = |e: &&String| rest.iter().any(|c| c.event_index(e).is_some());
-        let mut interface: Vec<String> =
-            m.alphabet().iter().chain(property.map_or(&[][..], |p| p.alphabet())).filter(in_rest).cloned().collect();
-        interface.sort();
-        interface.dedup();
+        let interface = self.interface(i, components, property);
         let mut alphabet = match self.alphabet {
             InterfaceAlphabet::Full => interface.clone(),
             InterfaceAlphabet::Refine => {
@@ -1829,6 +1841,39 @@ impl DynamicChecker {
         // levels do not record (they learned nothing for them): not kept for a later run.
         level.result = (!self.suffix.is_some_and(|s| s.decided)).then_some(result);
         Ok(outcome)
+    }
+
+    /// The interface of level `i`, `(αM_i ∪ αφ_i) ∩ α(M_{i+1} || ..)` (sorted): the one the
+    /// last run computed when the components from `i` on have the same alphabets (the same
+    /// automata, which a run shares with the last run where they are unchanged,
+    /// [`DynamicChecker::run_parts`], or a new version over the same events) and the property
+    /// too, since it depends on nothing else. Otherwise each event of the component and the
+    /// property is looked up in the rest's (sorted) alphabets, and kept for the next run.
+    fn interface(&mut self, i: usize, components: &[Arc<Dla>], property: Option<&Dla>) -> Vec<String> {
+        let property_alphabet = property.map_or(&[][..], |p| p.alphabet());
+        if let Some(kept) = &self.levels[i].interface
+            && kept.components.len() == components.len() - i
+            && kept
+                .components
+                .iter()
+                .zip(&components[i..])
+                .all(|(a, b)| Arc::ptr_eq(a, b) || a.alphabet() == b.alphabet())
+            && kept.property_alphabet == property_alphabet
+        {
+            return kept.interface.clone();
+        }
+        let rest = &components[i + 1..];
+        let in_rest = |e: &&String| rest.iter().any(|c| c.event_index(e).is_some());
+        let mut interface: Vec<String> =
+            components[i].alphabet().iter().chain(property_alphabet).filter(in_rest).cloned().collect();
+        interface.sort();
+        interface.dedup();
+        self.levels[i].interface = Some(Arc::new(KeptInterface {
+            components: components[i..].to_vec(),
+            property_alphabet: property_alphabet.to_vec(),
+            interface: interface.clone(),
+        }));
+        interface
     }
 
     /// DynamicCheck of the changed suffix `components[i..]` against `property` (the
@@ -2630,6 +2675,30 @@ mod tests {
                 let (outcome, _) = checker.run_fallible(&parts, *property, fallible);
                 assert_eq!(outcome, expected, "run {k}, probe {probe}");
             }
+        }
+    }
+
+    #[test]
+    fn an_exposed_component_is_the_one_a_builder_gives() {
+        // Events before and after `__error.k` in name order, labels, τ, an error state that is
+        // not the last, and two initial states.
+        let mut b = Builder::new();
+        for e in ["B", "b", "__error.1"] {
+            b.add_event(e);
+        }
+        let s0 = b.add_state(&["p"], true);
+        let err = b.add_error_state();
+        let s2 = b.add_state(&["p", "q"], false);
+        b.add_transition(s0, "b", s2);
+        b.add_transition(s0, "B", err);
+        b.add_transition(s2, "tau", s0);
+        b.add_transition(s2, "B", s0);
+        b.set_initial(s0);
+        b.set_initial(s2);
+        let c = b.build();
+        let (errs, property) = example();
+        for (k, c) in [(0, &c), (1, &c), (7, &c), (2, &errs), (0, &property), (3, &example_without_error())] {
+            assert_eq!(expose_component(k, c), expose_component_built(k, c), "component {k}: {c}");
         }
     }
 
