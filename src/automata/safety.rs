@@ -387,7 +387,7 @@ pub fn error_reachable(parts: &[&Dla], p_err: Option<&Dla>) -> Option<bool> {
             }
         }
     }
-    let mut events: Vec<u32> = Vec::new();
+    let (mut pos, mut end) = (vec![0usize; n], vec![0usize; n]);
     let mut ranges: Vec<Option<(usize, usize)>> = vec![None; n];
     let mut next: Vec<u32> = vec![0; n];
     while let Some(key) = stack.pop() {
@@ -407,25 +407,37 @@ pub fn error_reachable(parts: &[&Dla], p_err: Option<&Dla>) -> Option<bool> {
         {
             return Some(true);
         }
-        // τ steps of one part; the property stays.
-        events.clear();
+        // τ steps of one part; the property stays. A part's transitions are sorted by event
+        // (τ last), and its local order of events is the global one (both alphabets are
+        // sorted by name), so the visible events come out of a merge of the parts' lists.
         for (i, part) in parts.iter().enumerate() {
-            for t in &part.state(StateId(tuple[i])).out {
-                if t.event == TAU {
-                    next.copy_from_slice(&tuple);
-                    next[i] = t.to.0;
-                    let k = encode(&next, p);
-                    if visit(k) {
-                        stack.push(k);
-                    }
-                } else {
-                    events.push(global[i][t.event as usize]);
+            let out = &part.state(StateId(tuple[i])).out;
+            let visible = out.partition_point(|t| t.event != TAU);
+            pos[i] = 0;
+            end[i] = visible;
+            for t in &out[visible..] {
+                next.copy_from_slice(&tuple);
+                next[i] = t.to.0;
+                let k = encode(&next, p);
+                if visit(k) {
+                    stack.push(k);
                 }
             }
         }
-        events.sort_unstable();
-        events.dedup();
-        'events: for &g in &events {
+        'events: loop {
+            // The least event that some part can take next.
+            let mut g = ABSENT;
+            for i in 0..n {
+                if pos[i] < end[i] {
+                    let t = parts[i].state(StateId(tuple[i])).out[pos[i]];
+                    g = g.min(global[i][t.event as usize]);
+                }
+            }
+            if g == ABSENT {
+                break;
+            }
+            // Per part, its transitions on `g` (none: it does not take part and stays).
+            let mut blocked = false;
             for (i, part) in parts.iter().enumerate() {
                 let l = local[i][g as usize];
                 if l == ABSENT {
@@ -433,13 +445,18 @@ pub fn error_reachable(parts: &[&Dla], p_err: Option<&Dla>) -> Option<bool> {
                     continue;
                 }
                 let out = &part.state(StateId(tuple[i])).out;
-                let from = out.partition_point(|t| t.event < l);
-                let to = out.partition_point(|t| t.event <= l);
-                if from == to {
-                    continue 'events;
+                let from = pos[i];
+                let mut to = from;
+                while to < end[i] && out[to].event == l {
+                    to += 1;
                 }
+                pos[i] = to;
+                blocked |= from == to;
                 ranges[i] = Some((from, to));
                 at[i] = from;
+            }
+            if blocked {
+                continue 'events;
             }
             // The property's step on the event, as the search takes it.
             let p_next = match (p_state, p_err) {

@@ -333,6 +333,9 @@ struct Level {
     result: Option<Outcome>,
     /// The level's interface as the last run computed it ([`DynamicChecker::interface`]).
     interface: Option<Arc<KeptInterface>>,
+    /// A property of the level and its `P_err`, as the level's oracle last used them
+    /// ([`DynamicChecker::p_err`]).
+    p_err: Option<Arc<(Dla, Arc<Dla>)>>,
 }
 
 /// A level's interface `(αM_i ∪ αφ_i) ∩ α(M_{i+1} || ..)` and what it was computed from: the
@@ -568,6 +571,8 @@ pub struct AssumptionOracle<'a> {
     /// `P_err` and the index maps, built at the first query or Oracle 1: a level whose
     /// assumption is re-used as it is asks neither, and building them was most of its time.
     prepared: std::cell::OnceCell<Prepared>,
+    /// `P_err`, when the caller has it already ([`AssumptionOracle::with_p_err`]).
+    given_p_err: Option<Arc<Dla>>,
     /// Queries answered.
     pub queries: usize,
     /// What each word asked so far (and each of its prefixes) leads to: the words of an
@@ -588,7 +593,7 @@ type Pair = (StateId, Option<StateId>);
 
 /// What [`AssumptionOracle`] builds before its first answer.
 struct Prepared {
-    p_err: Option<Dla>,
+    p_err: Option<Arc<Dla>>,
     /// For each component event: whether it is in the interface, and `P_err`'s index for it.
     local: Vec<(bool, Option<u32>)>,
     /// For each interface letter: the component's and `P_err`'s index for it.
@@ -632,6 +637,7 @@ impl<'a> AssumptionOracle<'a> {
             property,
             interface,
             prepared: std::cell::OnceCell::new(),
+            given_p_err: None,
             queries: 0,
             memo: HashMap::default(),
             deadline: None,
@@ -639,6 +645,13 @@ impl<'a> AssumptionOracle<'a> {
             work: None,
             expired: false,
         }
+    }
+
+    /// The oracle uses `p_err` as the error automaton of its property
+    /// ([`safety::error_automaton`]), which the caller built for an equal property.
+    pub fn with_p_err(mut self, p_err: Option<Arc<Dla>>) -> Self {
+        self.given_p_err = p_err;
+        self
     }
 
     /// The oracle answers at most as many queries truthfully as `budget` holds, taking one
@@ -691,7 +704,7 @@ impl<'a> AssumptionOracle<'a> {
         }
         // Mostly it holds: a check without a trace says so, and a violation is searched again
         // for its shortest trace (the same answer, `safety::error_reachable`).
-        let p_err = self.prepared().p_err.as_ref();
+        let p_err = self.prepared().p_err.as_deref();
         if safety::error_reachable(&[candidate, self.component], p_err) == Some(false) {
             return None;
         }
@@ -704,9 +717,11 @@ impl<'a> AssumptionOracle<'a> {
     /// `P_err` and the index maps, built once.
     fn prepared(&self) -> &Prepared {
         self.prepared.get_or_init(|| {
-            let p_err = self
-                .property
-                .map(|p| safety::error_automaton(p).expect("properties and assumptions are deterministic"));
+            let p_err = self.given_p_err.clone().or_else(|| {
+                self.property.map(|p| {
+                    Arc::new(safety::error_automaton(p).expect("properties and assumptions are deterministic"))
+                })
+            });
             let local = self
                 .component
                 .alphabet()
@@ -1843,6 +1858,21 @@ impl DynamicChecker {
         Ok(outcome)
     }
 
+    /// `P_err` of `property` at level `i` ([`safety::error_automaton`]): the one the level's
+    /// oracle used last when the property is equal (a level's property is the assumption of
+    /// the level above, unchanged where that level re-used it), else built and kept.
+    fn p_err(&mut self, i: usize, property: Option<&Dla>) -> Option<Arc<Dla>> {
+        let p = property?;
+        if let Some(kept) = &self.levels[i].p_err
+            && kept.0 == *p
+        {
+            return Some(kept.1.clone());
+        }
+        let p_err = Arc::new(safety::error_automaton(p).expect("properties and assumptions are deterministic"));
+        self.levels[i].p_err = Some(Arc::new((p.clone(), p_err.clone())));
+        Some(p_err)
+    }
+
     /// The interface of level `i`, `(αM_i ∪ αφ_i) ∩ α(M_{i+1} || ..)` (sorted): the one the
     /// last run computed when the components from `i` on have the same alphabets (the same
     /// automata, which a run shares with the last run where they are unchanged,
@@ -2002,7 +2032,10 @@ impl DynamicChecker {
         // A restored table learned for this very component and property.
         let same_as_saved =
             level.component.is_none() && level.digest.as_ref().is_some_and(|d| *d == level_digest(m, property));
+        let p_err = self.p_err(i, property);
+        let level = &self.levels[i];
         let mut oracle = AssumptionOracle::new(m, property, alphabet)
+            .with_p_err(p_err.clone())
             .with_deadline(self.deadline)
             .with_budget(self.budget.clone())
             .with_work(self.work.clone());
@@ -2165,6 +2198,7 @@ impl DynamicChecker {
                     // question over the whole interface.
                     if alphabet.len() < interface.len() {
                         let mut whole = AssumptionOracle::new(m, property, interface)
+                            .with_p_err(p_err.clone())
                             .with_deadline(self.deadline)
                             .with_budget(self.budget.clone())
                             .with_work(self.work.clone());
