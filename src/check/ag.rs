@@ -2712,6 +2712,76 @@ mod tests {
         }
     }
 
+    /// A component over `a`, `b` that errs on `b` after `a`.
+    fn errs_on_b_after_a() -> Dla {
+        let mut b = Builder::new();
+        let s0 = b.add_state(&[], true);
+        let s1 = b.add_state(&[], true);
+        let err = b.add_error_state();
+        b.add_transition(s0, "a", s1);
+        b.add_transition(s1, "b", err);
+        b.set_initial(s0);
+        b.build()
+    }
+
+    /// A component that does `a` forever, with `b` in its alphabet (blocked) when `with_b`.
+    fn only_a(with_b: bool) -> Dla {
+        let mut b = Builder::new();
+        b.add_event("a");
+        if with_b {
+            b.add_event("b");
+        }
+        let s = b.add_state(&[], true);
+        b.add_transition(s, "a", s);
+        b.set_initial(s);
+        b.build()
+    }
+
+    #[test]
+    fn a_kept_interface_is_computed_again_when_a_deeper_alphabet_changed() {
+        // With `b` in the rest's alphabet the rest blocks it, and the assumption of level 0
+        // (over `a`, `b`) says "no `b` after `a`". Without it, `b` is the first component's own
+        // move and it errs; that assumption over the old interface would wrongly hold of the
+        // new rest, which never does `b`.
+        for algorithm in [Algorithm::LStar, Algorithm::LSharp] {
+            let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(algorithm).with_probe(0);
+            let (first, _) = checker.run(&[errs_on_b_after_a(), only_a(true)], None);
+            assert_eq!(first, Outcome::Holds, "{algorithm}");
+            let (second, _) = checker.run(&[errs_on_b_after_a(), only_a(false)], None);
+            assert_eq!(second, Outcome::Violated(["a", "b"].map(String::from).to_vec()), "{algorithm}");
+        }
+    }
+
+    #[test]
+    fn a_level_kept_as_it_is_still_checks_the_changed_levels_below() {
+        // Levels 0 and 1 keep their components and properties, so they re-use their tables
+        // and assumptions as they are; the last component changes to one that performs `b`
+        // after `a`, which the assumption above it forbids.
+        for algorithm in [Algorithm::LStar, Algorithm::LSharp] {
+            let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(algorithm).with_probe(0);
+            let old = [errs_on_b_after_a(), looping(&["a"]), only_a(true)];
+            let (first, _) = checker.run(&old, None);
+            assert_eq!(first, Outcome::Holds, "{algorithm}");
+            let new = [errs_on_b_after_a(), looping(&["a"]), chaos()];
+            let (second, stats) = checker.run(&new, None);
+            assert_eq!(stats.reused, vec![0, 1], "{algorithm}: {stats:?}");
+            assert_eq!(second, Outcome::Violated(["a", "b"].map(String::from).to_vec()), "{algorithm}");
+        }
+    }
+
+    #[test]
+    fn the_kept_error_automaton_of_a_level_is_the_one_of_its_current_property() {
+        let (_, property) = example();
+        let other = only_b();
+        let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+        checker.levels = vec![Level::default()];
+        let expected = |p: &Dla| safety::error_automaton(p).expect("deterministic");
+        for p in [&property, &property, &other, &property] {
+            assert_eq!(checker.p_err(0, Some(p)).as_deref(), Some(&expected(p)));
+        }
+        assert_eq!(checker.p_err(0, None), None);
+    }
+
     #[test]
     fn an_exposed_component_is_the_one_a_builder_gives() {
         // Events before and after `__error.k` in name order, labels, τ, an error state that is
