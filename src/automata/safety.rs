@@ -8,6 +8,8 @@
 //!
 //! [`Search`] is the same search in steps: bounded by a number of states, then taken up
 //! again where it stopped, with the same states in the same order as one search.
+//! [`error_reachable`] gives [`check`]'s verdict without a trace, on products small enough to
+//! number in a bitmap (Oracle 1 of the assume-guarantee rule).
 //!
 //! Known weakness: the search is explicit; its memory grows with the reachable product.
 

@@ -65,6 +65,19 @@
 //! component's [`expose_errors`] is kept, keyed by the component, its index and whether it may
 //! fail (the property by itself and the error events it must forbid).
 //!
+//! What a re-check of unchanged levels costs is kept to what the rule needs (on the IPC's P1
+//! after `ipc4`, from 0.5 ms to 0.1 to 0.2 ms, `benches/COMPAT.md`). A level whose component
+//! and property are unchanged, over the same alphabet, re-uses its table or tree and its
+//! assumption as they are (Fig. 3 line 5): when the deeper check holds with it, the level
+//! ends as it was, without copying its learner or building its oracle; a violation goes on
+//! as before. A level keeps its interface for components of the same alphabets and a property
+//! of the same alphabet (it depends on nothing else), and `P_err` for an equal property. The
+//! oracle builds `P_err` and its index maps at its first question. Oracle 1 first asks a
+//! check without a trace ([`safety::error_reachable`]: the same product, the same answer),
+//! and searches again for the shortest trace only when it fails. None of this changes a
+//! question asked or an answer: each shortcut re-uses a result only for exactly what it was
+//! computed from.
+//!
 //! A run may be given a limit of membership queries in all ([`DynamicChecker::set_work_limit`]),
 //! past which it stops as at the deadline; `subst check` bounds its attempt at re-use after an
 //! upgrade with it (`check::compat`, `REUSE_WORK_SHARE`).
