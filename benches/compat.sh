@@ -100,7 +100,7 @@ for i, p in enumerate(report.get("properties", [])):
         cached = float("nan")
     print(f'| {sys.argv[2]} | {p["property"]} | {o["verdict"]} | {u["verdict"]} | {o["membership_queries"]} '
           f'| {u["membership_queries"]} | {o["time_ms"]:.1f} | {u["time_ms"]:.1f} | {pct(u["time_ms"], o["time_ms"])} '
-          f'| {o["dynamic_check_ms"]:.1f} | {u["dynamic_check_ms"]:.1f} | {pct(u["dynamic_check_ms"], o["dynamic_check_ms"])} '
+          f'| {o["dynamic_check_ms"]:.2f} | {u["dynamic_check_ms"]:.3f} | {pct(u["dynamic_check_ms"], o["dynamic_check_ms"])} '
           f'| {fresh:.1f} | {pct(u["time_ms"], fresh)} | {cached:.1f} | {pct(cached, o["time_ms"])} |')
 PY
 done

@@ -295,6 +295,49 @@ impl Dla {
         d
     }
 
+    /// A copy whose error states are ordinary accepting states with one step, on `event`
+    /// (added to the alphabet), into a new accepting dead end, the last state: the automaton
+    /// that [`Builder`] gives when the states, the step and the transitions are added to it in
+    /// this order, made without looking up a name per transition.
+    pub fn with_error_step(&self, event: &str) -> Dla {
+        let (at, added) = match self.alphabet.binary_search_by(|e| e.as_str().cmp(event)) {
+            Ok(at) => (at as u32, 0),
+            Err(at) => (at as u32, 1),
+        };
+        let mut alphabet = self.alphabet.clone();
+        if added == 1 {
+            alphabet.insert(at as usize, event.to_string());
+        }
+        let dead = StateId(self.states.len() as u32);
+        let mut states: Vec<State> = self
+            .states
+            .iter()
+            .map(|s| match s.kind {
+                // Transitions out of an error state were dropped when it was built.
+                Kind::Error => State {
+                    label: s.label.clone(),
+                    kind: Kind::Normal { accepting: true },
+                    out: vec![Trans { event: at, to: dead }],
+                },
+                Kind::Normal { .. } => State {
+                    label: s.label.clone(),
+                    kind: s.kind,
+                    // The events after `event` move up by one, which keeps the order.
+                    out: s
+                        .out
+                        .iter()
+                        .map(|t| Trans {
+                            event: if t.event != TAU && t.event >= at { t.event + added } else { t.event },
+                            to: t.to,
+                        })
+                        .collect(),
+                },
+            })
+            .collect();
+        states.push(State { label: Vec::new(), kind: Kind::Normal { accepting: true }, out: Vec::new() });
+        Dla { alphabet, props: self.props.clone(), states, init: self.init.clone() }
+    }
+
     /// A copy without state labels (and without propositions).
     pub fn unlabelled(&self) -> Dla {
         let mut d = self.clone();

@@ -8,6 +8,8 @@
 //!
 //! [`Search`] is the same search in steps: bounded by a number of states, then taken up
 //! again where it stopped, with the same states in the same order as one search.
+//! [`error_reachable`] gives [`check`]'s verdict without a trace, on products small enough to
+//! number in a bitmap (Oracle 1 of the assume-guarantee rule).
 //!
 //! Known weakness: the search is explicit; its memory grows with the reachable product.
 
@@ -302,3 +304,197 @@ impl<'a> Search<'a> {
 }
 
 type Node = (Tuple, Option<StateId>);
+
+/// The most product states (with the property's state, or its absence) that
+/// [`error_reachable`] numbers in a bitmap; a larger product is left to [`check`].
+pub const DENSE_STATES: usize = 1 << 22;
+
+/// Whether [`check`] of `parts` against the property whose error automaton is `p_err`
+/// ([`error_automaton`]; none: no property), with no event hidden, finds a violation: `Some(true)`
+/// exactly when it returns [`Safety::Violated`], `Some(false)` when it returns [`Safety::Holds`],
+/// `None` when the product has more than [`DENSE_STATES`] states to number.
+///
+/// The answer is the search's because both explore the same product (the steps of
+/// [`Product::successors`], the property moved as the search moves it) until a state with a
+/// part or `P_err` in an error state, and whether such a state is reachable does not depend on
+/// the order of the exploration. Only the trace does, so this check gives none: it numbers
+/// each product state densely (mixed radix over the parts' states and `P_err`'s) in a bitmap,
+/// explores depth-first, and allocates nothing per state. Oracle 1 of the assume-guarantee
+/// rule asks this of a candidate and one component, mostly to hear that it holds
+/// (`check::ag`), and a violation is then searched again by [`check`] for its shortest trace.
+pub fn error_reachable(parts: &[&Dla], p_err: Option<&Dla>) -> Option<bool> {
+    // The product's alphabet: the union of the parts', as [`Product::new`] has it.
+    let mut names: Vec<&str> = parts.iter().flat_map(|p| p.alphabet().iter().map(String::as_str)).collect();
+    names.sort_unstable();
+    names.dedup();
+    const ABSENT: u32 = u32::MAX;
+    let n = parts.len();
+    // Per part: global event -> local index, and local index -> global event.
+    let mut local: Vec<Vec<u32>> = Vec::with_capacity(n);
+    let mut global: Vec<Vec<u32>> = Vec::with_capacity(n);
+    for p in parts {
+        let g: Vec<u32> =
+            p.alphabet().iter().map(|e| names.binary_search(&e.as_str()).expect("in the union") as u32).collect();
+        let mut l = vec![ABSENT; names.len()];
+        for (i, &gi) in g.iter().enumerate() {
+            l[gi as usize] = i as u32;
+        }
+        local.push(l);
+        global.push(g);
+    }
+    let p_local: Vec<Option<u32>> = names.iter().map(|e| p_err.and_then(|p| p.event_index(e))).collect();
+    // Mixed radix: the parts' states, then the property's state (its last digit stands for
+    // none: a property without a state there, which the search then never finds in error).
+    let p_none = p_err.map_or(0, Dla::n_states);
+    let radix: Vec<usize> = parts.iter().map(|p| p.n_states()).collect();
+    let total = radix.iter().try_fold(p_none + 1, |acc: usize, &r| acc.checked_mul(r))?;
+    if total > DENSE_STATES {
+        return None;
+    }
+    let encode = |tuple: &[u32], p: usize| -> usize {
+        tuple.iter().zip(&radix).fold(0usize, |acc, (&s, &r)| acc * r + s as usize) * (p_none + 1) + p
+    };
+    let mut seen = vec![0u64; total.div_ceil(64)];
+    let mut visit = |key: usize| -> bool {
+        let (word, bit) = (key / 64, 1u64 << (key % 64));
+        let new = seen[word] & bit == 0;
+        seen[word] |= bit;
+        new
+    };
+    let mut stack: Vec<usize> = Vec::new();
+    let p0 = p_err.map_or(p_none, |p| p.initial().first().map_or(p_none, |q| q.index()));
+    // Every combination of the parts' initial states.
+    let mut tuple: Vec<u32> = vec![0; n];
+    let mut at = vec![0usize; n];
+    if parts.iter().all(|p| !p.initial().is_empty()) {
+        'init: loop {
+            for i in 0..n {
+                tuple[i] = parts[i].initial()[at[i]].0;
+            }
+            let key = encode(&tuple, p0);
+            if visit(key) {
+                stack.push(key);
+            }
+            let mut i = n;
+            loop {
+                if i == 0 {
+                    break 'init;
+                }
+                i -= 1;
+                at[i] += 1;
+                if at[i] < parts[i].initial().len() {
+                    break;
+                }
+                at[i] = 0;
+            }
+        }
+    }
+    let (mut pos, mut end) = (vec![0usize; n], vec![0usize; n]);
+    let mut ranges: Vec<Option<(usize, usize)>> = vec![None; n];
+    let mut next: Vec<u32> = vec![0; n];
+    while let Some(key) = stack.pop() {
+        // Decode the key into `tuple` and the property's state.
+        let p = key % (p_none + 1);
+        let mut rest = key / (p_none + 1);
+        for i in (0..n).rev() {
+            tuple[i] = (rest % radix[i]) as u32;
+            rest /= radix[i];
+        }
+        let p_state = (p < p_none).then_some(StateId(p as u32));
+        if tuple.iter().zip(parts).any(|(&q, part)| part.is_error(StateId(q))) {
+            return Some(true);
+        }
+        if let (Some(q), Some(pe)) = (p_state, p_err)
+            && pe.is_error(q)
+        {
+            return Some(true);
+        }
+        // τ steps of one part; the property stays. A part's transitions are sorted by event
+        // (τ last), and its local order of events is the global one (both alphabets are
+        // sorted by name), so the visible events come out of a merge of the parts' lists.
+        for (i, part) in parts.iter().enumerate() {
+            let out = &part.state(StateId(tuple[i])).out;
+            let visible = out.partition_point(|t| t.event != TAU);
+            pos[i] = 0;
+            end[i] = visible;
+            for t in &out[visible..] {
+                next.copy_from_slice(&tuple);
+                next[i] = t.to.0;
+                let k = encode(&next, p);
+                if visit(k) {
+                    stack.push(k);
+                }
+            }
+        }
+        'events: loop {
+            // The least event that some part can take next.
+            let mut g = ABSENT;
+            for i in 0..n {
+                if pos[i] < end[i] {
+                    let t = parts[i].state(StateId(tuple[i])).out[pos[i]];
+                    g = g.min(global[i][t.event as usize]);
+                }
+            }
+            if g == ABSENT {
+                break;
+            }
+            // Per part, its transitions on `g` (none: it does not take part and stays).
+            let mut blocked = false;
+            for (i, part) in parts.iter().enumerate() {
+                let l = local[i][g as usize];
+                if l == ABSENT {
+                    ranges[i] = None;
+                    continue;
+                }
+                let out = &part.state(StateId(tuple[i])).out;
+                let from = pos[i];
+                let mut to = from;
+                while to < end[i] && out[to].event == l {
+                    to += 1;
+                }
+                pos[i] = to;
+                blocked |= from == to;
+                ranges[i] = Some((from, to));
+                at[i] = from;
+            }
+            if blocked {
+                continue 'events;
+            }
+            // The property's step on the event, as the search takes it.
+            let p_next = match (p_state, p_err) {
+                (Some(q), Some(pe)) => match p_local[g as usize] {
+                    None => p,
+                    Some(l) => pe.state(q).out.iter().find(|t| t.event == l).map_or(p_none, |t| t.to.index()),
+                },
+                _ => p,
+            };
+            loop {
+                for i in 0..n {
+                    next[i] = match ranges[i] {
+                        None => tuple[i],
+                        Some(_) => parts[i].state(StateId(tuple[i])).out[at[i]].to.0,
+                    };
+                }
+                let k = encode(&next, p_next);
+                if visit(k) {
+                    stack.push(k);
+                }
+                let mut i = n;
+                loop {
+                    if i == 0 {
+                        continue 'events;
+                    }
+                    i -= 1;
+                    if let Some((from, to)) = ranges[i] {
+                        at[i] += 1;
+                        if at[i] < to {
+                            break;
+                        }
+                        at[i] = from;
+                    }
+                }
+            }
+        }
+    }
+    Some(false)
+}

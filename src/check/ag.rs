@@ -65,6 +65,19 @@
 //! component's [`expose_errors`] is kept, keyed by the component, its index and whether it may
 //! fail (the property by itself and the error events it must forbid).
 //!
+//! What a re-check of unchanged levels costs is kept to what the rule needs (on the IPC's P1
+//! after `ipc4`, from 0.5 ms to 0.1 to 0.2 ms, `benches/COMPAT.md`). A level whose component
+//! and property are unchanged, over the same alphabet, re-uses its table or tree and its
+//! assumption as they are (Fig. 3 line 5): when the deeper check holds with it, the level
+//! ends as it was, without copying its learner or building its oracle; a violation goes on
+//! as before. A level keeps its interface for components of the same alphabets and a property
+//! of the same alphabet (it depends on nothing else), and `P_err` for an equal property. The
+//! oracle builds `P_err` and its index maps at its first question. Oracle 1 first asks a
+//! check without a trace ([`safety::error_reachable`]: the same product, the same answer),
+//! and searches again for the shortest trace only when it fails. None of this changes a
+//! question asked or an answer: each shortcut re-uses a result only for exactly what it was
+//! computed from.
+//!
 //! A run may be given a limit of membership queries in all ([`DynamicChecker::set_work_limit`]),
 //! past which it stops as at the deadline; `subst check` bounds its attempt at re-use after an
 //! upgrade with it (`check::compat`, `REUSE_WORK_SHARE`).
@@ -331,6 +344,22 @@ struct Level {
     assumption: Option<Dla>,
     /// The deeper result obtained with `assumption`.
     result: Option<Outcome>,
+    /// The level's interface as the last run computed it ([`DynamicChecker::interface`]).
+    interface: Option<Arc<KeptInterface>>,
+    /// A property of the level and its `P_err`, as the level's oracle last used them
+    /// ([`DynamicChecker::p_err`]).
+    p_err: Option<Arc<(Dla, Arc<Dla>)>>,
+}
+
+/// A level's interface `(αM_i ∪ αφ_i) ∩ α(M_{i+1} || ..)` and what it was computed from: the
+/// components from the level on (whose alphabets count; held here, so that one compared by
+/// identity cannot have been freed and another one taken its place), and the property's
+/// alphabet.
+#[derive(Debug)]
+struct KeptInterface {
+    components: Vec<Arc<Dla>>,
+    property_alphabet: Vec<String>,
+    interface: Vec<String>,
 }
 
 /// What the cache keeps of a level: its observation table (L*) or the answers of its
@@ -402,6 +431,12 @@ fn error_event(k: usize) -> String {
 
 /// Component `k` with its error states turned into the step `__error.k` ([`expose_errors`]).
 fn expose_component(k: usize, c: &Dla) -> Dla {
+    c.with_error_step(&error_event(k))
+}
+
+/// [`expose_component`] by a [`Builder`], one name at a time: what it must equal.
+#[cfg(test)]
+fn expose_component_built(k: usize, c: &Dla) -> Dla {
     let event = error_event(k);
     let mut b = Builder::new();
     for e in c.alphabet() {
@@ -546,11 +581,11 @@ pub struct AssumptionOracle<'a> {
     component: &'a Dla,
     property: Option<&'a Dla>,
     interface: &'a [String],
-    p_err: Option<Dla>,
-    /// For each component event: whether it is in the interface, and `P_err`'s index for it.
-    local: Vec<(bool, Option<u32>)>,
-    /// For each interface letter: the component's and `P_err`'s index for it.
-    letters: Vec<(Option<u32>, Option<u32>)>,
+    /// `P_err` and the index maps, built at the first query or Oracle 1: a level whose
+    /// assumption is re-used as it is asks neither, and building them was most of its time.
+    prepared: std::cell::OnceCell<Prepared>,
+    /// `P_err`, when the caller has it already ([`AssumptionOracle::with_p_err`]).
+    given_p_err: Option<Arc<Dla>>,
     /// Queries answered.
     pub queries: usize,
     /// What each word asked so far (and each of its prefixes) leads to: the words of an
@@ -568,6 +603,15 @@ pub struct AssumptionOracle<'a> {
 }
 
 type Pair = (StateId, Option<StateId>);
+
+/// What [`AssumptionOracle`] builds before its first answer.
+struct Prepared {
+    p_err: Option<Arc<Dla>>,
+    /// For each component event: whether it is in the interface, and `P_err`'s index for it.
+    local: Vec<(bool, Option<u32>)>,
+    /// For each interface letter: the component's and `P_err`'s index for it.
+    letters: Vec<(Option<u32>, Option<u32>)>,
+}
 
 /// Where a word over the interface leads the component and the property.
 #[derive(Clone, Debug)]
@@ -601,23 +645,12 @@ struct Stopped;
 impl<'a> AssumptionOracle<'a> {
     /// The oracle for `U = {σ | ⟨A_σ⟩ component ⟨property⟩}` over `interface`.
     pub fn new(component: &'a Dla, property: Option<&'a Dla>, interface: &'a [String]) -> AssumptionOracle<'a> {
-        let p_err = property.map(|p| safety::error_automaton(p).expect("properties and assumptions are deterministic"));
-        let local = component
-            .alphabet()
-            .iter()
-            .map(|e| (interface.binary_search(e).is_ok(), p_err.as_ref().and_then(|p| p.event_index(e))))
-            .collect();
-        let letters = interface
-            .iter()
-            .map(|e| (component.event_index(e), p_err.as_ref().and_then(|p| p.event_index(e))))
-            .collect();
         AssumptionOracle {
             component,
             property,
             interface,
-            p_err,
-            local,
-            letters,
+            prepared: std::cell::OnceCell::new(),
+            given_p_err: None,
             queries: 0,
             memo: HashMap::default(),
             deadline: None,
@@ -625,6 +658,13 @@ impl<'a> AssumptionOracle<'a> {
             work: None,
             expired: false,
         }
+    }
+
+    /// The oracle uses `p_err` as the error automaton of its property
+    /// ([`safety::error_automaton`]), which the caller built for an equal property.
+    pub fn with_p_err(mut self, p_err: Option<Arc<Dla>>) -> Self {
+        self.given_p_err = p_err;
+        self
     }
 
     /// The oracle answers at most as many queries truthfully as `budget` holds, taking one
@@ -675,14 +715,43 @@ impl<'a> AssumptionOracle<'a> {
         if self.expired {
             return None;
         }
+        // Mostly it holds: a check without a trace says so, and a violation is searched again
+        // for its shortest trace (the same answer, `safety::error_reachable`).
+        let p_err = self.prepared().p_err.as_deref();
+        if safety::error_reachable(&[candidate, self.component], p_err) == Some(false) {
+            return None;
+        }
         match check(&[candidate, self.component], self.property) {
             Safety::Holds { .. } => None,
             Safety::Violated { trace, .. } => Some(project(&trace, self.interface)),
         }
     }
 
+    /// `P_err` and the index maps, built once.
+    fn prepared(&self) -> &Prepared {
+        self.prepared.get_or_init(|| {
+            let p_err = self.given_p_err.clone().or_else(|| {
+                self.property.map(|p| {
+                    Arc::new(safety::error_automaton(p).expect("properties and assumptions are deterministic"))
+                })
+            });
+            let local = self
+                .component
+                .alphabet()
+                .iter()
+                .map(|e| (self.interface.binary_search(e).is_ok(), p_err.as_ref().and_then(|p| p.event_index(e))))
+                .collect();
+            let letters = self
+                .interface
+                .iter()
+                .map(|e| (self.component.event_index(e), p_err.as_ref().and_then(|p| p.event_index(e))))
+                .collect();
+            Prepared { p_err, local, letters }
+        })
+    }
+
     fn p_step(&self, p: Option<StateId>, event: Option<u32>) -> Option<StateId> {
-        match (p, event, &self.p_err) {
+        match (p, event, &self.prepared().p_err) {
             // P_err is deterministic and complete on its alphabet.
             (Some(q), Some(e), Some(pe)) => pe.state(q).out.iter().find(|t| t.event == e).map(|t| t.to).or(Some(q)),
             (q, _, _) => q,
@@ -690,12 +759,13 @@ impl<'a> AssumptionOracle<'a> {
     }
 
     fn is_error(&self, (m, p): Pair) -> bool {
-        self.component.is_error(m) || matches!((p, &self.p_err), (Some(q), Some(pe)) if pe.is_error(q))
+        self.component.is_error(m) || matches!((p, &self.prepared().p_err), (Some(q), Some(pe)) if pe.is_error(q))
     }
 
     /// Closes `set` under the component's moves outside the interface; `false` if an error is
     /// reachable.
     fn close(&self, set: &mut Vec<Pair>) -> bool {
+        let local = &self.prepared().local;
         let mut seen: crate::util::HashSet<Pair> = set.iter().copied().collect();
         let mut stack = set.clone();
         while let Some(pair) = stack.pop() {
@@ -706,7 +776,7 @@ impl<'a> AssumptionOracle<'a> {
                 let p = if t.event == crate::automata::TAU {
                     pair.1
                 } else {
-                    let (in_interface, p_event) = self.local[t.event as usize];
+                    let (in_interface, p_event) = local[t.event as usize];
                     if in_interface {
                         continue;
                     }
@@ -726,14 +796,14 @@ impl<'a> AssumptionOracle<'a> {
 impl AssumptionOracle<'_> {
     /// Where the empty word leads.
     fn start(&self) -> After {
-        let p0 = self.p_err.as_ref().map(|p| p.initial()[0]);
+        let p0 = self.prepared().p_err.as_ref().map(|p| p.initial()[0]);
         let mut set: Vec<Pair> = self.component.initial().iter().map(|&m| (m, p0)).collect();
         if self.close(&mut set) { After::Pairs(set) } else { After::Violated }
     }
 
     /// Where the interface letter `ix` leads from `set`.
     fn step(&self, set: &[Pair], ix: usize) -> After {
-        let (m_event, p_event) = self.letters[ix];
+        let (m_event, p_event) = self.prepared().letters[ix];
         let mut next: Vec<Pair> = Vec::new();
         for &(m, p) in set {
             let p2 = self.p_step(p, p_event);
@@ -900,6 +970,10 @@ enum LevelEnd {
     /// A search of the suffix from this level decided its check instead of learning
     /// (`DynamicChecker::search_suffix`).
     Searched(Outcome),
+    /// The level's table or tree and its assumption were re-used as they are (its component
+    /// and property unchanged) and the deeper check holds with it: the level keeps what it
+    /// had, with this deeper result.
+    Kept(Outcome),
 }
 
 /// The alphabet a level's assumption starts from under [`InterfaceAlphabet::Refine`]: the
@@ -1704,13 +1778,7 @@ impl DynamicChecker {
             return Ok(result);
         }
         let level_start = Instant::now();
-        let rest = &components[i + 1..];
-        let rest_alphabet = union_alphabet(rest);
-        let mut own: Vec<String> = m.alphabet().to_vec();
-        own.extend(property.map(|p| p.alphabet().to_vec()).unwrap_or_default());
-        let mut interface: Vec<String> = own.into_iter().filter(|e| rest_alphabet.binary_search(e).is_ok()).collect();
-        interface.sort();
-        interface.dedup();
+        let interface = self.interface(i, components, property);
         let mut alphabet = match self.alphabet {
             InterfaceAlphabet::Full => interface.clone(),
             InterfaceAlphabet::Refine => {
@@ -1733,6 +1801,21 @@ impl DynamicChecker {
                     break (outcome, learner, assumption, result);
                 }
                 LevelEnd::Searched(outcome) => return Ok(outcome),
+                LevelEnd::Kept(result) => {
+                    // What the other ends record, for a level that learned nothing.
+                    if stats.alphabet_per_level.len() <= i {
+                        stats.alphabet_per_level.resize(i + 1, (0, 0));
+                        stats.alphabet_refinements.resize(i + 1, 0);
+                    }
+                    stats.alphabet_per_level[i] = (alphabet.len(), interface.len());
+                    count_learner(stats, i, &Stats::default());
+                    tracing::debug!(level = i, elapsed = ?level_start.elapsed(), "level kept");
+                    let level = &mut self.levels[i];
+                    level.component = Some(m.clone());
+                    level.digest = None;
+                    level.result = (!self.suffix.is_some_and(|s| s.decided)).then_some(result);
+                    return Ok(Outcome::Holds);
+                }
                 LevelEnd::Widen(events, learner) => {
                     tracing::debug!(level = i, added = ?events, "alphabet refinement");
                     alphabet.extend(events);
@@ -1786,6 +1869,54 @@ impl DynamicChecker {
         // levels do not record (they learned nothing for them): not kept for a later run.
         level.result = (!self.suffix.is_some_and(|s| s.decided)).then_some(result);
         Ok(outcome)
+    }
+
+    /// `P_err` of `property` at level `i` ([`safety::error_automaton`]): the one the level's
+    /// oracle used last when the property is equal (a level's property is the assumption of
+    /// the level above, unchanged where that level re-used it), else built and kept.
+    fn p_err(&mut self, i: usize, property: Option<&Dla>) -> Option<Arc<Dla>> {
+        let p = property?;
+        if let Some(kept) = &self.levels[i].p_err
+            && kept.0 == *p
+        {
+            return Some(kept.1.clone());
+        }
+        let p_err = Arc::new(safety::error_automaton(p).expect("properties and assumptions are deterministic"));
+        self.levels[i].p_err = Some(Arc::new((p.clone(), p_err.clone())));
+        Some(p_err)
+    }
+
+    /// The interface of level `i`, `(αM_i ∪ αφ_i) ∩ α(M_{i+1} || ..)` (sorted): the one the
+    /// last run computed when the components from `i` on have the same alphabets (the same
+    /// automata, which a run shares with the last run where they are unchanged,
+    /// [`DynamicChecker::run_parts`], or a new version over the same events) and the property
+    /// too, since it depends on nothing else. Otherwise each event of the component and the
+    /// property is looked up in the rest's (sorted) alphabets, and kept for the next run.
+    fn interface(&mut self, i: usize, components: &[Arc<Dla>], property: Option<&Dla>) -> Vec<String> {
+        let property_alphabet = property.map_or(&[][..], |p| p.alphabet());
+        if let Some(kept) = &self.levels[i].interface
+            && kept.components.len() == components.len() - i
+            && kept
+                .components
+                .iter()
+                .zip(&components[i..])
+                .all(|(a, b)| Arc::ptr_eq(a, b) || a.alphabet() == b.alphabet())
+            && kept.property_alphabet == property_alphabet
+        {
+            return kept.interface.clone();
+        }
+        let rest = &components[i + 1..];
+        let in_rest = |e: &&String| rest.iter().any(|c| c.event_index(e).is_some());
+        let mut interface: Vec<String> =
+            components[i].alphabet().iter().chain(property_alphabet).filter(in_rest).cloned().collect();
+        interface.sort();
+        interface.dedup();
+        self.levels[i].interface = Some(Arc::new(KeptInterface {
+            components: components[i..].to_vec(),
+            property_alphabet: property_alphabet.to_vec(),
+            interface: interface.clone(),
+        }));
+        interface
     }
 
     /// DynamicCheck of the changed suffix `components[i..]` against `property` (the
@@ -1878,10 +2009,46 @@ impl DynamicChecker {
         let level = &self.levels[i];
         let same_component = level.component.as_ref() == Some(m);
         let same_property = level.property.as_ref().map(|p| p.as_ref()) == Some(property);
+        // A level whose component and property are the ones its table (or tree) and assumption
+        // were learned and checked for, over the same alphabet, re-uses both as they are (Fig. 3
+        // line 5; below, `known`): its table is closed and its assumption passed Oracle 1 for
+        // exactly this component and property, so neither is asked again. Lines 6-8 then need
+        // only the deeper result, and when it holds (line 15) the level ends as it was, its
+        // learner neither copied nor its oracle built. A violation goes on below, where the
+        // learner is built as before.
+        let as_is = !fresh
+            && same_component
+            && same_property
+            && match self.algorithm {
+                Algorithm::LStar => level.table.as_ref().is_some_and(|t| t.alphabet == alphabet),
+                Algorithm::LSharp => level.tree.as_ref().is_some_and(|t| t.alphabet() == alphabet),
+            };
+        let mut precomputed = None;
+        if as_is && let Some(assumption) = level.assumption.clone() {
+            let start = Instant::now();
+            stats.reused.push(i);
+            let result = match &self.levels[i].result {
+                Some(r) if self.rest_unchanged(i + 1, rest) => {
+                    stats.results_reused.push(i);
+                    r.clone()
+                }
+                _ => self.dynamic_check(i + 1, components, Some(&assumption), stats)?,
+            };
+            stats.learning += start.elapsed();
+            match result {
+                Outcome::Holds => return Ok(LevelEnd::Kept(result)),
+                Outcome::Stopped => return Err(Stopped),
+                violated => precomputed = Some((assumption, violated)),
+            }
+        }
+        let level = &self.levels[i];
         // A restored table learned for this very component and property.
         let same_as_saved =
             level.component.is_none() && level.digest.as_ref().is_some_and(|d| *d == level_digest(m, property));
+        let p_err = self.p_err(i, property);
+        let level = &self.levels[i];
         let mut oracle = AssumptionOracle::new(m, property, alphabet)
+            .with_p_err(p_err.clone())
             .with_deadline(self.deadline)
             .with_budget(self.budget.clone())
             .with_work(self.work.clone());
@@ -1894,7 +2061,10 @@ impl DynamicChecker {
                 Some(table) if !fresh && table.alphabet == alphabet => {
                     let mut l = Learner::from_table(table, self.mode, true);
                     if same_component && same_property {
-                        stats.reused.push(i);
+                        // Counted already when the assumption was re-used as it is.
+                        if precomputed.is_none() {
+                            stats.reused.push(i);
+                        }
                     } else if same_as_saved {
                         stats.reused.push(i);
                         unchecked = true;
@@ -1935,7 +2105,9 @@ impl DynamicChecker {
                 Some(old) if old.alphabet() == alphabet => {
                     if same_component && same_property || same_as_saved || hinting {
                         if same_component && same_property {
-                            stats.reused.push(i);
+                            if precomputed.is_none() {
+                                stats.reused.push(i);
+                            }
                         } else if same_as_saved {
                             stats.reused.push(i);
                             unchecked = true;
@@ -1966,9 +2138,12 @@ impl DynamicChecker {
         // An assumption that passed Oracle 1 for this component and property passes it again.
         // Line 5 re-uses the assumption itself when its table was re-used unchanged: the table
         // is closed and its candidate already passed Oracle 1 for this component and property.
-        let known = (!fresh && same_component && same_property && stats.reused.last() == Some(&i))
-            .then(|| level.assumption.clone())
-            .flatten();
+        let (as_is_assumption, precomputed_result) = precomputed.unzip();
+        let known = as_is_assumption.or_else(|| {
+            (!fresh && same_component && same_property && stats.reused.last() == Some(&i))
+                .then(|| level.assumption.clone())
+                .flatten()
+        });
         // At the first changed level, the old candidate first: when it fails Oracle 1 for the
         // new component, a search of the changed suffix before learning.
         let old_candidate = match known {
@@ -1996,13 +2171,15 @@ impl DynamicChecker {
         stats.learning += start.elapsed();
 
         // Lines 6-8: re-use the deeper result when neither the assumption nor the rest changed.
-        let rest_unchanged = self.rest_unchanged(i + 1, rest);
-        let mut result = match (&self.levels[i].assumption, &self.levels[i].result) {
-            (Some(a), Some(r)) if *a == assumption && rest_unchanged => {
-                stats.results_reused.push(i);
-                r.clone()
-            }
-            _ => self.dynamic_check(i + 1, components, Some(&assumption), stats)?,
+        let mut result = match precomputed_result {
+            Some(r) => r,
+            None => match (&self.levels[i].assumption, &self.levels[i].result) {
+                (Some(a), Some(r)) if *a == assumption && self.rest_unchanged(i + 1, rest) => {
+                    stats.results_reused.push(i);
+                    r.clone()
+                }
+                _ => self.dynamic_check(i + 1, components, Some(&assumption), stats)?,
+            },
         };
         // Lines 9-15.
         let outcome = loop {
@@ -2034,6 +2211,7 @@ impl DynamicChecker {
                     // question over the whole interface.
                     if alphabet.len() < interface.len() {
                         let mut whole = AssumptionOracle::new(m, property, interface)
+                            .with_p_err(p_err.clone())
                             .with_deadline(self.deadline)
                             .with_budget(self.budget.clone())
                             .with_work(self.work.clone());
@@ -2544,6 +2722,100 @@ mod tests {
                 let (outcome, _) = checker.run_fallible(&parts, *property, fallible);
                 assert_eq!(outcome, expected, "run {k}, probe {probe}");
             }
+        }
+    }
+
+    /// A component over `a`, `b` that errs on `b` after `a`.
+    fn errs_on_b_after_a() -> Dla {
+        let mut b = Builder::new();
+        let s0 = b.add_state(&[], true);
+        let s1 = b.add_state(&[], true);
+        let err = b.add_error_state();
+        b.add_transition(s0, "a", s1);
+        b.add_transition(s1, "b", err);
+        b.set_initial(s0);
+        b.build()
+    }
+
+    /// A component that does `a` forever, with `b` in its alphabet (blocked) when `with_b`.
+    fn only_a(with_b: bool) -> Dla {
+        let mut b = Builder::new();
+        b.add_event("a");
+        if with_b {
+            b.add_event("b");
+        }
+        let s = b.add_state(&[], true);
+        b.add_transition(s, "a", s);
+        b.set_initial(s);
+        b.build()
+    }
+
+    #[test]
+    fn a_kept_interface_is_computed_again_when_a_deeper_alphabet_changed() {
+        // With `b` in the rest's alphabet the rest blocks it, and the assumption of level 0
+        // (over `a`, `b`) says "no `b` after `a`". Without it, `b` is the first component's own
+        // move and it errs; that assumption over the old interface would wrongly hold of the
+        // new rest, which never does `b`.
+        for algorithm in [Algorithm::LStar, Algorithm::LSharp] {
+            let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(algorithm).with_probe(0);
+            let (first, _) = checker.run(&[errs_on_b_after_a(), only_a(true)], None);
+            assert_eq!(first, Outcome::Holds, "{algorithm}");
+            let (second, _) = checker.run(&[errs_on_b_after_a(), only_a(false)], None);
+            assert_eq!(second, Outcome::Violated(["a", "b"].map(String::from).to_vec()), "{algorithm}");
+        }
+    }
+
+    #[test]
+    fn a_level_kept_as_it_is_still_checks_the_changed_levels_below() {
+        // Levels 0 and 1 keep their components and properties, so they re-use their tables
+        // and assumptions as they are; the last component changes to one that performs `b`
+        // after `a`, which the assumption above it forbids.
+        for algorithm in [Algorithm::LStar, Algorithm::LSharp] {
+            let mut checker = DynamicChecker::new(CexMode::RivestSchapire).with_algorithm(algorithm).with_probe(0);
+            let old = [errs_on_b_after_a(), looping(&["a"]), only_a(true)];
+            let (first, _) = checker.run(&old, None);
+            assert_eq!(first, Outcome::Holds, "{algorithm}");
+            let new = [errs_on_b_after_a(), looping(&["a"]), chaos()];
+            let (second, stats) = checker.run(&new, None);
+            assert_eq!(stats.reused, vec![0, 1], "{algorithm}: {stats:?}");
+            assert_eq!(second, Outcome::Violated(["a", "b"].map(String::from).to_vec()), "{algorithm}");
+        }
+    }
+
+    #[test]
+    fn the_kept_error_automaton_of_a_level_is_the_one_of_its_current_property() {
+        let (_, property) = example();
+        let other = only_b();
+        let mut checker = DynamicChecker::new(CexMode::RivestSchapire);
+        checker.levels = vec![Level::default()];
+        let expected = |p: &Dla| safety::error_automaton(p).expect("deterministic");
+        for p in [&property, &property, &other, &property] {
+            assert_eq!(checker.p_err(0, Some(p)).as_deref(), Some(&expected(p)));
+        }
+        assert_eq!(checker.p_err(0, None), None);
+    }
+
+    #[test]
+    fn an_exposed_component_is_the_one_a_builder_gives() {
+        // Events before and after `__error.k` in name order, labels, τ, an error state that is
+        // not the last, and two initial states.
+        let mut b = Builder::new();
+        for e in ["B", "b", "__error.1"] {
+            b.add_event(e);
+        }
+        let s0 = b.add_state(&["p"], true);
+        let err = b.add_error_state();
+        let s2 = b.add_state(&["p", "q"], false);
+        b.add_transition(s0, "b", s2);
+        b.add_transition(s0, "B", err);
+        b.add_transition(s2, "tau", s0);
+        b.add_transition(s2, "B", s0);
+        b.set_initial(s0);
+        b.set_initial(s2);
+        let c = b.build();
+        let (errs, property) = example();
+        for (k, c) in [(0, &c), (1, &c), (7, &c), (2, &errs), (0, &property), (3, &example_without_error())] {
+            assert_eq!(expose_component(k, c), expose_component_built(k, c), "component {k}: {c}");
         }
     }
 

@@ -401,6 +401,22 @@ fn loop_(
     stats: &mut CegarStats,
     between: &mut dyn FnMut() -> Option<CegarOutcome>,
 ) -> CegarOutcome {
+    // What the rule's runs need of the property and of the components' code, which no
+    // refinement changes: found once, outside the clock of DynamicCheck (`stats.dynamic`).
+    let property_error = match check {
+        ModelCheck::Dynamic { .. } => property.and_then(|p| safety::error_automaton(p).err()),
+        ModelCheck::Mono => None,
+    };
+    let fallible: Vec<bool> = match check {
+        ModelCheck::Dynamic { order, .. } => order
+            .iter()
+            .map(|s| match *s {
+                Slot::Fsp(_) => false,
+                Slot::C(j) => may_fail(c[j].abs.component()),
+            })
+            .collect(),
+        ModelCheck::Mono => Vec::new(),
+    };
     loop {
         if let Some(found) = between() {
             return found;
@@ -503,9 +519,7 @@ fn loop_(
                     },
                     None => None,
                 };
-                if let Some(p) = property
-                    && let Err(e) = safety::error_automaton(p)
-                {
+                if let Some(e) = &property_error {
                     return CegarOutcome::Unknown(Reason::Property(e.to_string()));
                 }
                 let parts: Vec<&Dla> = order
@@ -513,13 +527,6 @@ fn loop_(
                     .map(|s| match *s {
                         Slot::Fsp(i) => &fsp[i],
                         Slot::C(j) => &models[j],
-                    })
-                    .collect();
-                let fallible: Vec<bool> = order
-                    .iter()
-                    .map(|s| match *s {
-                        Slot::Fsp(_) => false,
-                        Slot::C(j) => may_fail(c[j].abs.component()),
                     })
                     .collect();
                 checker.set_deadline(options.deadline.instant());

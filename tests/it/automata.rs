@@ -57,6 +57,32 @@ fn build(s: &Shape, alphabet: &[&str]) -> Dla {
     b.build()
 }
 
+/// [`build`], with an error state that the steps `errors` (from a state, on an event of
+/// `events`) lead to.
+fn with_errors(s: &Shape, events: &[&str], errors: &[(usize, usize)]) -> Dla {
+    let mut b = Builder::new();
+    for e in events {
+        b.add_event(e);
+    }
+    let ids: Vec<_> = s.states.iter().map(|&(p, acc)| b.add_state(if p { &["p"] } else { &[] }, acc)).collect();
+    let err = b.add_error_state();
+    for &(from, e, to) in &s.trans {
+        let name = if e == 3 { "tau" } else { EVENTS[e] };
+        if name == "tau" || events.contains(&name) {
+            b.add_transition(ids[from], name, ids[to]);
+        }
+    }
+    for &(from, e) in errors {
+        if from < ids.len() && events.contains(&EVENTS[e]) {
+            b.add_transition(ids[from], EVENTS[e], err);
+        }
+    }
+    for &i in &s.init {
+        b.set_initial(ids[i]);
+    }
+    b.build()
+}
+
 /// Every trace over `events` (and the labels {} and {p} when `labels`), up to `BOUND` steps.
 fn all_traces(events: &[&str], labels: bool) -> Vec<Trace> {
     let label_options = label_options(labels);
@@ -207,6 +233,34 @@ proptest! {
                 }
             }
         }
+    }
+
+    #[test]
+    fn error_reachable_gives_the_verdict_of_the_search(
+        m in shape(5, true, true, false),
+        n in shape(4, true, false, true),
+        p in shape(3, false, false, true),
+        errors in proptest::collection::vec((0usize..5, 0usize..3), 0..3),
+        with_property in any::<bool>(),
+    ) {
+        // Two parts that synchronise on `a`, each with τ steps and (the first) error states
+        // reached by some steps, against a deterministic property over {a, b} or none.
+        let m = with_errors(&m, &EVENTS, &errors);
+        let n = build(&n, &["a", "c"]);
+        let mut seen = BTreeSet::new();
+        let det = Shape {
+            trans: p.trans.iter().copied().filter(|&(f, e, _)| e < 2 && seen.insert((f, e))).collect(),
+            init: vec![p.init[0]],
+            ..p
+        };
+        let prop = build(&det, &["a", "b"]);
+        let prop = with_property.then_some(&prop);
+        let p_err = prop.map(|p| safety::error_automaton(p).expect("the property is deterministic"));
+        let search = safety::check(&[&m, &n], &|_| false, prop).expect("the property is deterministic");
+        prop_assert_eq!(
+            safety::error_reachable(&[&m, &n], p_err.as_ref()),
+            Some(matches!(search, Safety::Violated { .. }))
+        );
     }
 
     #[test]
