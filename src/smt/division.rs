@@ -36,9 +36,9 @@
 //! divide by constants and are lowered as above. The last case is taken without a test, so the
 //! split is exact only because the values found are all the divisor can take; a term the look
 //! is unsure of gets no values. It is worth it: on the generator's seed 11 of
-//! `tests/it/abstraction.rs` (`g1 % d(g3)` in 64 bits, where `d(g3) & 8` must be proven zero
-//! from the remainder's bound) three queries took 17 M, 19 M and 14 M of Z3's resource units
-//! on the divider, close to the 20 M budget, and take 0.4 M to 0.7 M split.
+//! `tests/it/abstraction.rs` (`g1 % d(g3)` in 64 bits, where bit 3 of the remainder must be
+//! proven zero from its bound) three queries took 16 M, 14 M and 13 M of Z3's resource units on
+//! the divider, close to the 20 M budget, and take 11 thousand each split.
 //!
 //! Known weaknesses: a loop that divides by a variable (`divmod_symbolic`) keeps the divider's
 //! cost, and so does a divisor of more than [`SPLIT_VALUES`] values or one that the syntactic
@@ -474,7 +474,7 @@ mod tests {
         }
     }
 
-    /// The query of the generator's seed 11 (`tests/it/abstraction.rs`) that used 17 M resource
+    /// The query of the generator's seed 11 (`tests/it/abstraction.rs`) that used 16 M resource
     /// units: a 64-bit remainder by `(g3 & 7) + 1` has no bit 3 when the dividend is not
     /// negative (beside a remainder by a variable, `v`, which keeps its divider). Split by
     /// cases it is answered within a tenth of that, by an incremental solver (in a scope) as
