@@ -368,3 +368,21 @@ fn inputs_beyond_64_bits_and_max_missing_0_are_usage_errors() {
     assert_eq!(code, Some(2));
     assert!(stderr.contains("0 is not in 1.."), "{stderr}");
 }
+
+#[test]
+fn timeout_holds_on_a_monolithic_product_too_large_to_explore() {
+    // 40 independent two-state parts: 2^40 product states, which the monolithic engine used to
+    // explore without looking at the clock until the memory ran out.
+    let dir = tempfile::tempdir().unwrap();
+    let parts: Vec<String> = (0..40).map(|i| format!("p{i}:P")).collect();
+    let spec = format!("P = (a -> b -> P).\n||S = ({}).\n", parts.join(" || "));
+    std::fs::write(dir.path().join("big.lts"), spec).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_subst"))
+        .current_dir(dir.path())
+        .args(["verify", "big.lts", "--timeout", "2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(stdout.contains("the time limit of 2 s was reached"), "{stdout}");
+}
