@@ -406,3 +406,12 @@ fn a_switch_of_20000_cases_on_one_line_is_lowered() {
     let col = text.lines().nth(2).unwrap().find("x = 19999").unwrap() + 1;
     assert!(stdout.contains(&format!("\"cases.c\" 3:{col}-")), "the last case is located");
 }
+
+#[test]
+fn a_non_utf8_spec_is_located_at_its_first_bad_byte() {
+    let (dir, _) = source("w.c", "void writer(void) { while (1) { a(); } }\n");
+    std::fs::write(dir.path().join("s.lts"), b"// caf\xe9\nP = (a -> P).\n||S = (writer).\n").unwrap();
+    let (code, stderr) = run_in(dir.path(), &["verify", "w.c", "--spec", "s.lts"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("s.lts:1:7") && stderr.contains("not UTF-8"), "{stderr}");
+}
