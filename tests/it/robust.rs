@@ -370,6 +370,15 @@ fn inputs_beyond_64_bits_and_max_missing_0_are_usage_errors() {
 }
 
 #[test]
+fn a_query_budget_of_0_is_a_usage_error_not_an_unbounded_solver() {
+    // Z3 reads an `rlimit` of 0 as no limit: a budget of 0 let one query run for ever.
+    let (dir, _) = source("w.c", "void writer(void) { while (1) { a(); } }\n");
+    let (code, stderr) = run_in(dir.path(), &["verify", "w.c", "--query-budget", "0"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("0 is not in 1.."), "{stderr}");
+}
+
+#[test]
 fn timeout_holds_on_a_monolithic_product_too_large_to_explore() {
     // 40 independent two-state parts: 2^40 product states, which the monolithic engine used to
     // explore without looking at the clock until the memory ran out.
@@ -414,4 +423,19 @@ fn a_non_utf8_spec_is_located_at_its_first_bad_byte() {
     let (code, stderr) = run_in(dir.path(), &["verify", "w.c", "--spec", "s.lts"]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("s.lts:1:7") && stderr.contains("not UTF-8"), "{stderr}");
+}
+
+#[test]
+fn a_property_or_assembly_named_without_a_spec_is_a_usage_error() {
+    // Without a spec, `verify` checks `reach_error()`; it used to answer "holds" while ignoring
+    // the property named.
+    let (dir, _) = source("p.c", "int main(void) { return 0; }\n");
+    for flag in ["--prop", "--assembly"] {
+        let (code, stderr) = run_in(dir.path(), &["verify", "p.c", flag, "NOPE"]);
+        assert_eq!(code, Some(2), "{flag}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{flag} NOPE names a part of a spec")) && stderr.contains("p.lts"),
+            "{stderr}"
+        );
+    }
 }
