@@ -341,21 +341,41 @@ pub fn interface_order(parts: &[&Dla], property: Option<&Dla>, placed: &[usize])
         search.exhaustive(&mut order, &phi, cost);
         search.best.map_or(order, |(_, best)| best)
     } else {
+        // Greedy, with the number of parts left that have each event kept up to date, so that a
+        // candidate's interface costs its alphabet, not the alphabets of every part left (a
+        // composition of thousands of parts took hours here).
+        let mut ordered = vec![false; parts.len()];
+        order.iter().for_each(|&i| ordered[i] = true);
+        let mut holders = vec![0u32; names.len()];
+        for (i, a) in search.alphabets.iter().enumerate() {
+            if !ordered[i] {
+                a.each(|e| holders[e] += 1);
+            }
+        }
+        // The interface of part `i` placed next: `(αM_i ∪ φ) ∩ α(parts left but i)`, `None`
+        // when `i` is the last part.
+        let interface = |i: usize, phi: &Events, holders: &[u32], last: bool| -> Option<Events> {
+            let own = &search.alphabets[i];
+            let mut sigma = Events::new(names.len());
+            own.union(phi).each(|e| {
+                if holders[e] > u32::from(own.contains(e)) {
+                    sigma.insert(e);
+                }
+            });
+            (!last).then_some(sigma)
+        };
         while order.len() < parts.len() {
-            let left: Vec<usize> = (0..parts.len()).filter(|i| !order.contains(i)).collect();
-            let next = left
-                .into_iter()
-                .min_by_key(|&i| {
-                    order.push(i);
-                    let size = search.interface(&order, &phi).map_or(0, |s| s.len());
-                    order.pop();
-                    (size, i)
-                })
+            let last = order.len() + 1 == parts.len();
+            let next = (0..parts.len())
+                .filter(|&i| !ordered[i])
+                .min_by_key(|&i| (interface(i, &phi, &holders, last).map_or(0, |s| s.len()), i))
                 .expect("a part is left");
-            order.push(next);
-            if let Some(sigma) = search.interface(&order, &phi) {
+            if let Some(sigma) = interface(next, &phi, &holders, last) {
                 phi = sigma;
             }
+            order.push(next);
+            ordered[next] = true;
+            search.alphabets[next].each(|e| holders[e] -= 1);
         }
         order
     }
@@ -376,6 +396,25 @@ impl Events {
 
     fn len(&self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    fn union(&self, other: &Events) -> Events {
+        Events(self.0.iter().zip(&other.0).map(|(a, b)| a | b).collect())
+    }
+
+    /// Calls `f` with each event of the set, in increasing order.
+    fn each(&self, mut f: impl FnMut(usize)) {
+        for (k, &word) in self.0.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                f(k * 64 + w.trailing_zeros() as usize);
+                w &= w - 1;
+            }
+        }
     }
 }
 
