@@ -246,7 +246,7 @@ fn run_cache(dir: &Path, key: &subst::cache::Key, input: &[u8]) {
             "tool": subst::cache::tool(),
             "kind": "predicates",
             "key": entry_key,
-            "mac": subst::cache::mac(key, &payload),
+            "mac": subst::cache::mac(key, "predicates", &entry_key, &payload),
             "payload": payload,
         })
         .to_string()

@@ -3,15 +3,16 @@
 //! Entries are JSON files named by a content hash (BLAKE3) of everything the result depends on:
 //! the tool version, the spec's text, the components' IR (source positions aside), the
 //! property and the options. Each file repeats its kind, key and tool version in an envelope,
-//! with a MAC of its payload (BLAKE3 in keyed mode); it is written to a temporary file and
-//! renamed, so a reader never sees half an entry.
+//! with a MAC (BLAKE3 in keyed mode) of all of these and its payload; it is written to a
+//! temporary file and renamed, so a reader never sees half an entry.
 //!
 //! The cache folder is untrusted input (a cache shared between CI runners comes from
 //! elsewhere): the MAC's key is kept *outside* it, in `SUBST_CACHE_KEY` (a secret shared by the
 //! runners that share a cache) or else in a key file (`SUBST_CACHE_KEY_FILE`, by default
 //! `~/.config/subst/cache-key`, made with 32 random bytes on first use). An entry rewritten
 //! without the key — a verdict flipped and a plain checksum recomputed — fails the MAC and is a
-//! miss, logged at WARN. What an entry can cost is bounded too: files over [`MAX_ENTRY_BYTES`]
+//! miss, logged at WARN. Since the MAC covers the entry's kind and key, an authentic entry copied
+//! under another key (the verdict of one pair of versions served for another) fails it too. What an entry can cost is bounded too: files over [`MAX_ENTRY_BYTES`]
 //! are not read, and callers bound what they take from an entry (e.g. the number and size of
 //! predicates). Every rejection is logged at WARN.
 //!
@@ -29,7 +30,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// The format of the envelope; entries of another format are misses.
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 4;
 
 /// The largest entry file read, in bytes; a larger one is a miss.
 pub const MAX_ENTRY_BYTES: u64 = 8 << 20;
@@ -132,15 +133,24 @@ struct Envelope<T> {
     tool: String,
     kind: String,
     key: String,
-    /// The keyed BLAKE3 hash of the payload's JSON text ([`mac`]): an entry damaged or
-    /// rewritten without the key is a miss.
+    /// The keyed BLAKE3 hash of the format, tool, kind, key and payload's JSON text ([`mac`]):
+    /// an entry damaged, rewritten without the key or moved to another key is a miss.
     mac: String,
     payload: T,
 }
 
-/// The MAC an entry carries of its payload, under `key`.
-pub fn mac(key: &Key, payload: &serde_json::Value) -> String {
-    blake3::keyed_hash(&key.0, payload.to_string().as_bytes()).to_hex().to_string()
+/// The MAC an entry of `kind` under `entry_key` carries of its payload, under `key`. It covers
+/// the envelope's other fields too (length-prefixed, so that no two envelopes collide by
+/// concatenation): a payload is authentic only for the kind and key it was stored under.
+pub fn mac(key: &Key, kind: &str, entry_key: &str, payload: &serde_json::Value) -> String {
+    let mut h = blake3::Hasher::new_keyed(&key.0);
+    let format = FORMAT.to_string();
+    let payload = payload.to_string();
+    for part in [format.as_str(), tool().as_str(), kind, entry_key, payload.as_str()] {
+        h.update(&(part.len() as u64).to_le_bytes());
+        h.update(part.as_bytes());
+    }
+    h.finalize().to_hex().to_string()
 }
 
 /// The key of a list of parts: the BLAKE3 hash of the tool version and each part,
@@ -208,7 +218,7 @@ impl Cache {
             tracing::warn!(path = %path.display(), tool = %entry.tool, "cache entry of another format, tool or key ignored");
             return None;
         }
-        if entry.mac != mac(secret, &entry.payload) {
+        if entry.mac != mac(secret, kind, key, &entry.payload) {
             tracing::warn!(path = %path.display(), "cache entry whose MAC does not match (damaged, or written without this key) ignored");
             return None;
         }
@@ -240,7 +250,7 @@ impl Cache {
             tool: tool(),
             kind: kind.to_string(),
             key: key.to_string(),
-            mac: mac(secret, &payload),
+            mac: mac(secret, kind, key, &payload),
             payload,
         };
         if let Err(e) = write_atomically(&path, &envelope) {

@@ -93,9 +93,10 @@
 //!   aside), removed process and subst version ([`check::substitution::check_cached`]). A damaged or forged (MAC),
 //!   stale or foreign entry is a logged miss.
 //! - Budgets that decide an answer count work: each SMT query has a Z3 resource budget
-//!   (`rlimit`), CEGAR a number of refinements, explorations a number of states and bytes.
+//!   (`rlimit`), CEGAR a number of refinements, explorations a number of states and bytes (the
+//!   monolithic product too, [`check::verify::MONO_MAX_STATES`]).
 //!   `--timeout` is one [`deadline::Deadline`] for the whole run, looked at by CEGAR, the bounded
-//!   search, containment, explicit exploration, DynamicCheck (between membership queries, and
+//!   search, the monolithic product between steps of its search, containment, explicit exploration, DynamicCheck (between membership queries, and
 //!   inside the learners between steps of their own, [`learn::Membership::stopped`]; a
 //!   stopped run keeps only the levels that finished, [`check::ag::Outcome::Stopped`]), on C and
 //!   on FSP models alike, and every

@@ -493,17 +493,24 @@ fn loop_(
             ModelCheck::Mono => {
                 let mut parts: Vec<&Dla> = fsp.iter().collect();
                 parts.extend(models.iter());
-                let checked = safety::check(&parts, &|_| false, property);
+                let checked = super::verify::mono_search(
+                    &parts,
+                    &|_| false,
+                    property,
+                    super::verify::MONO_MAX_STATES,
+                    &options.deadline,
+                );
                 stats.model_check += round.elapsed() - abstracted;
                 match checked {
-                    Ok(Safety::Holds { states }) => {
+                    Ok(Ok(Safety::Holds { states })) => {
                         stats.product_states = states;
                         return CegarOutcome::Holds;
                     }
-                    Ok(Safety::Violated { trace, states }) => {
+                    Ok(Ok(Safety::Violated { trace, states })) => {
                         stats.product_states = states;
                         trace
                     }
+                    Ok(Err(reason)) => return CegarOutcome::Unknown(reason),
                     Err(e) => return CegarOutcome::Unknown(Reason::Property(e.to_string())),
                 }
             }

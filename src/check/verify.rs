@@ -4,6 +4,10 @@
 //!   ([`crate::automata::safety::check`]);
 //! - `ag`: compositional, with learned assumptions ([`super::ag`]).
 //!
+//! The monolithic product is explored in steps ([`mono_search`]): at most [`MONO_MAX_STATES`]
+//! states (a count, so the verdict does not depend on the machine), and `--timeout` is looked at
+//! between steps; either limit makes the verdict unknown.
+//!
 //! Properties that are parts of the assembly (as `P_err`) and `ERROR` states are checked by one
 //! more check without an outside property. Events the assembly hides are invisible to an
 //! outside property, so they are removed from its alphabet, and from counterexamples.
@@ -13,10 +17,48 @@ use std::time::{Duration, Instant};
 use super::Verdict;
 use super::ag::{AgStats, DynamicChecker, InterfaceAlphabet};
 use crate::automata::Dla;
-use crate::automata::safety::{self, Safety};
+use crate::automata::safety::{self, PropertyError, Safety};
 use crate::diag::Diagnostic;
 use crate::learn::{Algorithm, CexMode};
 use crate::spec::{PartKind, Spec};
+
+/// The most product states a monolithic check explores ([`mono_search`]): beyond it, the
+/// verdict is unknown ([`super::Reason::StateLimit`]) rather than the memory of the machine
+/// running out (a product of 40 two-state parts has 2^40 states). Six times the largest product
+/// the benches explore (846,369 states, `benches/SCALABLE.md`); five million states of 24 parts
+/// take about 2 GiB (10 million took 3.8 GiB and 320 s on a loaded 2-core machine).
+pub const MONO_MAX_STATES: usize = 5_000_000;
+
+/// States explored between two looks at the deadline in [`mono_search`].
+const MONO_STEP: usize = 1 << 14;
+
+/// [`safety::check`] of the product of `parts`, explored in steps of 16,384 states with a
+/// look at `deadline` between them, up to `max_states` states (callers give
+/// [`MONO_MAX_STATES`]). An answer is
+/// [`safety::check`]'s (a search run in steps explores the same states in the same order);
+/// `Err` names the limit that stopped it.
+pub fn mono_search(
+    parts: &[&Dla],
+    hidden: &dyn Fn(&str) -> bool,
+    property: Option<&Dla>,
+    max_states: usize,
+    deadline: &crate::deadline::Deadline,
+) -> Result<Result<Safety, super::Reason>, PropertyError> {
+    let mut search = safety::Search::new(parts, hidden, property)?;
+    let mut bound = 0;
+    loop {
+        bound = (bound + MONO_STEP).min(max_states);
+        if let Some(answer) = search.run(bound) {
+            return Ok(Ok(answer));
+        }
+        if bound >= max_states {
+            return Ok(Err(super::Reason::StateLimit(max_states)));
+        }
+        if let Err(reason) = deadline.check() {
+            return Ok(Err(reason));
+        }
+    }
+}
 
 /// The result of checking one property.
 #[derive(Clone, Debug)]
@@ -84,8 +126,8 @@ pub fn choose_assembly(spec: &Spec, named: Option<&str>) -> Result<String, Diagn
 /// taken in `order` (names of parts), then by [`part_order`]; its search of the whole product
 /// before learning explores at most `probe` states ([`super::ag::PROBE_STATES`] by default),
 /// its assumptions range over `alphabet` ([`InterfaceAlphabet`]), and learning stops at
-/// `deadline` (the verdict is then unknown; the `mono` engine's one product does not look at
-/// it).
+/// `deadline` (the verdict is then unknown; the `mono` engine's product looks at it between
+/// steps of its search, [`mono_search`]).
 #[allow(clippy::too_many_arguments)]
 pub fn verify(
     spec: &Spec,
@@ -120,11 +162,12 @@ pub fn verify(
         let (verdict, states, ag) = match engine {
             Engine::Mono => {
                 let refs: Vec<&Dla> = parts.iter().collect();
-                match safety::check(&refs, &hidden, property.as_ref())
+                match mono_search(&refs, &hidden, property.as_ref(), MONO_MAX_STATES, &deadline)
                     .map_err(|e| Diagnostic::global(format!("property `{label}`: {e}")))?
                 {
-                    Safety::Holds { states } => (Verdict::Holds, states, None),
-                    Safety::Violated { trace, states } => (Verdict::Fails(trace), states, None),
+                    Ok(Safety::Holds { states }) => (Verdict::Holds, states, None),
+                    Ok(Safety::Violated { trace, states }) => (Verdict::Fails(trace), states, None),
+                    Err(reason) => (Verdict::Unknown(reason), 0, None),
                 }
             }
             Engine::Ag => {
@@ -298,21 +341,41 @@ pub fn interface_order(parts: &[&Dla], property: Option<&Dla>, placed: &[usize])
         search.exhaustive(&mut order, &phi, cost);
         search.best.map_or(order, |(_, best)| best)
     } else {
+        // Greedy, with the number of parts left that have each event kept up to date, so that a
+        // candidate's interface costs its alphabet, not the alphabets of every part left (a
+        // composition of thousands of parts took hours here).
+        let mut ordered = vec![false; parts.len()];
+        order.iter().for_each(|&i| ordered[i] = true);
+        let mut holders = vec![0u32; names.len()];
+        for (i, a) in search.alphabets.iter().enumerate() {
+            if !ordered[i] {
+                a.each(|e| holders[e] += 1);
+            }
+        }
+        // The interface of part `i` placed next: `(αM_i ∪ φ) ∩ α(parts left but i)`, `None`
+        // when `i` is the last part.
+        let interface = |i: usize, phi: &Events, holders: &[u32], last: bool| -> Option<Events> {
+            let own = &search.alphabets[i];
+            let mut sigma = Events::new(names.len());
+            own.union(phi).each(|e| {
+                if holders[e] > u32::from(own.contains(e)) {
+                    sigma.insert(e);
+                }
+            });
+            (!last).then_some(sigma)
+        };
         while order.len() < parts.len() {
-            let left: Vec<usize> = (0..parts.len()).filter(|i| !order.contains(i)).collect();
-            let next = left
-                .into_iter()
-                .min_by_key(|&i| {
-                    order.push(i);
-                    let size = search.interface(&order, &phi).map_or(0, |s| s.len());
-                    order.pop();
-                    (size, i)
-                })
+            let last = order.len() + 1 == parts.len();
+            let next = (0..parts.len())
+                .filter(|&i| !ordered[i])
+                .min_by_key(|&i| (interface(i, &phi, &holders, last).map_or(0, |s| s.len()), i))
                 .expect("a part is left");
-            order.push(next);
-            if let Some(sigma) = search.interface(&order, &phi) {
+            if let Some(sigma) = interface(next, &phi, &holders, last) {
                 phi = sigma;
             }
+            order.push(next);
+            ordered[next] = true;
+            search.alphabets[next].each(|e| holders[e] -= 1);
         }
         order
     }
@@ -333,6 +396,25 @@ impl Events {
 
     fn len(&self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    fn union(&self, other: &Events) -> Events {
+        Events(self.0.iter().zip(&other.0).map(|(a, b)| a | b).collect())
+    }
+
+    /// Calls `f` with each event of the set, in increasing order.
+    fn each(&self, mut f: impl FnMut(usize)) {
+        for (k, &word) in self.0.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                f(k * 64 + w.trailing_zeros() as usize);
+                w &= w - 1;
+            }
+        }
     }
 }
 
@@ -487,6 +569,39 @@ mod tests {
                 .expect("an order");
             assert_eq!(cost(&parts, &["write", "ack"], &order), best, "{placed:?} gives {order:?}");
         }
+    }
+
+    /// Two states that `a{i}` and `b{i}` toggle between: `n` of them have 2^n product states.
+    fn toggle(i: usize) -> Dla {
+        let (a, b) = (format!("a{i}"), format!("b{i}"));
+        let mut builder = Builder::new();
+        builder.add_event(&a);
+        builder.add_event(&b);
+        let (s, t) = (builder.add_state(&[], true), builder.add_state(&[], true));
+        builder.add_transition(s, &a, t);
+        builder.add_transition(t, &b, s);
+        builder.set_initial(s);
+        builder.build()
+    }
+
+    #[test]
+    fn a_monolithic_product_beyond_its_state_bound_is_unknown() {
+        let parts: Vec<Dla> = (0..20).map(toggle).collect();
+        let refs: Vec<&Dla> = parts.iter().collect();
+        let none = crate::deadline::Deadline::none();
+        let got = mono_search(&refs, &|_| false, None, 50_000, &none).expect("no property");
+        assert_eq!(got.err(), Some(super::super::Reason::StateLimit(50_000)));
+        let small = mono_search(&refs[..10], &|_| false, None, 50_000, &none).expect("no property");
+        assert_eq!(small.ok(), Some(Safety::Holds { states: 1 << 10 }));
+    }
+
+    #[test]
+    fn a_monolithic_product_stops_at_the_deadline() {
+        let parts: Vec<Dla> = (0..40).map(toggle).collect();
+        let refs: Vec<&Dla> = parts.iter().collect();
+        let passed = crate::deadline::Deadline::after(Duration::ZERO);
+        let got = mono_search(&refs, &|_| false, None, MONO_MAX_STATES, &passed).expect("no property");
+        assert!(matches!(got, Err(super::super::Reason::Timeout(_))), "{got:?}");
     }
 
     #[test]

@@ -210,8 +210,10 @@ pub struct CegarArgs {
     pub max_refinements: usize,
     /// Work one SMT query may do, in Z3 resource units (`rlimit`; about 1.5 million a second on
     /// a 2020s x86 core); a query that needs more makes the verdict unknown. Work, not time, so
-    /// that the verdict does not depend on the machine's load.
-    #[arg(long, default_value_t = crate::smt::DEFAULT_QUERY_BUDGET, value_name = "UNITS")]
+    /// that the verdict does not depend on the machine's load. At least 1: Z3 reads 0 as no
+    /// limit at all.
+    #[arg(long, default_value_t = crate::smt::DEFAULT_QUERY_BUDGET, value_name = "UNITS",
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub query_budget: u32,
     /// Memory for the explicit exploration of a new version in containment, in MiB; beyond it
     /// the must-abstraction is used, and a check that stays undecided names the bound.
@@ -909,6 +911,16 @@ fn verify_c(
             ReportFormat::Sarif => VerifyReport::of_assembly(&target, &result).with_labels(&labels).sarif(),
         })?;
         return Ok(exit_of(&result.verdict()));
+    }
+    // Without a spec the one property is `unreach-call`: a property or assembly named on the
+    // command line would be silently ignored, and "holds" would not be about it.
+    if let Some(named) =
+        ag.prop.first().map(|p| format!("--prop {p}")).or(ag.assembly.as_ref().map(|a| format!("--assembly {a}")))
+    {
+        return Err(Diagnostic::global(format!(
+            "{named} names a part of a spec, and there is no spec; without one, subst verify checks that `main` never calls `reach_error()`"
+        ))
+        .with_note(search.looked()));
     }
     let program = front::load(src, &c.front())?;
     let names = components(&program, Vec::new()).map_err(|d| search.explain(d))?;

@@ -116,6 +116,29 @@ impl fmt::Display for Diagnostic {
 
 impl std::error::Error for Diagnostic {}
 
+/// The text of `path`, or a diagnostic at its first byte that is not UTF-8, or `unreadable`'s
+/// diagnostic when it cannot be read.
+pub fn read_utf8(
+    path: &std::path::Path,
+    unreadable: impl FnOnce(std::io::Error) -> Diagnostic,
+) -> Result<String, Diagnostic> {
+    let bytes = std::fs::read(path).map_err(unreadable)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        Diagnostic::at(non_utf8_span(path, bytes, &e.utf8_error()), "the file is not UTF-8 text", "this byte")
+    })
+}
+
+/// The position of the first byte of `bytes` that is not UTF-8, as a span of `path`.
+fn non_utf8_span(path: &std::path::Path, bytes: &[u8], e: &std::str::Utf8Error) -> SrcSpan {
+    let valid = &bytes[..e.valid_up_to()];
+    let line = valid.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+    let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    // `valid` is UTF-8, so the column counts characters.
+    let col = std::str::from_utf8(&valid[line_start..]).map_or(1, |t| t.chars().count() as u32 + 1);
+    SrcSpan { file: path.display().to_string(), line, col, end_line: line, end_col: col + 1 }
+}
+
 /// The character offset of 1-based `line` and `col` in `source` (ariadne counts characters).
 pub fn char_offset(source: &str, line: u32, col: u32) -> Option<usize> {
     let mut offset = 0;

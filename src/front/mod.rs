@@ -125,23 +125,15 @@ fn is_preprocessed(path: &Path) -> bool {
     path.extension().is_some_and(|x| x == "i")
 }
 
-/// The position of the first byte of `bytes` that is not UTF-8, as a span of `path`.
-fn non_utf8_span(path: &Path, bytes: &[u8], e: &std::str::Utf8Error) -> crate::ir::SrcSpan {
-    let valid = &bytes[..e.valid_up_to()];
-    let line = valid.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
-    let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    // `valid` is UTF-8, so the column counts characters.
-    let col = std::str::from_utf8(&valid[line_start..]).map_or(1, |t| t.chars().count() as u32 + 1);
-    crate::ir::SrcSpan { file: path.display().to_string(), line, col, end_line: line, end_col: col + 1 }
-}
-
 /// The text of `path`, or a diagnostic at its first byte that is not UTF-8.
 fn read_utf8(path: &Path) -> Result<String, Diagnostic> {
-    let bytes = std::fs::read(path).map_err(|e| Diagnostic::global(format!("cannot read {}: {e}", path.display())))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let bytes = e.as_bytes();
-        Diagnostic::at(non_utf8_span(path, bytes, &e.utf8_error()), "the file is not UTF-8 text", "this byte")
-            .with_note("subst reads C sources as UTF-8; convert the file (e.g. with iconv)")
+    let unreadable = |e| Diagnostic::global(format!("cannot read {}: {e}", path.display()));
+    crate::diag::read_utf8(path, unreadable).map_err(|d| {
+        if d.span.is_some() {
+            d.with_note("subst reads C sources as UTF-8; convert the file (e.g. with iconv)")
+        } else {
+            d
+        }
     })
 }
 

@@ -23,12 +23,79 @@ struct LineOrigin {
 }
 
 /// Offsets in preprocessed text to original positions.
+///
+/// Every span asks for two positions, so the work per position must not grow with the length of
+/// its line: a generated file with thousands of statements on one line made the front end
+/// quadratic. The alignment of one preprocessed line with its original line ([`LineAlignment`])
+/// is computed once, in time linear in the two lines, and answers each position in constant time.
 pub struct SourceMap {
     lines: Vec<LineOrigin>,
     files: Vec<String>,
-    /// The original files' lines, read on demand; `None` if unreadable.
-    contents: HashMap<usize, Option<Vec<String>>>,
+    /// The original files' lines as characters, read on demand; `None` if unreadable.
+    contents: HashMap<usize, Option<Vec<Vec<char>>>>,
     preprocessed: String,
+    /// The alignment of the preprocessed line asked about last (spans come in runs on one line).
+    aligned: Option<LineAlignment>,
+    /// Alignments computed so far (one per run of spans on a line).
+    #[cfg(test)]
+    n_alignments: usize,
+}
+
+/// One preprocessed line aligned with the original line it comes from.
+struct LineAlignment {
+    /// The index of the preprocessed line in [`SourceMap::lines`].
+    idx: usize,
+    /// Per byte offset in the preprocessed line (and one past its end): the characters and the
+    /// non-blank characters before it.
+    before: Vec<(u32, u32)>,
+    /// The non-blank characters of the preprocessed line.
+    p_solid: Vec<char>,
+    /// The original line, `None` when it cannot be read, with the character columns (0-based) of
+    /// its non-blank characters, and the lengths of the longest common prefix and suffix of the
+    /// two lines' non-blank characters.
+    orig: Option<Original>,
+}
+
+struct Original {
+    n_chars: usize,
+    solid_cols: Vec<usize>,
+    common_prefix: usize,
+    common_suffix: usize,
+}
+
+impl LineAlignment {
+    /// The alignment of the preprocessed line `ptext` (line `idx`) with its original line `orig`.
+    fn new(idx: usize, ptext: &str, orig: Option<&[char]>) -> LineAlignment {
+        let mut before = Vec::with_capacity(ptext.len() + 1);
+        let mut p_solid = Vec::new();
+        let mut n_chars = 0u32;
+        let mut chars = ptext.char_indices().peekable();
+        for b in 0..=ptext.len() {
+            // A byte inside a character counts that character as before it.
+            while let Some(&(i, c)) = chars.peek() {
+                if i >= b {
+                    break;
+                }
+                n_chars += 1;
+                if !c.is_whitespace() {
+                    p_solid.push(c);
+                }
+                chars.next();
+            }
+            before.push((n_chars, p_solid.len() as u32));
+        }
+        let orig = orig.map(|chars| {
+            let solid_cols: Vec<usize> =
+                chars.iter().enumerate().filter(|(_, c)| !c.is_whitespace()).map(|(i, _)| i).collect();
+            let n = p_solid.len().min(solid_cols.len());
+            let common_prefix = (0..n).take_while(|&k| p_solid[k] == chars[solid_cols[k]]).count();
+            let common_suffix = (0..n)
+                .take_while(|&k| p_solid[p_solid.len() - 1 - k] == chars[solid_cols[solid_cols.len() - 1 - k]])
+                .count();
+            Original { n_chars: chars.len(), solid_cols, common_prefix, common_suffix }
+        });
+        LineAlignment { idx, before, p_solid, orig }
+    }
 }
 
 /// Parses `# 12 "file.c" 1 3` into the line number and the file name.
@@ -73,30 +140,48 @@ impl SourceMap {
             }
             start += text.len();
         }
-        SourceMap { lines, files, contents: HashMap::default(), preprocessed }
+        SourceMap {
+            lines,
+            files,
+            contents: HashMap::default(),
+            preprocessed,
+            aligned: None,
+            #[cfg(test)]
+            n_alignments: 0,
+        }
     }
 
     fn line_index(&self, offset: usize) -> usize {
         self.lines.partition_point(|l| l.start <= offset).saturating_sub(1)
     }
 
-    fn original_lines(&mut self, file: usize) -> Option<&Vec<String>> {
+    fn original_lines(&mut self, file: usize) -> Option<&Vec<Vec<char>>> {
         let name = self.files[file].clone();
         self.contents
             .entry(file)
             .or_insert_with(|| {
-                std::fs::read_to_string(Path::new(&name)).ok().map(|s| s.lines().map(str::to_string).collect())
+                std::fs::read_to_string(Path::new(&name)).ok().map(|s| s.lines().map(|l| l.chars().collect()).collect())
             })
             .as_ref()
     }
 
-    /// The preprocessed line containing `offset` and the byte column of `offset` in it.
-    fn preprocessed_line(&self, offset: usize) -> (usize, &str, usize) {
-        let idx = self.line_index(offset);
-        let start = self.lines.get(idx).map_or(0, |l| l.start);
-        let end = self.preprocessed[start..].find('\n').map_or(self.preprocessed.len(), |e| start + e);
-        let offset = offset.min(end);
-        (idx, &self.preprocessed[start..end], offset - start)
+    /// The alignment of the preprocessed line `idx`, computed on first use.
+    fn alignment(&mut self, idx: usize) -> &LineAlignment {
+        if self.aligned.as_ref().is_none_or(|a| a.idx != idx) {
+            let origin = self.lines.get(idx).cloned();
+            let orig = origin
+                .as_ref()
+                .and_then(|o| o.file.map(|f| (f, o.line)))
+                .and_then(|(f, line)| self.original_lines(f)?.get((line as usize).checked_sub(1)?).cloned());
+            let start = origin.map_or(0, |l| l.start);
+            let end = self.preprocessed[start..].find('\n').map_or(self.preprocessed.len(), |e| start + e);
+            self.aligned = Some(LineAlignment::new(idx, &self.preprocessed[start..end], orig.as_deref()));
+            #[cfg(test)]
+            {
+                self.n_alignments += 1;
+            }
+        }
+        self.aligned.as_ref().expect("set above")
     }
 
     /// The original (file, line, column) of a preprocessed byte offset. When the column cannot be
@@ -104,18 +189,18 @@ impl SourceMap {
     /// line), a start position moves to where the lines start to differ and an end position to
     /// where they stop differing, so that the span covers the macro invocation.
     fn position(&mut self, offset: usize, is_end: bool) -> (Option<usize>, u32, u32) {
-        let (idx, ptext, pcol) = self.preprocessed_line(offset);
-        let ptext = ptext.to_string();
+        let idx = self.line_index(offset);
         let Some(origin) = self.lines.get(idx).cloned() else { return (None, 1, 1) };
-        let fallback_col = ptext[..pcol].chars().count() as u32 + 1;
+        let align = self.alignment(idx);
+        let pcol = offset.saturating_sub(origin.start).min(align.before.len() - 1);
+        let (chars_before, solid_before) = align.before[pcol];
+        let fallback_col = chars_before + 1;
         let Some(file) = origin.file else { return (None, 1, fallback_col) };
-        let Some(orig) = self.original_lines(file).and_then(|ls| ls.get(origin.line as usize - 1)).cloned() else {
-            return (Some(file), origin.line, fallback_col);
-        };
-        match align_column(&ptext, pcol, &orig) {
+        let Some(orig) = &align.orig else { return (Some(file), origin.line, fallback_col) };
+        match align_column(&align.p_solid, solid_before as usize, orig) {
             Some(col) => (Some(file), origin.line, col),
             None => {
-                let (first_diff, last_diff_end) = difference(&ptext, &orig);
+                let (first_diff, last_diff_end) = difference(orig);
                 (Some(file), origin.line, if is_end { last_diff_end } else { first_diff })
             }
         }
@@ -148,8 +233,7 @@ impl SourceMap {
         let lines = self.original_lines(file?)?;
         let mut out = String::new();
         for l in span.line..=span.end_line {
-            let text = lines.get(l as usize - 1)?;
-            let chars: Vec<char> = text.chars().collect();
+            let chars = lines.get(l as usize - 1)?;
             let from = if l == span.line { span.col as usize - 1 } else { 0 };
             let to = if l == span.end_line { (span.end_col as usize - 1).min(chars.len()) } else { chars.len() };
             out.extend(chars.get(from.min(to)..to)?);
@@ -169,85 +253,78 @@ fn normalize_space(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The 1-based columns in `orig` of the first non-blank character that differs from `ptext`
-/// and just past the last one, comparing non-blank characters from the start and from the end.
-fn difference(ptext: &str, orig: &str) -> (u32, u32) {
-    let p: Vec<char> = ptext.chars().filter(|c| !c.is_whitespace()).collect();
-    let o: Vec<(usize, char)> = orig.chars().enumerate().filter(|(_, c)| !c.is_whitespace()).collect();
-    let prefix = p.iter().zip(&o).take_while(|(a, (_, b))| *a == b).count();
-    let suffix = p.iter().rev().zip(o.iter().rev()).take_while(|(a, (_, b))| *a == b).count();
-    let line_end = orig.chars().count() as u32 + 1;
-    let first = o.get(prefix).map_or(line_end, |(i, _)| *i as u32 + 1);
-    let last = if suffix < o.len() { o[o.len() - 1 - suffix].0 as u32 + 2 } else { first };
+/// The 1-based columns in the original line of the first non-blank character that differs from
+/// the preprocessed line and just past the last one, comparing non-blank characters from the
+/// start and from the end.
+fn difference(orig: &Original) -> (u32, u32) {
+    let o = &orig.solid_cols;
+    let line_end = orig.n_chars as u32 + 1;
+    let first = o.get(orig.common_prefix).map_or(line_end, |i| *i as u32 + 1);
+    let last = if orig.common_suffix < o.len() { o[o.len() - 1 - orig.common_suffix] as u32 + 2 } else { first };
     (first, last.max(first))
 }
 
-/// Finds the 1-based character column in `orig` that corresponds to byte column `pcol` of the
-/// preprocessed line `ptext`, by aligning the non-blank characters before it or, when a macro
-/// expansion precedes it, the non-blank characters after it.
-fn align_column(ptext: &str, pcol: usize, orig: &str) -> Option<u32> {
-    align_prefix(ptext, pcol, orig).or_else(|| align_suffix(ptext, pcol, orig))
-}
-
-/// The position in `orig` with the same non-blank characters after it as `ptext` has after
-/// `pcol`, which must match exactly.
-fn align_suffix(ptext: &str, pcol: usize, orig: &str) -> Option<u32> {
-    let target: Vec<char> = ptext[pcol..].chars().filter(|c| !c.is_whitespace()).collect();
-    let chars: Vec<char> = orig.chars().collect();
-    let mut seen = 0;
-    for col in (0..=chars.len()).rev() {
-        if seen == target.len() {
-            // Skip back over blanks to the first character of the suffix (or the line's end).
-            let mut at = col;
-            while at < chars.len() && chars[at].is_whitespace() {
-                at += 1;
-            }
-            return Some(at as u32 + 1);
+/// The 1-based character column in the original line that corresponds to the point of the
+/// preprocessed line with `k` of its non-blank characters `p_solid` before it: the position
+/// with as many non-blank characters before it, when the lines agree on those and on the next
+/// one, or else, when a macro expansion precedes it, the position with the same non-blank
+/// characters after it, which must match exactly.
+fn align_column(p_solid: &[char], k: usize, orig: &Original) -> Option<u32> {
+    let o = &orig.solid_cols;
+    // As many non-blank characters before it, all equal, and the next one equal too.
+    if k <= orig.common_prefix {
+        if k == o.len() {
+            return Some(orig.n_chars as u32 + 1);
         }
-        let c = *chars.get(col.checked_sub(1)?)?;
-        if c.is_whitespace() {
-            continue;
+        // Past the common prefix, the next characters differ unless the preprocessed line ends.
+        if k < orig.common_prefix || k >= p_solid.len() {
+            return Some(o[k] as u32 + 1);
         }
-        if target[target.len() - 1 - seen] != c {
-            return None;
-        }
-        seen += 1;
     }
-    None
-}
-
-/// The position in `orig` with as many non-blank characters before it as `ptext` has before
-/// `pcol`; the lines must agree on those characters and on the next one.
-fn align_prefix(ptext: &str, pcol: usize, orig: &str) -> Option<u32> {
-    let target: Vec<char> = ptext[..pcol].chars().filter(|c| !c.is_whitespace()).collect();
-    let next = ptext[pcol..].chars().find(|c| !c.is_whitespace());
-    let mut seen = 0;
-    for (col, c) in orig.chars().enumerate() {
-        if c.is_whitespace() {
-            continue;
-        }
-        if seen == target.len() {
-            return (next.is_none() || next == Some(c)).then_some(col as u32 + 1);
-        }
-        if target[seen] != c {
-            return None;
-        }
-        seen += 1;
+    // The same non-blank characters after it.
+    let after = p_solid.len().checked_sub(k)?;
+    if after > orig.common_suffix {
+        return None;
     }
-    // The offset is at the end of the line.
-    (seen == target.len()).then_some(orig.chars().count() as u32 + 1)
+    Some(if after == 0 { orig.n_chars as u32 + 1 } else { o[o.len() - after] as u32 + 1 })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The column in `orig` of byte `pcol` of `ptext`.
+    fn column(ptext: &str, pcol: usize, orig: &str) -> Option<u32> {
+        let chars: Vec<char> = orig.chars().collect();
+        let a = LineAlignment::new(0, ptext, Some(&chars));
+        align_column(&a.p_solid, a.before[pcol].1 as usize, a.orig.as_ref().expect("an original line"))
+    }
+
     #[test]
     fn columns_survive_collapsed_white_space() {
-        assert_eq!(align_column("  x = y;", 6, "  x   =   y;"), Some(11));
-        assert_eq!(align_column("x = 3 + y;", 4, "x = FOO + y;"), None);
+        assert_eq!(column("  x = y;", 6, "  x   =   y;"), Some(11));
+        assert_eq!(column("x = 3 + y;", 4, "x = FOO + y;"), None);
         // After a macro, the column is found from the end of the line.
-        assert_eq!(align_column("f(3, y);", 5, "f(N, y);"), Some(6));
+        assert_eq!(column("f(3, y);", 5, "f(N, y);"), Some(6));
+        // The end of the line, and a line whose end was cut off.
+        assert_eq!(column("x = y;", 6, "x =  y;"), Some(8));
+        assert_eq!(column("x = y; z", 7, "x = y;"), Some(7));
+    }
+
+    #[test]
+    fn the_spans_of_one_long_line_align_it_once() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let file = dir.path().join("long.c");
+        let line: String = (0..2000).map(|i| format!("x = x + {i}; ")).collect();
+        std::fs::write(&file, format!("int x;\n{line}\n")).expect("write");
+        let marker = format!("# 1 \"{}\"\n", file.display());
+        let mut map = SourceMap::new(format!("{marker}int x;\n{}\n", line.replace("  ", " ")));
+        let start = marker.len() + "int x;\n".len();
+        for (i, _) in line.match_indices("x =").step_by(10) {
+            let (span, text) = map.span(start + i, start + i + 5);
+            assert_eq!((span.line, span.col as usize, text.as_str()), (2, i + 1, "x = x"));
+        }
+        assert_eq!(map.n_alignments, 1);
     }
 
     #[test]

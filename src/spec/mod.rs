@@ -192,8 +192,10 @@ pub fn parse(source: &str, file: &str) -> Result<Spec, Diagnostic> {
 
 /// Reads and parses the spec at `path`.
 pub fn load(path: &Path) -> Result<Spec, Diagnostic> {
-    let source = std::fs::read_to_string(path)
-        .map_err(|e| Diagnostic::global(format!("cannot read spec `{}`: {e}", path.display())))?;
+    let unreadable = |e| Diagnostic::global(format!("cannot read spec `{}`: {e}", path.display()));
+    let source = crate::diag::read_utf8(path, unreadable).map_err(|d| {
+        if d.span.is_some() { d.with_note("subst reads specs as UTF-8; convert the file (e.g. with iconv)") } else { d }
+    })?;
     parse(&source, &path.display().to_string())
 }
 

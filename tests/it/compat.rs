@@ -253,7 +253,8 @@ fn resealed(entry: &str, f: impl FnOnce(&mut serde_json::Value)) -> String {
     let mut v: serde_json::Value = serde_json::from_str(entry).expect("JSON");
     f(&mut v["payload"]);
     let key = subst::cache::Key::from_secret(TEST_KEY.as_bytes());
-    v["mac"] = serde_json::json!(subst::cache::mac(&key, &v["payload"]));
+    let (kind, entry_key) = (v["kind"].as_str().expect("a kind"), v["key"].as_str().expect("a key"));
+    v["mac"] = serde_json::json!(subst::cache::mac(&key, kind, entry_key, &v["payload"]));
     v.to_string()
 }
 

@@ -747,6 +747,33 @@ fn a_damaged_containment_entry_is_a_miss() {
 }
 
 #[test]
+fn an_authentic_contained_entry_moved_to_another_pairs_key_is_a_miss() {
+    // The entry of a contained pair, copied (MAC and all) to the file and key that the check of
+    // a pair that is not contained looks up: the MAC binds a payload to its key.
+    let cache = tempfile::tempdir().expect("a temp dir");
+    contain_pair("rewritten", cache.path());
+    let stored = entries(&cache.path().join("contain"));
+    assert_eq!(stored.len(), 1);
+    let text = std::fs::read_to_string(&stored[0]).expect("readable");
+    let dir = "examples-c/contain/off_by_one";
+    let args = ["check", &format!("{dir}/old"), &format!("{dir}/new"), "-v", "--cache", cache.path().to_str().unwrap()];
+    let (code, _, log) = subst(&root(), &args);
+    assert_eq!(code, 1);
+    let wanted = log
+        .lines()
+        .find_map(|l| l.split_whitespace().find_map(|w| w.strip_prefix("path=")).filter(|p| p.contains("contain/")))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| panic!("the lookup is logged: {log}"));
+    let (old_key, new_key) = (stored[0].file_stem().unwrap(), wanted.file_stem().unwrap());
+    let moved = text.replace(old_key.to_str().unwrap(), new_key.to_str().unwrap());
+    assert_ne!(moved, text);
+    std::fs::write(&wanted, moved).expect("writable");
+    let (code, out) = contain_pair("off_by_one", cache.path());
+    assert_eq!(code, 1, "{out}");
+    assert!(!out.contains("from the cache"), "{out}");
+}
+
+#[test]
 fn a_pair_that_is_not_contained_is_never_cached() {
     let cache = tempfile::tempdir().expect("a temp dir");
     let (code, _) = contain_pair("off_by_one", cache.path());

@@ -541,11 +541,22 @@ impl<'p> Lowerer<'p> {
                             l.file_mut(unit).names.insert(name.to_string(), FileName::Function(proto));
                         }
                     }
-                    lang_c::ast::ExternalDeclaration::StaticAssert(_) => {}
+                    lang_c::ast::ExternalDeclaration::StaticAssert(sa) => l.static_assert(sa)?,
                 }
             }
             Ok(())
         })
+    }
+
+    /// Checks `_Static_assert(e, "...")`: gcc rejects a program whose `e` is 0, and so does subst.
+    /// A condition subst cannot evaluate (say, over the size of a type of a system header that
+    /// it does not support) is left to gcc, as before such assertions were checked.
+    fn static_assert(&mut self, sa: &'p Node<lang_c::ast::StaticAssert>) -> Result<()> {
+        if let Ok((0, _)) = self.const_value(&sa.node.expression) {
+            let message = sa.node.message.node.join("");
+            return Err(self.error(&format!("static assertion failed: {message}"), "its condition is 0", sa.span));
+        }
+        Ok(())
     }
 
     fn file_mut(&mut self, unit: usize) -> &mut FileScope<'p> {

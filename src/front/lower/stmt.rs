@@ -14,7 +14,7 @@ impl<'p> Lowerer<'p> {
                     match &item.node {
                         BlockItem::Declaration(d) => self.local_declaration(d)?,
                         BlockItem::Statement(st) => self.stmt(st)?,
-                        BlockItem::StaticAssert(_) => {}
+                        BlockItem::StaticAssert(sa) => self.static_assert(sa)?,
                     }
                 }
                 self.pop_scope();
@@ -55,7 +55,8 @@ impl<'p> Lowerer<'p> {
             Statement::For(f) => {
                 self.push_scope();
                 match &f.node.initializer.node {
-                    ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
+                    ForInitializer::Empty => {}
+                    ForInitializer::StaticAssert(sa) => self.static_assert(sa)?,
                     ForInitializer::Expression(e) => {
                         self.value(e, false)?;
                     }
