@@ -168,23 +168,29 @@ impl<'a> Product<'a> {
                     })
                     .collect();
                 out.push((e, next));
-                let mut i = n;
-                loop {
-                    if i == 0 {
-                        continue 'events;
-                    }
-                    i -= 1;
-                    if let Some((from, to)) = ranges[i] {
-                        at[i] += 1;
-                        if at[i] < to {
-                            break;
-                        }
-                        at[i] = from;
-                    }
+                if !next_combination(&mut at, &ranges) {
+                    continue 'events;
                 }
             }
         }
     }
+}
+
+/// Steps `at` to the next combination of the parts' transitions on one event, as an odometer
+/// whose last digit turns fastest: digit `i` runs over `ranges[i]` (`from..to`, an index range
+/// of part `i`'s sorted transitions), and a part with `None` (not in the event's alphabet) keeps
+/// its digit. Returns false after the last combination, with every digit back at its `from`.
+pub(crate) fn next_combination(at: &mut [usize], ranges: &[Option<(usize, usize)>]) -> bool {
+    for i in (0..at.len()).rev() {
+        if let Some((from, to)) = ranges[i] {
+            at[i] += 1;
+            if at[i] < to {
+                return true;
+            }
+            at[i] = from;
+        }
+    }
+    false
 }
 
 /// Every way of picking one element from each list.

@@ -16,7 +16,7 @@
 use crate::util::HashMap;
 use std::collections::VecDeque;
 
-use super::compose::{Product, Tuple};
+use super::compose::{self, Product, Tuple};
 use super::dla::{Builder, Dla, StateId, TAU};
 
 /// Why an automaton cannot serve as a safety property.
@@ -479,19 +479,8 @@ pub fn error_reachable(parts: &[&Dla], p_err: Option<&Dla>) -> Option<bool> {
                 if visit(k) {
                     stack.push(k);
                 }
-                let mut i = n;
-                loop {
-                    if i == 0 {
-                        continue 'events;
-                    }
-                    i -= 1;
-                    if let Some((from, to)) = ranges[i] {
-                        at[i] += 1;
-                        if at[i] < to {
-                            break;
-                        }
-                        at[i] = from;
-                    }
+                if !compose::next_combination(&mut at, &ranges) {
+                    continue 'events;
                 }
             }
         }
