@@ -448,3 +448,21 @@ fn a_composition_of_2000_parts_is_ordered_and_verified() {
     let (code, stderr) = run_in(dir.path(), &["verify", "many.lts"]);
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+#[test]
+fn a_file_scope_enum_constant_beyond_int_is_reported_where_it_is_defined_when_used() {
+    let text = "enum E { A = 99999999999 };\nint main(void) {\n  int x = A;\n  return x;\n}\n";
+    let (dir, _) = source("e.c", text);
+    let (code, stderr) = run_in(dir.path(), &["show", "ir", "e.c"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("e.c:1:10") && stderr.contains("outside the range of int"), "{stderr}");
+    assert!(!stderr.contains("not declared"), "{stderr}");
+}
+
+#[test]
+fn an_unused_file_scope_enum_constant_beyond_int_is_no_error() {
+    let text = "enum E { A = 99999999999 };\nint main(void) {\n  int x = 1;\n  return x;\n}\n";
+    let (dir, _) = source("e.c", text);
+    let (code, stderr) = run_in(dir.path(), &["show", "ir", "e.c"]);
+    assert_eq!(code, Some(0), "{stderr}");
+}
