@@ -22,7 +22,9 @@
 //! Oracle 1 in the new run, and a table whose answers turn out wrong is learned again. A cached
 //! verdict of an *old* assembly is only reported, never used for the new one. So a damaged,
 //! truncated, stale or foreign entry can cost time but not correctness: it is a miss, logged,
-//! and never an error.
+//! and never an error. The same holds for the folder itself: a cache "folder" that is a file
+//! disables the cache (one warning), and an entry that cannot be read or written (say, for
+//! want of permission) is a miss or is not written, logged at WARN; the run goes on without it.
 
 use std::path::{Path, PathBuf};
 
@@ -166,9 +168,21 @@ pub fn key(parts: &[&str]) -> String {
 
 impl Cache {
     /// A cache in `dir` (created when the first entry is written), with the key of
-    /// [`Key::for_cache`]; without a key, no cache.
+    /// [`Key::for_cache`]; without a key, or when `dir` names something other than a folder,
+    /// no cache (with a warning).
     pub fn at(dir: impl Into<PathBuf>) -> Cache {
         let dir = dir.into();
+        match std::fs::metadata(&dir) {
+            Ok(m) if !m.is_dir() => {
+                tracing::warn!(dir = %dir.display(), "the cache folder is not a folder: the cache is not used");
+                return Cache::disabled();
+            }
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                tracing::warn!(dir = %dir.display(), %e, "cannot use the cache folder: the cache is not used");
+                return Cache::disabled();
+            }
+            _ => {}
+        }
         match Key::for_cache(&dir) {
             Some(key) => Cache { dir: Some((dir, key)) },
             None => Cache::disabled(),
@@ -202,8 +216,12 @@ impl Cache {
         }
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                tracing::info!(path = %path.display(), "cache miss");
+                return None;
+            }
             Err(e) => {
-                tracing::info!(path = %path.display(), %e, "cache miss");
+                tracing::warn!(path = %path.display(), %e, "unreadable cache entry ignored");
                 return None;
             }
         };

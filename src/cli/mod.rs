@@ -1163,11 +1163,12 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
         max_missing: args.max_missing as usize,
         product: !args.no_product,
     };
+    // Made once, so that a cache that cannot be used is reported once.
+    let cache = args.cache.cache();
     progress::phase("containment");
     let mut result = if args.skip_containment {
         crate::check::substitution::Substitution { components: Vec::new(), compat: None }
     } else {
-        let cache = args.cache.cache();
         crate::check::substitution::check_labelled(
             &old_program,
             &new_program,
@@ -1192,7 +1193,7 @@ fn check_c(v: &Versions, args: &CheckC) -> Result<Exit, Diagnostic> {
             probe: args.ag.probe_states,
             alphabet: args.ag.alphabet.alphabet(),
             limits: args.cegar.options(),
-            cache: args.cache.cache(),
+            cache,
         };
         progress::phase("compatibility");
         result.compat = Some(compatibility(spec, &name, &old_program, &new_program, &options)?);

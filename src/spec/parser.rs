@@ -13,13 +13,15 @@
 //!   that a composition may follow on the next line.
 //!
 //! Known weaknesses: the first error stops the parse (no recovery); nesting deeper than
-//! [`MAX_DEPTH`] is rejected rather than parsed.
+//! [`MAX_DEPTH`] is rejected rather than parsed, where the label and share prefixes of a
+//! composition's item (`a:b::P`) count as levels, like the operators of a chain.
 
 use super::ast::*;
 use super::lexer::{Sym, Tok, Token, lex};
 use crate::diag::Diagnostic;
 
-/// The deepest nesting of parentheses, brackets and prefixes the parser accepts.
+/// The deepest nesting of parentheses, brackets and prefixes (of actions, and the labels of
+/// composition items) the parser accepts.
 pub const MAX_DEPTH: u32 = 200;
 
 /// Words that cannot name a process, an action or a constant.
@@ -705,7 +707,12 @@ impl<'a> Parser<'a> {
             });
         }
         let mut prefixes = Vec::new();
+        // Each prefix counts as a level of nesting, as if it were `x:(P)`: every prefix of the
+        // path from the composition to a process renames all of that process's events, so the
+        // work of assembly grows with the square of their number.
+        let outer = self.depth;
         while self.item_prefix_follows() {
+            self.enter()?;
             let l = self.label()?;
             if self.eat_sym(Sym::ColonColon) {
                 prefixes.push(ItemPrefix::Share(l));
@@ -720,6 +727,7 @@ impl<'a> Parser<'a> {
             ItemKind::Group(vec![self.item()?])
         };
         let post = self.post_ops(false)?;
+        self.depth = outer;
         Ok(Item { prefixes, kind, post, span: start.to(self.prev_span()) })
     }
 

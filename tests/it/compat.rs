@@ -393,3 +393,28 @@ fn an_undecided_old_check_in_the_cache_is_run_again() {
         assert_eq!((code, verdict.as_str(), cached), (3, "unknown", false), "round {round}");
     }
 }
+
+#[test]
+fn a_cache_folder_that_is_a_file_gives_the_verdict_of_no_cache_with_one_warning() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    version(&dir.path().join("old"), "examples-c/lock_client.c", "examples-c/lock_server.c");
+    version(&dir.path().join("new"), "examples-c/lock_client.c", "examples-c/assembly/greedy_server.c");
+    let reference = check_cli(dir.path(), &["--no-cache"]);
+    for cache in ["a_file", "a_file/below"] {
+        std::fs::write(dir.path().join("a_file"), "not a folder").expect("write");
+        let got = check_cli(dir.path(), &["--cache", cache]);
+        assert_eq!(got, reference, "--cache {cache}");
+        assert_eq!(std::fs::read_to_string(dir.path().join("a_file")).expect("read"), "not a folder");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_subst"))
+            .current_dir(dir.path())
+            .args(["check", "old", "new", "--spec"])
+            .arg(root().join("specs/lock.lts"))
+            .args(["--assembly", "LOCK", "--prop", "GRANTED", "--max-missing", "1", "--cache", cache])
+            .env(subst::cache::KEY_ENV, TEST_KEY)
+            .output()
+            .expect("subst runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.matches("WARN").count(), 1, "{stderr}");
+        assert!(stderr.contains("the cache is not used"), "{stderr}");
+    }
+}

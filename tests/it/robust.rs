@@ -448,3 +448,48 @@ fn a_composition_of_2000_parts_is_ordered_and_verified() {
     let (code, stderr) = run_in(dir.path(), &["verify", "many.lts"]);
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+#[test]
+fn a_file_scope_enum_constant_beyond_int_is_reported_where_it_is_defined_when_used() {
+    let text = "enum E { A = 99999999999 };\nint main(void) {\n  int x = A;\n  return x;\n}\n";
+    let (dir, _) = source("e.c", text);
+    let (code, stderr) = run_in(dir.path(), &["show", "ir", "e.c"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("e.c:1:10") && stderr.contains("outside the range of int"), "{stderr}");
+    assert!(!stderr.contains("not declared"), "{stderr}");
+}
+
+#[test]
+fn an_unused_file_scope_enum_constant_beyond_int_is_no_error() {
+    let text = "enum E { A = 99999999999 };\nint main(void) {\n  int x = 1;\n  return x;\n}\n";
+    let (dir, _) = source("e.c", text);
+    let (code, stderr) = run_in(dir.path(), &["show", "ir", "e.c"]);
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+/// A spec whose composition puts `n` labels `x:` before the process `P`.
+fn labelled(n: usize) -> String {
+    format!("P = (a -> P).\n||S = ({}P).\n", "x:".repeat(n))
+}
+
+#[test]
+fn fifty_thousand_labels_on_one_process_exit_2_with_a_location() {
+    let (dir, _) = source("deep.lts", &labelled(50_000));
+    let (code, stderr) = run_in(dir.path(), &["show", "lts", "deep.lts", "S"]);
+    assert_eq!(code, Some(2), "{}", &stderr[..stderr.len().min(2000)]);
+    assert!(stderr.contains("deep.lts:2:") && stderr.contains("nested too deeply"), "{stderr}");
+    assert!(stderr.len() < 4000, "the message is short: {} bytes", stderr.len());
+}
+
+#[test]
+fn a_hundred_labels_on_one_process_prefix_its_events() {
+    let (dir, _) = source("labels.lts", &labelled(100));
+    let out = Command::new(env!("CARGO_BIN_EXE_subst"))
+        .current_dir(dir.path())
+        .args(["show", "lts", "labels.lts", "S"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let event = format!("{}a", "x.".repeat(100));
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&event), "{}", String::from_utf8_lossy(&out.stdout));
+}

@@ -362,7 +362,7 @@ impl<'p> Lowerer<'p> {
                 if let Some(FileName::Function(_)) = self.file(unit).and_then(|f| f.names.get(name)) {
                     return Err(self.unsupported("a function used as a value (a function pointer)", span));
                 }
-                return Err(self.error(&format!("`{name}` is not declared"), "unknown name", span));
+                return Err(self.undeclared(name, span));
             }
         };
         match self.var_ty(v) {

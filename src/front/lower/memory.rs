@@ -685,7 +685,7 @@ impl<'p> Lowerer<'p> {
                     Some(Binding::Unusable(what)) => Err(self.unsupported(&what, e.span)),
                     Some(Binding::Global(g)) => self.global_place(&g, e.span),
                     Some(_) => Err(self.error(&format!("`{name}` is not an object"), "not a variable", e.span)),
-                    None => Err(self.error(&format!("`{name}` is not declared"), "unknown name", e.span)),
+                    None => Err(self.undeclared(name, e.span)),
                 }
             }
             Expression::Member(m) => {

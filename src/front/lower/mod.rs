@@ -100,6 +100,11 @@ struct FileScope<'p> {
     enum_tags: HashMap<String, IntTy>,
     /// The functions this file defines (not only declares).
     defined: HashSet<String>,
+    /// Enum constants of a file-scope declaration without declarators that subst could not
+    /// read (say, a value outside the range of int): the declaration is only an error if one of
+    /// them is used, since headers declare many things subst never uses, and a use reports
+    /// the declaration's own error rather than "not declared".
+    failed: HashMap<String, Diagnostic>,
 }
 
 struct SwitchCtx {
@@ -570,7 +575,10 @@ impl<'p> Lowerer<'p> {
         // Headers declare many things subst never uses; their types are checked on use.
         let base = match self.base_type(&d.specifiers, decl.span) {
             Ok(t) => t,
-            Err(_) if typedef || d.declarators.iter().all(|i| is_function_declarator(&i.node.declarator.node)) => {
+            Err(e) if typedef || d.declarators.iter().all(|i| is_function_declarator(&i.node.declarator.node)) => {
+                for name in enumerator_names(&d.specifiers) {
+                    self.file_mut(unit).failed.entry(name.to_string()).or_insert_with(|| e.clone());
+                }
                 CType::Unsupported("a type subst cannot read".into(), decl.span)
             }
             Err(e) => return Err(e),
@@ -732,6 +740,15 @@ impl<'p> Lowerer<'p> {
     }
 
     // ----- types -----
+
+    /// The error for a use of `name`, which no scope declares: the error of the declaration
+    /// that failed to define it, if any, else "not declared".
+    fn undeclared(&self, name: &str, span: Span) -> Diagnostic {
+        match self.file(self.unit()).and_then(|f| f.failed.get(name)) {
+            Some(e) => e.clone(),
+            None => self.error(&format!("`{name}` is not declared"), "unknown name", span),
+        }
+    }
 
     fn lookup(&self, name: &str) -> Option<Binding> {
         let frame = self.frames.last()?;
@@ -987,6 +1004,17 @@ fn is_const_object(specs: &[Node<DeclarationSpecifier>], d: &lang_c::ast::Declar
 
 fn has_storage(specs: &[Node<DeclarationSpecifier>], class: StorageClassSpecifier) -> bool {
     specs.iter().any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == class))
+}
+
+/// The constants that the enum specifiers among `specs` define.
+fn enumerator_names(specs: &[Node<DeclarationSpecifier>]) -> impl Iterator<Item = &str> {
+    ctype::type_specifiers(specs)
+        .filter_map(|s| match &s.node {
+            TypeSpecifier::Enum(e) => Some(&e.node.enumerators),
+            _ => None,
+        })
+        .flatten()
+        .map(|en| en.node.identifier.node.name.as_str())
 }
 
 fn is_function_declarator(d: &lang_c::ast::Declarator) -> bool {
