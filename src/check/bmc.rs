@@ -38,6 +38,8 @@ struct Into {
 /// A node of the unrolling at one depth.
 struct Node {
     reach: Bool,
+    /// The symbolic state on arrival, until [`Bmc::unroll_level`] builds the node's out-edges
+    /// from it (then empty).
     state: Vec<Sym>,
     ways: Vec<Into>,
 }
@@ -202,8 +204,12 @@ impl<'a> Bmc<'a> {
                 let node = self.merge(ins);
                 built.insert(loc, node);
             }
-            let Some(node) = built.get(&loc) else { continue };
-            let (reach, state) = (node.reach.clone(), node.state.clone());
+            let Some(node) = built.get_mut(&loc) else { continue };
+            // The state is read only here, to build the node's out-edges: taken, not copied,
+            // so that a level keeps its nodes' conditions and ways but not a term per variable
+            // per location (straight-line code with many variables kept them all: memory
+            // quadratic in its length).
+            let (reach, state) = (node.reach.clone(), std::mem::take(&mut node.state));
             for &e in succ.get(loc.index()).map(Vec::as_slice).unwrap_or(&[]) {
                 let edge = &comp.edges[e];
                 let takes: &[(Take, bool)] = match &edge.stmt {
