@@ -197,6 +197,19 @@ fn syntax_error(e: lang_c::driver::SyntaxError) -> Diagnostic {
     let mut expected: Vec<&str> = e.expected.iter().copied().collect();
     expected.sort();
     let span = map.describe(e.offset);
+    // A character outside ASCII where the parser stops is not in a string, a character constant or
+    // a comment: it is in an identifier, which C11 and gcc accept and lang_c's grammar does not.
+    // `gcc -E` writes such a character as a universal character name (`\U000000e9`); a `.i` file
+    // may hold it in UTF-8.
+    let rest = e.source.get(e.offset..).unwrap_or("");
+    if rest.starts_with("\\u") || rest.starts_with("\\U") || rest.chars().next().is_some_and(|c| !c.is_ascii()) {
+        return Diagnostic::at(
+            span,
+            "unsupported construct: a character outside ASCII in an identifier",
+            "this character",
+        )
+        .with_note("subst reads identifiers made of ASCII letters, digits and `_`");
+    }
     Diagnostic::at(span, "syntax error", "unexpected token here")
         .with_note(format!("expected one of: {}", expected.join(" ")))
 }
