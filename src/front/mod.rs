@@ -150,10 +150,22 @@ fn preprocess(config: &Config, path: &Path) -> Result<String, Diagnostic> {
         return Err(Diagnostic::global(format!("the preprocessor (gcc -E) failed on {}", path.display()))
             .with_note(text.trim().to_string()));
     }
-    String::from_utf8(output.stdout).map_err(|_| {
+    let text = String::from_utf8(output.stdout).map_err(|_| {
         Diagnostic::global(format!("the preprocessed text of {} is not UTF-8", path.display()))
             .with_note("an included file is not UTF-8 text")
-    })
+    })?;
+    // `gcc -E` begins with a line marker (`# 0 "file.c"`), and every location subst reports comes
+    // from the markers. Options that drop them (`-P`) or print something else (`-dM`, `-M`,
+    // `--help`) would leave every finding at `<unknown>:1`, or parse text that is not the file.
+    let marked = text.strip_prefix("# ").is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
+    if !marked {
+        return Err(Diagnostic::global(format!(
+            "the preprocessor's output for {} is not the file with line markers",
+            path.display()
+        ))
+        .with_note("subst needs `gcc -E`'s line markers to locate its findings; check the --cpp options (e.g. `-P`, `-dM`, `-M`)"));
+    }
+    Ok(text)
 }
 
 /// Preprocesses (unless it is a `.i` file) and parses one file. The text is checked for nesting before `lang_c` parses

@@ -379,6 +379,20 @@ fn a_query_budget_of_0_is_a_usage_error_not_an_unbounded_solver() {
 }
 
 #[test]
+fn preprocessor_options_that_drop_the_line_markers_are_refused() {
+    // `-P` left every step of a run at `<unknown>:1`; `--help` and `-dM` print text that is not the
+    // file, which was parsed as if it were.
+    let (dir, _) = source("w.c", "void writer(void) { while (1) { a(); } }\n");
+    for option in ["--cpp=-P", "--cpp=--help", "--cpp=-dM"] {
+        let (code, stderr) = run_in(dir.path(), &["verify", "w.c", option]);
+        assert_eq!(code, Some(2), "{option}: {stderr}");
+        assert!(stderr.contains("w.c is not the file with line markers"), "{option}: {stderr}");
+    }
+    let (code, stderr) = run_in(dir.path(), &["show", "ir", "w.c", "--cpp=-DN=1"]);
+    assert_eq!(code, Some(0), "an option that keeps them is accepted: {stderr}");
+}
+
+#[test]
 fn timeout_holds_on_a_monolithic_product_too_large_to_explore() {
     // 40 independent two-state parts: 2^40 product states, which the monolithic engine used to
     // explore without looking at the clock until the memory ran out.
