@@ -101,6 +101,28 @@ impl<'a> Bmc<'a> {
         !self.stopped && self.carry.is_empty()
     }
 
+    /// Whether the unrolling is complete by the solver's account: no run takes another back edge,
+    /// though the simplifier did not make every such way false (a loop bounded by an input whose
+    /// range an `assume` gives: `n <= 30` and `i < n` at `i == 31` are contradictory, but not
+    /// syntactically). One query, for the disjunction of the ways into the next depth; when it
+    /// is unsatisfiable they are dropped, and [`Bmc::exhausted`] holds from then on, as a bounded
+    /// model checker's unwinding assertion that holds. A solver `unknown`, its budget or the
+    /// deadline leave the unrolling as it is and answer `false`.
+    pub fn settle_exhausted(&mut self) -> bool {
+        if self.stopped || self.carry.is_empty() {
+            return self.exhausted();
+        }
+        let next = Bool::or(&self.carry.iter().map(|(_, way, _)| way.cond.clone()).collect::<Vec<_>>());
+        match self.smt.sat(&[next.clone()]) {
+            Ok(false) => {
+                self.smt.assert(&next.not());
+                self.carry.clear();
+                true
+            }
+            Ok(true) | Err(_) => false,
+        }
+    }
+
     /// The number of loop iterations (back edges) unrolled so far.
     pub fn depth(&self) -> usize {
         self.levels.len()

@@ -775,6 +775,11 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
         while round == 1 && matches!(found, Ok(None)) && bmc.depth() < BMC_CHUNK && !bmc.exhausted() {
             found = bmc.deepen(bmc.depth().clamp(1, BMC_MAX_CHUNK));
         }
+        // No error within the bound: does any run go deeper? (A loop bounded by an assumed input
+        // range does not, though no way into the next depth simplified to false.)
+        if matches!(found, Ok(None)) {
+            bmc.settle_exhausted();
+        }
         bmc_stats = bmc.smt.stats;
         match found {
             Ok(Some(path)) => {

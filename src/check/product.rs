@@ -825,6 +825,11 @@ fn decide_on(
         while matches!(found, Ok(None)) && bmc.depth() < upto && !bmc.exhausted() {
             found = bmc.deepen(1);
         }
+        // At the last bound, ask the solver whether any run goes deeper (a loop bounded by a
+        // received value's range); the shallower bound is followed by the invariants instead.
+        if matches!(found, Ok(None)) && upto >= MAX_DEPTH {
+            bmc.settle_exhausted();
+        }
         *calls = bmc.smt.stats;
         match found {
             Ok(Some(path)) => Some(refute(&product, &path, budget, deadline)),
@@ -1114,6 +1119,9 @@ pub fn performs(comp: &Component, trace: &[String], budget: u32, deadline: Deadl
     let mut found = bmc.deepen(0);
     while matches!(found, Ok(None)) && !bmc.exhausted() && bmc.depth() <= MAX_DEPTH {
         found = bmc.deepen(1);
+    }
+    if matches!(found, Ok(None)) {
+        bmc.settle_exhausted();
     }
     let answer = match found {
         Ok(Some(_)) => Some(true),

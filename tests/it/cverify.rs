@@ -289,6 +289,16 @@ fn a_bound_at_a_program_constant_is_found() {
     insta::assert_snapshot!(how_decided("examples-c/loops/bounded_drift.c"), @"holds; by invariants: true; refinements: 0");
 }
 
+/// A loop bounded by an assumed input range, whose property no candidate invariant states, is
+/// proved by its complete unrolling: at 31 iterations the solver finds that no run goes on,
+/// though no way into the next iteration simplified to false.
+#[test]
+fn a_loop_bounded_by_an_assumed_range_is_proved_by_its_complete_unrolling() {
+    insta::assert_snapshot!(how_decided("examples-c/loops/sum_of_squares.c"), @"holds; by invariants: false; refinements: 0");
+    let r = &checked_program("examples-c/loops/sum_of_squares.c").result;
+    assert!(r.stats.bmc_complete, "the unrolling is complete");
+}
+
 /// Products of the loop's variables are columns of the sampled relations: `2*sum == i*i - i`.
 #[test]
 fn a_degree_two_invariant_is_found() {
