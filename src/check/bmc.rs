@@ -113,7 +113,7 @@ impl<'a> Bmc<'a> {
             return self.exhausted();
         }
         let next = Bool::or(&self.carry.iter().map(|(_, way, _)| way.cond.clone()).collect::<Vec<_>>());
-        match self.smt.sat(&[next.clone()]) {
+        match self.smt.sat(std::slice::from_ref(&next)) {
             Ok(false) => {
                 self.smt.assert(&next.not());
                 self.carry.clear();
