@@ -13,8 +13,10 @@
 //! It only ever reports a path whose nodes the model visits; the caller replays that path by
 //! symbolic simulation and in the interpreter before believing it. A bound says nothing about
 //! safety, except when the unrolling is complete ([`Bmc::exhausted`]): when no run can take
-//! another back edge (every such way simplified to false), the unrolling holds every run, and
-//! finding no error in it is a proof, as a bounded model checker's forward condition is.
+//! another back edge (every such way simplified to false, or the solver found their disjunction
+//! unsatisfiable: [`Bmc::settle_exhausted`], the unwinding assertion of bounded model checkers),
+//! the unrolling holds every run, and finding no error in it is a proof, as a bounded model
+//! checker's forward condition is.
 
 use std::collections::BTreeMap;
 

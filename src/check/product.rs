@@ -72,9 +72,10 @@
 //! - More missing behaviours come from the bounded search of the product without the traces
 //!   found ([`decide_excluding`]); its invariants are not tried there (they would have to
 //!   relate the monitor to the data), so it proves that none is left only when its unrolling
-//!   is complete, which a loop whose bound is a received value defeats (the unrolling's
-//!   simplification does not see the range). After a refutation that the new version performs
-//!   on another way, its extensions are left to the loop of [`super::contain`].
+//!   is complete within 16 iterations (a loop bounded by a received value's range
+//!   is, when the solver finds at that depth that no run goes on: [`super::bmc::Bmc::settle_exhausted`]).
+//!   After a refutation that the new version performs on another way, its extensions are left
+//!   to the loop of [`super::contain`].
 //! - The degree-2 candidates cost nonlinear solver queries; they are only tried when the
 //!   linear ones do not prove the product. A relation of degree 3 or more is not guessed.
 //! - A contained pair whose proof needs an invariant outside the candidates (a disjunction on
