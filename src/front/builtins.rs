@@ -1,4 +1,8 @@
 //! The functions the front end gives a meaning of its own instead of treating them as events.
+//!
+//! Invariant: a name here has its meaning only while the sources do not define a function of
+//! that name; a definition is inlined like any other (as gcc would link it), except for the
+//! error functions, whose call is the property whatever their body does.
 
 use crate::front::DataModel;
 use crate::ir::IntTy;

@@ -30,6 +30,14 @@ impl<'p> Lowerer<'p> {
             self.jump(exit, span);
             return Ok(None);
         }
+        // A function the sources define is the one they define, whatever its name, as gcc links
+        // it: a `__VERIFIER_assume` whose body does nothing cuts no run, a `nondet_int` that
+        // returns 5 is no input. Only the error functions keep their meaning, since their call
+        // is the property (SV-COMP's `reach_error` has a body).
+        let unit = self.unit();
+        if let Some((u, i)) = self.prog.find_function(unit, name) {
+            return self.inline(name, u, i, &args, span, want);
+        }
         if EXIT_FUNCTIONS.contains(&name) {
             for a in &args {
                 self.expr(a, false)?;
@@ -62,10 +70,6 @@ impl<'p> Lowerer<'p> {
         }
         if is_unsupported_nondet(name) {
             return Err(self.unsupported(&format!("`{name}` (a non-integer input)"), span));
-        }
-        let unit = self.unit();
-        if let Some((u, i)) = self.prog.find_function(unit, name) {
-            return self.inline(name, u, i, &args, span, want);
         }
         Ok(self.event_call(name, &args, span, want)?.map(Val::Int))
     }
