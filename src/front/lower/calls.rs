@@ -58,6 +58,29 @@ impl<'p> Lowerer<'p> {
             return Ok(None);
         }
         if let Some(ty) = nondet_type(name, self.model) {
+            // A prototype wider than the type the name promises (`long __VERIFIER_nondet_int()`)
+            // reads bits the input does not define: taking only the named type's values would
+            // prove what the compiled program does not guarantee. A narrower or same-width one
+            // converts, as the caller reads the low bits of the returned register.
+            let declared = match self.file(self.unit()).and_then(|f| f.names.get(name)) {
+                Some(FileName::Function(Proto { ret: CType::Int(d), .. })) => Some(*d),
+                _ => None,
+            };
+            if let Some(d) = declared
+                && d.bits > ty.bits.max(8)
+            {
+                let c_name = super::super::builtins::nondet_c_name(name).unwrap_or("int");
+                return Err(self
+                    .error(
+                        &format!(
+                            "`{name}` is declared to return a {}-bit integer, wider than the {c_name} it returns as an input",
+                            d.bits
+                        ),
+                        "the value of this call is not defined beyond the input's type",
+                        span,
+                    )
+                    .with_note(format!("declare it with the type its name gives: `{c_name} {name}(void)`")));
+            }
             if !args.is_empty() {
                 return Err(self.error(&format!("`{name}` takes no arguments"), "wrong number of arguments", span));
             }
