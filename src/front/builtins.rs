@@ -1,4 +1,8 @@
 //! The functions the front end gives a meaning of its own instead of treating them as events.
+//!
+//! Invariant: a name here has its meaning only while the sources do not define a function of
+//! that name; a definition is inlined like any other (as gcc would link it), except for the
+//! error functions, whose call is the property whatever their body does.
 
 use crate::front::DataModel;
 use crate::ir::IntTy;
@@ -58,11 +62,15 @@ pub fn c_type_by_name(name: &str, model: DataModel) -> Option<IntTy> {
     })
 }
 
+/// If `name` is a nondet function, the C name of the type it returns (`unsigned int`).
+pub fn nondet_c_name(name: &str) -> Option<&'static str> {
+    let suffix = name.strip_prefix("__VERIFIER_nondet_").or_else(|| name.strip_prefix("nondet_"))?;
+    NONDET_SUFFIXES.iter().find(|(s, _)| *s == suffix).map(|(_, c)| *c)
+}
+
 /// If `name` is a nondet function, the type it returns.
 pub fn nondet_type(name: &str, model: DataModel) -> Option<IntTy> {
-    let suffix = name.strip_prefix("__VERIFIER_nondet_").or_else(|| name.strip_prefix("nondet_"))?;
-    let (_, c) = NONDET_SUFFIXES.iter().find(|(s, _)| *s == suffix)?;
-    c_type_by_name(c, model)
+    c_type_by_name(nondet_c_name(name)?, model)
 }
 
 /// Whether `name` looks like a nondet function of a type subst does not support.

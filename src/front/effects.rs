@@ -196,7 +196,9 @@ impl Walker<'_> {
                 if let Expression::Identifier(id) = &c.node.callee.node {
                     let name = &id.node.name;
                     self.calls.insert(name.clone());
-                    let is_input = crate::front::nondet_type(name, crate::front::DataModel::Lp64).is_some();
+                    // A nondet function the sources define is an ordinary call (`lower::calls`).
+                    let is_input = crate::front::nondet_type(name, crate::front::DataModel::Lp64).is_some()
+                        && !self.summaries.is_some_and(|s| s.map.contains_key(name));
                     if !is_input {
                         self.effects.observable = true;
                     }

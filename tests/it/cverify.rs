@@ -164,6 +164,17 @@ fn svcomp_style_programs_are_never_answered_wrongly() {
     assert!(decided >= 25, "only {decided} programs decided");
 }
 
+#[test]
+fn soundness_probes_have_their_verdicts() {
+    // Programs that once got a wrong verdict (benches/VERIFY.md, "Soundness hunt (15s1)"), each
+    // with the verdict of the gcc-compiled program in its header: every one must be decided
+    // and right.
+    let (failures, decided) = check_dir("tests/data/soundness");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let total = std::fs::read_dir(root().join("tests/data/soundness")).expect("a folder").count();
+    assert_eq!(decided, total, "every soundness probe is decided");
+}
+
 /// The text report of the program `path` and its exit code, from the check of its folder.
 fn report_of(path: &str) -> (String, u8) {
     let Checked { comp, result, .. } = checked_program(path);

@@ -30,6 +30,14 @@ impl<'p> Lowerer<'p> {
             self.jump(exit, span);
             return Ok(None);
         }
+        // A function the sources define is the one they define, whatever its name, as gcc links
+        // it: a `__VERIFIER_assume` whose body does nothing cuts no run, a `nondet_int` that
+        // returns 5 is no input. Only the error functions keep their meaning, since their call
+        // is the property (SV-COMP's `reach_error` has a body).
+        let unit = self.unit();
+        if let Some((u, i)) = self.prog.find_function(unit, name) {
+            return self.inline(name, u, i, &args, span, want);
+        }
         if EXIT_FUNCTIONS.contains(&name) {
             for a in &args {
                 self.expr(a, false)?;
@@ -50,6 +58,29 @@ impl<'p> Lowerer<'p> {
             return Ok(None);
         }
         if let Some(ty) = nondet_type(name, self.model) {
+            // A prototype wider than the type the name promises (`long __VERIFIER_nondet_int()`)
+            // reads bits the input does not define: taking only the named type's values would
+            // prove what the compiled program does not guarantee. A narrower or same-width one
+            // converts, as the caller reads the low bits of the returned register.
+            let declared = match self.file(self.unit()).and_then(|f| f.names.get(name)) {
+                Some(FileName::Function(Proto { ret: CType::Int(d), .. })) => Some(*d),
+                _ => None,
+            };
+            if let Some(d) = declared
+                && d.bits > ty.bits.max(8)
+            {
+                let c_name = super::super::builtins::nondet_c_name(name).unwrap_or("int");
+                return Err(self
+                    .error(
+                        &format!(
+                            "`{name}` is declared to return a {}-bit integer, wider than the {c_name} it returns as an input",
+                            d.bits
+                        ),
+                        "the value of this call is not defined beyond the input's type",
+                        span,
+                    )
+                    .with_note(format!("declare it with the type its name gives: `{c_name} {name}(void)`")));
+            }
             if !args.is_empty() {
                 return Err(self.error(&format!("`{name}` takes no arguments"), "wrong number of arguments", span));
             }
@@ -62,10 +93,6 @@ impl<'p> Lowerer<'p> {
         }
         if is_unsupported_nondet(name) {
             return Err(self.unsupported(&format!("`{name}` (a non-integer input)"), span));
-        }
-        let unit = self.unit();
-        if let Some((u, i)) = self.prog.find_function(unit, name) {
-            return self.inline(name, u, i, &args, span, want);
         }
         Ok(self.event_call(name, &args, span, want)?.map(Val::Int))
     }
