@@ -898,6 +898,10 @@ fn sample(comp: &Component, cuts: &[LocId]) -> Vec<Vec<interp::State>> {
     // there with the samples they would have ended with (`ipc_queue` of `examples-c/ipc` fills
     // its one cut point within its first runs, then spent 0.1 s on the rest).
     let full = |out: &[Vec<interp::State>]| out.iter().all(|s| s.len() >= MAX_SAMPLES);
+    // A run at a location from which no cut point is reachable can add no sample: it stops
+    // there (straight-line code after the entry ran to its end in every run, 48 times its
+    // length).
+    let reaches_cut = reaches_any(comp, cuts);
     for seed in 0..SAMPLE_RUNS {
         if full(&out) {
             break;
@@ -926,9 +930,37 @@ fn sample(comp: &Component, cuts: &[LocId]) -> Vec<Vec<interp::State>> {
                 break;
             }
             at = edge.to;
+            if !reaches_cut.get(at.index()).copied().unwrap_or(false) {
+                break;
+            }
         }
     }
     out
+}
+
+/// Whether each location of `comp` reaches one of `targets` (itself included) along its edges.
+fn reaches_any(comp: &Component, targets: &[LocId]) -> Vec<bool> {
+    let n = comp.n_locs as usize;
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for e in &comp.edges {
+        if let Some(p) = preds.get_mut(e.to.index()) {
+            p.push(e.from.index());
+        }
+    }
+    let mut marked = vec![false; n];
+    let mut stack: Vec<usize> = targets.iter().map(|l| l.index()).filter(|&l| l < n).collect();
+    for &l in &stack {
+        marked[l] = true;
+    }
+    while let Some(l) = stack.pop() {
+        for &p in &preds[l] {
+            if p < n && !marked[p] {
+                marked[p] = true;
+                stack.push(p);
+            }
+        }
+    }
+    marked
 }
 
 /// The affine equalities `Σ a_i x_i + b = 0` among the scalar variables of one width that all
@@ -1176,6 +1208,17 @@ pub const PROVE_MAX_K: usize = MAX_K;
 #[cfg(test)]
 mod tests {
     use super::null_space;
+
+    #[test]
+    fn sampling_runs_stop_where_no_cut_point_is_reachable() {
+        // A loop at l1, then straight-line code: only l0 and l1 reach a cut point (l0, l1).
+        let comp = crate::ir::parse::component(
+            "component main\n  local x: i32\n  entry l0\n  exit l4\n  l0 -> l1: x = 0\n  l1 -> l1: assume (x < 3)\n  l1 -> l2: assume (x >= 3)\n  l2 -> l3: x = 1\n  l3 -> l4: x = 2\n",
+        )
+        .expect("the IR text parses");
+        let cuts = super::cut_points(&comp);
+        assert_eq!(super::reaches_any(&comp, &cuts), vec![true, true, false, false, false]);
+    }
 
     #[test]
     fn null_space_finds_the_affine_relation_of_a_loop() {
