@@ -6,7 +6,9 @@
 //! [`crate::ir::eval`] (SMT-LIB's operators were chosen to agree with it, division by zero
 //! included), and [`Encoder::step`] gives an edge's guard and post-state, from which the
 //! abstraction builds its queries, the symbolic simulation its path formulas, and the refinement
-//! its weakest preconditions.
+//! its weakest preconditions. [`Encoder::effect`] gives the same guard and the one variable
+//! an edge writes, for callers whose states share what an edge leaves alone (the persistent
+//! vectors of `check::bmc` and the block encoding, read through [`Vars`]).
 //!
 //! Invariants:
 //! - Z3's context is thread-local (z3 0.22): every term lives on the thread that made it, and
