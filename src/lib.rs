@@ -18,7 +18,7 @@
 //! | [`diag`] | diagnostics about input, rendered with the source line (ariadne) | done |
 //! | [`cli`] | command-line arguments to library calls and exit codes; one spec search for every command; a progress line on a terminal ([`cli::progress`]); `show ir|model|assumption|table` as text and DOT ([`cli::show`]) | `show`; `verify` on FSP and C; `check` on FSP and on C (containment, compatibility, `--git-base`); `--format text|json|sarif` on every verdict |
 //! | [`deadline`] | the whole run's deadline (`--timeout`): one value every phase and every SMT query looks at | done |
-//! | [`util`] | maps and sets with a fixed hasher, so that runs do the same work in the same order | done |
+//! | [`util`] | maps and sets with a fixed hasher, so that runs do the same work in the same order; a persistent vector ([`util::pvec`]) for the symbolic states of the bounded search and the block encoding, so that a step copies what its edge writes | done |
 //! | [`cache`] | the persistent cache (`.subst/`): observation tables and verdicts, content-addressed, written atomically; an entry is a hint, never a premise | tables (with digests of what they were learned for), predicates and verdicts of compatibility |
 //!
 //! # Architecture invariants

@@ -1,4 +1,4 @@
-//! Hash maps and sets with a fixed hasher.
+//! Hash maps and sets with a fixed hasher, and a persistent vector ([`pvec`]).
 //!
 //! The standard `RandomState` seeds each process differently, so iterating a map could visit
 //! its entries in a different order from one run to the next; where that order reaches the
@@ -15,3 +15,5 @@ pub type HashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<Defa
 /// A `HashSet` that iterates in the same order in every run.
 #[allow(clippy::disallowed_types)]
 pub type HashSet<T> = std::collections::HashSet<T, BuildHasherDefault<DefaultHasher>>;
+
+pub mod pvec;

@@ -107,7 +107,8 @@ use z3::ast::{Ast, Bool, Dynamic};
 use crate::front::ERROR_EVENT;
 use crate::ir::interp;
 use crate::ir::{BinOp, Component, Event, Expr, ExprKind, LocId, Stmt, UnOp};
-use crate::smt::{self, Encoder, Smt, SmtError, Sym, Take};
+use crate::smt::{self, Effect, Encoder, Smt, SmtError, Sym, Take};
+use crate::util::pvec::PVec;
 
 /// How an edge is taken by the unrollings and the block encoding, and whether that way is an
 /// error: a `check` both ways, `reach_error()` as an error, events silently.
@@ -149,8 +150,10 @@ pub struct Blocks {
     pub blocks: Vec<Block>,
 }
 
-/// A way into a location within a block: under `cond`, with state `post`.
-type Way = (Bool, Vec<Sym>);
+/// A way into a location within a block: under `cond`, with state `post`, a persistent vector
+/// so that a step copies what its edge writes, not the whole state (straight-line code over
+/// `n` variables cost `n²` copies).
+type Way = (Bool, PVec<Sym>);
 
 /// Cuts `enc`'s component into blocks over the state constants `vocab`, keeping only the ways
 /// `(edge, take)` that `keep` accepts; with `every_location`, every location is a cut point.
@@ -197,7 +200,7 @@ pub fn blocks_by_path(
         let start = position[cut.index()];
         for &loc in &order[start..] {
             let ways: Vec<Way> = if loc == cut {
-                vec![(Bool::from_bool(true), vocab.to_vec())]
+                vec![(Bool::from_bool(true), PVec::from_vec(vocab.to_vec()))]
             } else {
                 match incoming.remove(&loc) {
                     Some(ways) if ways.len() <= max_ways => ways,
@@ -212,22 +215,26 @@ pub fn blocks_by_path(
                         if !keep(e, take) {
                             continue;
                         }
-                        let step = enc.step(edge, take, &state);
-                        let cond = Bool::and(&[reach.clone(), step.guard]).simplify();
+                        let Effect { guard, write, .. } = enc.effect(edge, take, &state);
+                        let cond = Bool::and(&[reach.clone(), guard]).simplify();
                         if cond.as_bool() == Some(false) {
                             continue;
+                        }
+                        let mut post = state.clone();
+                        if let Some((v, sym)) = write {
+                            post.set(v.index(), sym);
                         }
                         let head = if error {
                             Head::Error
                         } else if is_cut[edge.to.index()] {
                             Head::Cut(cut_index(edge.to).expect("a cut point"))
                         } else {
-                            incoming.entry(edge.to).or_default().push((cond, step.post));
+                            incoming.entry(edge.to).or_default().push((cond, post));
                             continue;
                         };
                         let mut all = defs.clone();
                         all.push(cond);
-                        out.push(Block { from: Some(ci), constraint: Bool::and(&all), post: step.post, head });
+                        out.push(Block { from: Some(ci), constraint: Bool::and(&all), post: post.to_vec(), head });
                     }
                 }
             }
@@ -259,7 +266,9 @@ pub fn cut_points(comp: &Component) -> Vec<LocId> {
 }
 
 /// Where `ways` meet: a named reach condition and state, their definitions added to `defs`.
-fn merge(ways: Vec<Way>, defs: &mut Vec<Bool>, counter: &mut u64) -> (Bool, Vec<Sym>) {
+/// Only the variables on which the ways' states differ are compared and named (in increasing
+/// order); the persistent vectors' diff skips what they share.
+fn merge(ways: Vec<Way>, defs: &mut Vec<Bool>, counter: &mut u64) -> (Bool, PVec<Sym>) {
     if ways.len() == 1 {
         let (c, p) = ways.into_iter().next().expect("one way");
         return (c, p);
@@ -268,17 +277,18 @@ fn merge(ways: Vec<Way>, defs: &mut Vec<Bool>, counter: &mut u64) -> (Bool, Vec<
     let reach = Bool::new_const(format!("blk.r!{counter}"));
     let conds: Vec<Bool> = ways.iter().map(|(c, _)| c.clone()).collect();
     defs.push(reach.eq(Bool::or(&conds).simplify()));
-    let n = ways[0].1.len();
-    let mut state = Vec::with_capacity(n);
-    for v in 0..n {
-        let first = ways[0].1[v].clone();
-        if ways.iter().all(|(_, p)| p[v].dynamic() == first.dynamic()) {
-            state.push(first);
-            continue;
-        }
-        let mut value = ways[ways.len() - 1].1[v].dynamic();
+    let mut differ = Vec::new();
+    for (_, p) in &ways[1..] {
+        p.diff(&ways[0].1, |a, b| a.dynamic() == b.dynamic(), &mut differ);
+    }
+    differ.sort_unstable();
+    differ.dedup();
+    let mut state = ways[0].1.clone();
+    for &v in &differ {
+        let first = ways[0].1.get(v).clone();
+        let mut value = ways[ways.len() - 1].1.get(v).dynamic();
         for (c, p) in ways[..ways.len() - 1].iter().rev() {
-            value = c.ite(&p[v].dynamic(), &value);
+            value = c.ite(&p.get(v).dynamic(), &value);
         }
         *counter += 1;
         let named = match &first {
@@ -293,7 +303,7 @@ fn merge(ways: Vec<Way>, defs: &mut Vec<Bool>, counter: &mut u64) -> (Bool, Vec<
             ),
         };
         defs.push(named.dynamic().eq(&value));
-        state.push(named);
+        state.set(v, named);
     }
     (reach, state)
 }
@@ -888,6 +898,10 @@ fn sample(comp: &Component, cuts: &[LocId]) -> Vec<Vec<interp::State>> {
     // there with the samples they would have ended with (`ipc_queue` of `examples-c/ipc` fills
     // its one cut point within its first runs, then spent 0.1 s on the rest).
     let full = |out: &[Vec<interp::State>]| out.iter().all(|s| s.len() >= MAX_SAMPLES);
+    // A run at a location from which no cut point is reachable can add no sample: it stops
+    // there (straight-line code after the entry ran to its end in every run, 48 times its
+    // length).
+    let reaches_cut = reaches_any(comp, cuts);
     for seed in 0..SAMPLE_RUNS {
         if full(&out) {
             break;
@@ -916,9 +930,37 @@ fn sample(comp: &Component, cuts: &[LocId]) -> Vec<Vec<interp::State>> {
                 break;
             }
             at = edge.to;
+            if !reaches_cut.get(at.index()).copied().unwrap_or(false) {
+                break;
+            }
         }
     }
     out
+}
+
+/// Whether each location of `comp` reaches one of `targets` (itself included) along its edges.
+fn reaches_any(comp: &Component, targets: &[LocId]) -> Vec<bool> {
+    let n = comp.n_locs as usize;
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for e in &comp.edges {
+        if let Some(p) = preds.get_mut(e.to.index()) {
+            p.push(e.from.index());
+        }
+    }
+    let mut marked = vec![false; n];
+    let mut stack: Vec<usize> = targets.iter().map(|l| l.index()).filter(|&l| l < n).collect();
+    for &l in &stack {
+        marked[l] = true;
+    }
+    while let Some(l) = stack.pop() {
+        for &p in &preds[l] {
+            if p < n && !marked[p] {
+                marked[p] = true;
+                stack.push(p);
+            }
+        }
+    }
+    marked
 }
 
 /// The affine equalities `Σ a_i x_i + b = 0` among the scalar variables of one width that all
@@ -1166,6 +1208,17 @@ pub const PROVE_MAX_K: usize = MAX_K;
 #[cfg(test)]
 mod tests {
     use super::null_space;
+
+    #[test]
+    fn sampling_runs_stop_where_no_cut_point_is_reachable() {
+        // A loop at l1, then straight-line code: only l0 and l1 reach a cut point (l0, l1).
+        let comp = crate::ir::parse::component(
+            "component main\n  local x: i32\n  entry l0\n  exit l4\n  l0 -> l1: x = 0\n  l1 -> l1: assume (x < 3)\n  l1 -> l2: assume (x >= 3)\n  l2 -> l3: x = 1\n  l3 -> l4: x = 2\n",
+        )
+        .expect("the IR text parses");
+        let cuts = super::cut_points(&comp);
+        assert_eq!(super::reaches_any(&comp, &cuts), vec![true, true, false, false, false]);
+    }
 
     #[test]
     fn null_space_finds_the_affine_relation_of_a_loop() {

@@ -6,7 +6,9 @@
 //! [`crate::ir::eval`] (SMT-LIB's operators were chosen to agree with it, division by zero
 //! included), and [`Encoder::step`] gives an edge's guard and post-state, from which the
 //! abstraction builds its queries, the symbolic simulation its path formulas, and the refinement
-//! its weakest preconditions.
+//! its weakest preconditions. [`Encoder::effect`] gives the same guard and the one variable
+//! an edge writes, for callers whose states share what an edge leaves alone (the persistent
+//! vectors of `check::bmc` and the block encoding, read through [`Vars`]).
 //!
 //! Invariants:
 //! - Z3's context is thread-local (z3 0.22): every term lives on the thread that made it, and
@@ -28,7 +30,7 @@ use z3::ast::{Array, Ast, BV, Bool, Dynamic};
 use z3::{DeclKind, Params, SatResult, Solver, Sort};
 
 use crate::deadline::Deadline;
-use crate::ir::{BinOp, Component, Edge, Event, Expr, ExprKind, IntTy, Lvalue, Stmt, UnOp, VarTy};
+use crate::ir::{BinOp, Component, Edge, Event, Expr, ExprKind, IntTy, Lvalue, Stmt, UnOp, VarId, VarTy};
 
 /// The width of array indices in formulas: every C index type fits.
 const INDEX_BITS: u32 = 64;
@@ -53,6 +55,43 @@ impl Sym {
 
     fn same(&self, other: &Sym) -> bool {
         self.dynamic() == other.dynamic()
+    }
+}
+
+/// A state to read terms from: a slice with one [`Sym`] per variable, or the persistent vector
+/// of the bounded search ([`crate::util::pvec::PVec`]), whose steps copy only what they write.
+pub trait Vars {
+    /// The term of variable `v`.
+    fn term(&self, v: VarId) -> &Sym;
+}
+
+impl Vars for [Sym] {
+    fn term(&self, v: VarId) -> &Sym {
+        &self[v.index()]
+    }
+}
+
+impl<const N: usize> Vars for [Sym; N] {
+    fn term(&self, v: VarId) -> &Sym {
+        &self[v.index()]
+    }
+}
+
+impl Vars for Vec<Sym> {
+    fn term(&self, v: VarId) -> &Sym {
+        &self[v.index()]
+    }
+}
+
+impl Vars for crate::util::pvec::PVec<Sym> {
+    fn term(&self, v: VarId) -> &Sym {
+        self.get(v.index())
+    }
+}
+
+impl<S: Vars + ?Sized> Vars for &S {
+    fn term(&self, v: VarId) -> &Sym {
+        (**self).term(v)
     }
 }
 
@@ -103,6 +142,17 @@ pub struct Step {
     pub guard: Bool,
     /// The state after it.
     pub post: Vec<Sym>,
+    /// Constants standing for inputs read by the step.
+    pub fresh: Vec<Dynamic>,
+}
+
+/// An edge's effect as what it writes: [`Step`] without the copy of the state, for callers that
+/// keep states that share what an edge leaves alone. Every edge writes at most one variable.
+pub struct Effect {
+    /// When the edge can be taken.
+    pub guard: Bool,
+    /// The variable the edge writes and its term after it; `None` when it writes nothing.
+    pub write: Option<(VarId, Sym)>,
     /// Constants standing for inputs read by the step.
     pub fresh: Vec<Dynamic>,
 }
@@ -195,15 +245,15 @@ impl<'a> Encoder<'a> {
     }
 
     /// `e` as a bit-vector of its type's width, over the state `st`.
-    pub fn bv(&self, e: &Expr, st: &[Sym]) -> BV {
+    pub fn bv<S: Vars + ?Sized>(&self, e: &Expr, st: &S) -> BV {
         match &e.kind {
             ExprKind::Const(v) => const_bv(*v, e.ty),
-            ExprKind::Var(v) => match &st[v.index()] {
+            ExprKind::Var(v) => match st.term(*v) {
                 Sym::Bv(b) => b.clone(),
                 // The checker rejects this; a total encoding reads element 0.
                 Sym::Arr(a, _) => a.select(&BV::from_u64(0, INDEX_BITS)).as_bv().expect("bit-vector elements"),
             },
-            ExprKind::Load(v, idx) => match &st[v.index()] {
+            ExprKind::Load(v, idx) => match st.term(*v) {
                 Sym::Arr(a, n) => {
                     let (i, ok) = index(&self.bv(idx, st), idx.ty, *n);
                     let elem = a.select(&i).as_bv().expect("bit-vector elements");
@@ -243,7 +293,7 @@ impl<'a> Encoder<'a> {
 
     /// `e != 0` as a formula, without going through a 0/1 bit-vector where `e` is a comparison
     /// or a logical operator.
-    pub fn cond(&self, e: &Expr, st: &[Sym]) -> Bool {
+    pub fn cond<S: Vars + ?Sized>(&self, e: &Expr, st: &S) -> Bool {
         match &e.kind {
             ExprKind::Binary(op, a, b) if op.is_boolean() => self.boolean(*op, a, b, st),
             ExprKind::Unary(UnOp::Not, a) => self.cond(a, st).not(),
@@ -252,7 +302,7 @@ impl<'a> Encoder<'a> {
         }
     }
 
-    fn boolean(&self, op: BinOp, a: &Expr, b: &Expr, st: &[Sym]) -> Bool {
+    fn boolean<S: Vars + ?Sized>(&self, op: BinOp, a: &Expr, b: &Expr, st: &S) -> Bool {
         if let BinOp::And | BinOp::Or = op {
             let (x, y) = (self.cond(a, st), self.cond(b, st));
             return if op == BinOp::And { Bool::and(&[x, y]) } else { Bool::or(&[x, y]) };
@@ -274,36 +324,46 @@ impl<'a> Encoder<'a> {
         }
     }
 
-    /// `st` with `lv` set to `value` (of the element type of `lv`'s variable).
-    fn assign(&self, st: &[Sym], lv: &Lvalue, value: BV) -> Vec<Sym> {
-        let mut post = st.to_vec();
+    /// The write of `value` (of the element type of `lv`'s variable) to `lv` in `st`.
+    fn assign<S: Vars + ?Sized>(&self, st: &S, lv: &Lvalue, value: BV) -> Option<(VarId, Sym)> {
         match lv {
-            Lvalue::Var(v) => post[v.index()] = Sym::Bv(value),
-            Lvalue::Elem(v, idx) => {
-                if let Sym::Arr(a, n) = &st[v.index()] {
+            Lvalue::Var(v) => Some((*v, Sym::Bv(value))),
+            Lvalue::Elem(v, idx) => match st.term(*v) {
+                Sym::Arr(a, n) => {
                     let (i, ok) = index(&self.bv(idx, st), idx.ty, *n);
-                    post[v.index()] = Sym::Arr(ok.ite(&a.store(&i, &value), a), *n);
+                    Some((*v, Sym::Arr(ok.ite(&a.store(&i, &value), a), *n)))
                 }
-            }
+                Sym::Bv(_) => None,
+            },
         }
-        post
     }
 
     /// The effect of `edge` taken as `take` on the state `st`.
     pub fn step(&self, edge: &Edge, take: Take, st: &[Sym]) -> Step {
-        let keep = |guard: Bool| Step { guard, post: st.to_vec(), fresh: vec![] };
+        let Effect { guard, write, fresh } = self.effect(edge, take, st);
+        let mut post = st.to_vec();
+        if let Some((v, sym)) = write {
+            post[v.index()] = sym;
+        }
+        Step { guard, post, fresh }
+    }
+
+    /// The effect of `edge` taken as `take` on the state `st`, as the one variable it writes:
+    /// the same terms as [`Encoder::step`], built in the same order.
+    pub fn effect<S: Vars + ?Sized>(&self, edge: &Edge, take: Take, st: &S) -> Effect {
+        let keep = |guard: Bool| Effect { guard, write: None, fresh: vec![] };
         match &edge.stmt {
             Stmt::Skip => keep(Bool::from_bool(true)),
             Stmt::Assume(c) => keep(self.cond(c, st)),
             Stmt::Check(c, _) => keep(if take == Take::Fault { self.cond(c, st).not() } else { self.cond(c, st) }),
             Stmt::Assign(lv, e) => {
                 let value = self.bv(e, st);
-                Step { guard: Bool::from_bool(true), post: self.assign(st, lv, value), fresh: vec![] }
+                Effect { guard: Bool::from_bool(true), write: self.assign(st, lv, value), fresh: vec![] }
             }
             Stmt::Havoc(lv) => {
                 let v = lv.var();
                 let t = self.comp.var(v).ty.elem();
-                match (lv, &st[v.index()]) {
+                match (lv, st.term(v)) {
                     (Lvalue::Var(_), Sym::Arr(_, n)) => {
                         let n2 = self.counter.get();
                         self.counter.set(n2 + 1);
@@ -312,14 +372,13 @@ impl<'a> Encoder<'a> {
                             &Sort::bitvector(INDEX_BITS),
                             &Sort::bitvector(width(t)),
                         );
-                        let mut post = st.to_vec();
-                        post[v.index()] = Sym::Arr(a.clone(), *n);
-                        Step { guard: Bool::from_bool(true), post, fresh: vec![Dynamic::from_ast(&a)] }
+                        let write = Some((v, Sym::Arr(a.clone(), *n)));
+                        Effect { guard: Bool::from_bool(true), write, fresh: vec![Dynamic::from_ast(&a)] }
                     }
                     _ => {
                         let h = self.fresh_bv(&format!("in.{}", self.comp.var(v).name), t);
-                        let post = self.assign(st, lv, h.clone());
-                        Step { guard: Bool::from_bool(true), post, fresh: vec![Dynamic::from_ast(&h)] }
+                        let write = self.assign(st, lv, h.clone());
+                        Effect { guard: Bool::from_bool(true), write, fresh: vec![Dynamic::from_ast(&h)] }
                     }
                 }
             }
@@ -340,14 +399,14 @@ impl<'a> Encoder<'a> {
                             (h.clone(), vec![Dynamic::from_ast(&h)], guard)
                         }
                     };
-                    let post = match lv {
+                    let write = match lv {
                         Some(lv) => {
                             let t = self.comp.var(lv.var()).ty.elem();
                             self.assign(st, lv, convert(&value, fty, t))
                         }
-                        None => st.to_vec(),
+                        None => None,
                     };
-                    Step { guard, post, fresh }
+                    Effect { guard, write, fresh }
                 }
                 (Event::Send(..), Take::Fault) => keep(Bool::from_bool(false)),
             },
