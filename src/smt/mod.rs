@@ -20,6 +20,9 @@
 //!   ([`Smt`]'s retry): Z3's incremental mode, which every [`Smt`] is in, skips the
 //!   preprocessing that decides some queries (array-heavy bounded searches) at a small fraction
 //!   of the cost. Same formula, so the answer is as sound; both attempts count work, not time.
+//!   A caller whose queries are large unrollings asked once each (k-induction, the invariant
+//!   checks that a proof rests on) sets its [`Smt`] to ask one-shot solvers only
+//!   ([`Smt::set_one_shot`]).
 
 pub mod division;
 
@@ -799,6 +802,8 @@ pub struct Smt {
     call_limit: Option<u64>,
     /// Whether a check was refused at `call_limit` since it was set.
     refused: bool,
+    /// Every check is asked of a one-shot solver ([`Smt::set_one_shot`]).
+    one_shot_only: bool,
 }
 
 impl Smt {
@@ -819,6 +824,7 @@ impl Smt {
             one_shot_model: None,
             call_limit: None,
             refused: false,
+            one_shot_only: false,
         }
     }
 
@@ -837,6 +843,17 @@ impl Smt {
     /// refines by weakest preconditions).
     pub fn call_limit_reached(&self) -> bool {
         self.refused
+    }
+
+    /// Asks every later check (`on`), or none, of a one-shot solver given everything asserted
+    /// at once, with the check's budget, instead of the incremental solver: the same formula,
+    /// so the same answer, but Z3 preprocesses a one-shot check (solving equations, simplifying
+    /// arrays), which its incremental mode skips. For callers whose queries are large formulas
+    /// asked once each, such as k-induction's unrollings, where the state of step `j + 1` is
+    /// equated to the post-state of step `j` and solving those equations is most of the work.
+    /// A fresh solver costs its set-up, which is more than a small query's check.
+    pub fn set_one_shot(&mut self, on: bool) {
+        self.one_shot_only = on;
     }
 
     /// [`Smt::new`], giving each query at most the time left before `deadline`.
@@ -909,9 +926,12 @@ impl Smt {
             return Err(SmtError::CallLimit(limit));
         }
         self.stats.calls += 1;
+        if self.one_shot_only {
+            return self.check_fresh(false);
+        }
         let (result, why) = check_watched(&self.solver, self.deadline);
         match self.read(result, why) {
-            Err(SmtError::Budget(_)) => self.one_shot(),
+            Err(SmtError::Budget(_)) => self.check_fresh(true),
             r => r,
         }
     }
@@ -935,18 +955,23 @@ impl Smt {
     /// product of versions, one level's query used up 100 M resource units incrementally
     /// without an answer, and 0.46 M as a one-shot check (Z3 4.8.12). The retry asks the
     /// same formula, so its answer is as sound as the first; it only ever costs one more
-    /// budget, spent only by queries that were over budget.
-    fn one_shot(&mut self) -> Result<bool, SmtError> {
+    /// budget, spent only by queries that were over budget (`retry`). An [`Smt`] set to
+    /// [`Smt::set_one_shot`] asks every check here first and only (not `retry`).
+    fn check_fresh(&mut self, retry: bool) -> Result<bool, SmtError> {
         let fresh = Solver::new();
         fresh.set_params(&self.params());
         for a in self.solver.get_assertions() {
             fresh.assert(&a);
         }
-        self.stats.one_shot += 1;
-        self.stats.calls += 1;
+        if retry {
+            self.stats.one_shot += 1;
+            self.stats.calls += 1;
+        }
         let (result, why) = check_watched(&fresh, self.deadline);
         let r = self.read(result, why);
-        tracing::debug!(answer = ?r, "an SMT query over budget, asked again of a one-shot solver");
+        if retry {
+            tracing::debug!(answer = ?r, "an SMT query over budget, asked again of a one-shot solver");
+        }
         if matches!(r, Ok(true)) {
             self.one_shot_model = fresh.get_model();
         }
@@ -1250,6 +1275,43 @@ mod term_tests {
         // An interrupt left pending would make this `simplify` fail (a panic in the z3 crate).
         let x = BV::new_const("x", 8);
         assert_eq!(x.bvadd(BV::from_u64(0, 8)).eq(&x).simplify().as_bool(), Some(true));
+    }
+
+    /// An array written at `0..n` by a chain of steps, `a(j + 1) == store(a(j), j, x(j))`, and
+    /// a read of it that differs from what was written: unsatisfiable. A one-shot check solves
+    /// the steps' equations and rewrites every read over the stores away before bit-blasting;
+    /// the incremental solver reasons about the chain with the array theory's lemmas.
+    fn unrolled_stores(n: u64) -> Vec<Bool> {
+        let sort = (Sort::bitvector(INDEX_BITS), Sort::bitvector(32));
+        let a = |j: u64| Array::new_const(format!("a{j}"), &sort.0, &sort.1);
+        let x = |j: u64| BV::new_const(format!("x{j}"), 32);
+        let at = |j: u64| BV::from_u64(j, INDEX_BITS);
+        let mut facts: Vec<Bool> = (0..n).map(|j| a(j + 1).eq(a(j).store(&at(j), &x(j)))).collect();
+        let differs: Vec<Bool> =
+            (0..n).map(|k| a(n).select(&at(k)).as_bv().expect("a bit-vector").eq(x(k)).not()).collect();
+        facts.push(Bool::or(&differs));
+        facts
+    }
+
+    #[test]
+    fn a_solver_set_to_one_shot_answers_an_unrolling_in_one_check_that_the_incremental_one_gives_up_on() {
+        // 60 stores: the incremental solver runs out of even 1 M units (measured), the one-shot
+        // check needs under 10 thousand.
+        let budget = 50_000;
+        let mut incremental = Smt::new(budget);
+        assert_eq!(incremental.sat(&unrolled_stores(60)), Ok(false));
+        assert_eq!((incremental.stats.calls, incremental.stats.one_shot), (2, 1), "over budget, then retried");
+        let mut one_shot = Smt::new(budget);
+        one_shot.set_one_shot(true);
+        assert_eq!(one_shot.sat(&unrolled_stores(60)), Ok(false));
+        assert_eq!((one_shot.stats.calls, one_shot.stats.one_shot), (1, 0));
+        // A satisfiable query's model is the one-shot solver's.
+        let y = BV::new_const("y", 8);
+        let m = one_shot.model(&[y.bvugt(BV::from_u64(200, 8))]).unwrap().expect("satisfiable");
+        assert!(model_value(&m, &y, IntTy::U8) > 200);
+        one_shot.set_one_shot(false);
+        assert_eq!(one_shot.sat(&[y.eq(BV::from_u64(1, 8))]), Ok(true));
+        assert_eq!(one_shot.stats.calls, 3);
     }
 
     #[test]
