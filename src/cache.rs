@@ -199,6 +199,11 @@ impl Cache {
         Cache { dir: None }
     }
 
+    /// Whether entries are read and written (a folder and a key).
+    pub fn enabled(&self) -> bool {
+        self.dir.is_some()
+    }
+
     fn path(&self, kind: &str, key: &str) -> Option<PathBuf> {
         self.dir.as_ref().map(|(d, _)| d.join(kind).join(format!("{key}.json")))
     }
