@@ -24,8 +24,12 @@
 //! of the attempt and of the old version, keyed by their formulas, so that they ask the solver
 //! fewer times for the same graphs: a re-check costs at most a fresh check plus that share of
 //! the old one, less what the answers spare. From the cache (the pre-merge case), the old
-//! check's last models are rebuilt from the cached predicates before the attempt, outside its
-//! limit: without the cache they are in memory. Why the limit
+//! check's last models and its answered edge queries are loaded from `model` entries (kept by
+//! the first process per component, under a key of its code, predicates and abstraction
+//! settings; [`crate::abs::stored`]), or, where an entry is missing or does not fit, rebuilt
+//! from the cached predicates, before the attempt and outside its limit; the new process's
+//! solver is set up before that (Z3's first scope, start-up like the front end's, which the
+//! in-process re-check finds done). Without the cache they are in memory. Why the limit
 //! is needed: the old predicates (adopted by unchanged components, seeded into changed ones)
 //! make the first models of the upgrade as large as the old check's last ones, while the
 //! changed component is still coarse. On P2 after the IPC's `ipc1`, the product outgrew the
