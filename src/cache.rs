@@ -16,6 +16,15 @@
 //! are not read, and callers bound what they take from an entry (e.g. the number and size of
 //! predicates). Every rejection is logged at WARN.
 //!
+//! Kinds of entries: `compat` (a check of one version: verdict, counts, each level's table),
+//! `predicates` (a component's predicates, by its code), `model` (a component's last may-graph
+//! and its answered edge queries, by its code, its predicates and the abstraction settings,
+//! [`crate::abs::stored`]) and `contain` (containment of a pair of codes). A `model` entry lets
+//! a later `subst check` load the old check's models instead of building them again; what it
+//! holds is checked for shape against the component and the precision before use (every index
+//! in range, sizes bounded), and one that does not fit is a miss with a warning, after which
+//! the model is built from the predicates as before.
+//!
 //! Even an authentic entry is a hint, never a premise: an observation table is used as it is only for a
 //! level whose component and property have the digest it was learned for, and re-validated by
 //! dynamic L* (paper 003 Theorem 2) otherwise; every candidate built from it goes through
@@ -197,6 +206,11 @@ impl Cache {
     /// No cache: every load misses, every store is dropped.
     pub fn disabled() -> Cache {
         Cache { dir: None }
+    }
+
+    /// Whether entries are read and written (a folder and a key).
+    pub fn enabled(&self) -> bool {
+        self.dir.is_some()
     }
 
     fn path(&self, kind: &str, key: &str) -> Option<PathBuf> {

@@ -19,7 +19,7 @@
 //! | [`cli`] | command-line arguments to library calls and exit codes; one spec search for every command; a progress line on a terminal ([`cli::progress`]); `show ir|model|assumption|table` as text and DOT ([`cli::show`]) | `show`; `verify` on FSP and C; `check` on FSP and on C (containment, compatibility, `--git-base`); `--format text|json|sarif` on every verdict |
 //! | [`deadline`] | the whole run's deadline (`--timeout`): one value every phase and every SMT query looks at | done |
 //! | [`util`] | maps and sets with a fixed hasher, so that runs do the same work in the same order; a persistent vector ([`util::pvec`]) for the symbolic states of the bounded search and the block encoding, so that a step copies what its edge writes | done |
-//! | [`cache`] | the persistent cache (`.subst/`): observation tables and verdicts, content-addressed, written atomically; an entry is a hint, never a premise | tables (with digests of what they were learned for), predicates and verdicts of compatibility |
+//! | [`cache`] | the persistent cache (`.subst/`): observation tables and verdicts, content-addressed, written atomically; an entry is a hint, never a premise | tables (with digests of what they were learned for), predicates, the old check's last models with their answered edge queries ([`abs::stored`]: loaded by a later `check` instead of rebuilt) and verdicts of compatibility |
 //!
 //! # Architecture invariants
 //!
@@ -109,7 +109,10 @@
 //!   ([`front::depth`]), so every later recursive walk sees bounded depth; the binary runs on a
 //!   thread with a large stack as a second guard. The FSP and IR text parsers count their depth.
 //! - The cache folder is untrusted: entries are authenticated with a key kept outside it, and
-//!   what an entry can cost is bounded ([`cache`]).
+//!   what an entry can cost is bounded ([`cache`]). A stored model is taken only for the code,
+//!   predicates and abstraction settings its key names, after a check of its shape; a stored
+//!   answer of an edge query only for a query of this run whose text (formulas and the sorts of
+//!   their constants) has the same digest ([`abs::stored`]).
 //! - The same input gives the same output, witnesses included: maps and sets in `src/` use
 //!   [`util::HashMap`] / [`util::HashSet`] (a fixed hasher), since with a per-process seed their
 //!   iteration order reached the order of Z3's terms and so the models it picks. `clippy.toml`

@@ -241,6 +241,11 @@ impl Plan {
         self.exits_at.get(loc.index()).map(Vec::as_slice).unwrap_or(&[])
     }
 
+    /// Number of exits.
+    pub fn n_exits(&self) -> usize {
+        self.exits.len()
+    }
+
     /// An exit.
     pub fn exit(&self, x: u32) -> &Exit {
         &self.exits[x as usize]

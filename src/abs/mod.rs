@@ -57,6 +57,7 @@ pub mod explicit;
 pub mod invariant;
 pub mod labels;
 pub mod refine;
+pub mod stored;
 pub mod templates;
 
 use crate::util::HashMap;
@@ -503,6 +504,14 @@ pub struct Abstractor<'a> {
     plan: Option<blocks::Plan>,
     /// Results of block successor computations (may only).
     block_cache: HashMap<BlockKey, Vec<(Take, AState)>>,
+    /// Answered edge queries from the cache, keyed by the digest of their text
+    /// ([`stored::query_digest`]), successors in the order of the target predicates' texts:
+    /// asked where a query misses `by_query`.
+    stored: HashMap<stored::Digest, Vec<Successor>>,
+    /// Initial states' valuations from the cache, keyed the same way ([`stored::initial_digest`]).
+    stored_rows: HashMap<stored::Digest, Vec<Vec<i128>>>,
+    /// Texts of terms for those digests, made once per term.
+    texts: stored::TermTexts,
 }
 
 /// A limit on abstract states per graph.
@@ -547,6 +556,9 @@ impl<'a> Abstractor<'a> {
             slice_cubes: true,
             plan: None,
             block_cache: HashMap::default(),
+            stored: HashMap::default(),
+            stored_rows: HashMap::default(),
+            texts: stored::TermTexts::default(),
         }
     }
 
@@ -585,6 +597,9 @@ impl<'a> Abstractor<'a> {
         self.by_query = other.by_query.clone();
         self.initial_rows = other.initial_rows.clone();
         self.block_cache = other.block_cache.clone();
+        self.stored = other.stored.clone();
+        self.stored_rows = other.stored_rows.clone();
+        self.texts = other.texts.clone();
     }
 
     /// Takes the answered edge queries of `other`, an abstractor of the same component or of
@@ -600,15 +615,31 @@ impl<'a> Abstractor<'a> {
         for (q, rows) in &other.initial_rows {
             self.initial_rows.entry(q.clone()).or_insert_with(|| rows.clone());
         }
+        for (d, found) in &other.stored {
+            self.stored.entry(*d).or_insert_with(|| found.clone());
+        }
+        for (d, rows) in &other.stored_rows {
+            self.stored_rows.entry(*d).or_insert_with(|| rows.clone());
+        }
+        if !other.stored.is_empty() {
+            self.texts.extend(&other.texts);
+        }
         self.by_query.len() - before
     }
 
     /// [`Abstractor::take_answers`] from an abstractor that is dropped next: its answers are
     /// moved, not copied, where this one has none yet.
     pub fn take_answers_of(&mut self, mut other: Abstractor) -> usize {
-        if self.by_query.is_empty() && self.initial_rows.is_empty() {
+        if self.by_query.is_empty()
+            && self.initial_rows.is_empty()
+            && self.stored.is_empty()
+            && self.stored_rows.is_empty()
+        {
             self.by_query = std::mem::take(&mut other.by_query);
             self.initial_rows = std::mem::take(&mut other.initial_rows);
+            self.stored = std::mem::take(&mut other.stored);
+            self.stored_rows = std::mem::take(&mut other.stored_rows);
+            self.texts = std::mem::take(&mut other.texts);
             return self.by_query.len();
         }
         self.take_answers(&other)
@@ -654,7 +685,10 @@ impl<'a> Abstractor<'a> {
         if parsed.iter().collect::<crate::util::HashSet<_>>().len() != n {
             return false;
         }
-        for p in parsed {
+        for (p, t) in parsed.into_iter().zip(&text.formulas) {
+            // The text each was read from is its text for the keys of stored answers
+            // ([`stored`]): printing it again would cost more than the rest of a re-check.
+            self.texts.know(&p, t);
             self.precision.intern(p);
         }
         for (l, list) in text.at.iter().enumerate() {
@@ -823,6 +857,17 @@ impl<'a> Abstractor<'a> {
         let entry: Vec<Bool> =
             self.precision.at(comp.entry).iter().map(|&p| self.precision.formula(p).clone()).collect();
         let key = (init, entry);
+        let from_cache = match self.initial_rows.get(&key) {
+            None if !self.stored_rows.is_empty() => self
+                .stored_rows
+                .get(&stored::initial_digest(&key.0, &key.1, &mut self.texts))
+                .filter(|rows| rows.iter().all(|r| r.len() == key.1.len()))
+                .cloned(),
+            _ => None,
+        };
+        if let Some(rows) = from_cache {
+            self.initial_rows.insert(key.clone(), rows);
+        }
         let mut rows = match self.initial_rows.get(&key) {
             Some(rows) => rows.clone(),
             None => {
@@ -959,6 +1004,14 @@ impl<'a> Abstractor<'a> {
         let step = self.enc.step(edge, take, &self.vocab);
         let keep = self.relevant(mode, e, loc, &step);
         let (query, order) = self.query(mode, e, loc, val, &keep, take, valued, &step);
+        if !self.by_query.contains_key(&query) && !self.stored.is_empty() {
+            // An answer from the cache, for a query of the same text.
+            let found = stored::query_digest(&query, &mut self.texts)
+                .and_then(|(d, perm)| stored::from_text_order(self.stored.get(&d)?, &perm));
+            if let Some(found) = found {
+                self.by_query.insert(query.clone(), found);
+            }
+        }
         if let Some(found) = self.by_query.get(&query) {
             self.stats.cached_edges += 1;
             self.stats.carried_edges += 1;

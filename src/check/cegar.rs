@@ -144,6 +144,30 @@ impl<'a> CPart<'a> {
         if self.model_is_current() { Ok(()) } else { self.build_model(smt) }
     }
 
+    /// The last model as the cache keeps it ([`crate::abs::stored`]), when it was built at
+    /// the current precision and block encoding.
+    pub fn model_text(&self) -> Option<crate::abs::stored::ArgText> {
+        if !self.model_is_current() {
+            return None;
+        }
+        self.arg.as_ref()?.to_text()
+    }
+
+    /// Takes the model of `text` (from the cache, for this code at the current precision and
+    /// `options`' abstraction settings) as the last model, as [`CPart::prepare_model`] would
+    /// build it; `false`, with nothing changed but the settings, when it does not fit the
+    /// component and the precision ([`crate::abs::Abstractor::arg_from_text`]).
+    pub fn load_model(&mut self, text: &crate::abs::stored::ArgText, options: &CegarOptions) -> bool {
+        self.abs.generalise = options.generalise;
+        self.abs.blocks = options.blocks;
+        let Some(arg) = self.abs.arg_from_text(text) else { return false };
+        let alphabet = model_alphabet(self.abs.component());
+        let model = self.rename(arg.to_dla(self.name()).extend_alphabet(&alphabet));
+        self.model = Some((self.abs.precision.placed(), self.abs.blocks, model));
+        self.arg = Some(arg);
+        true
+    }
+
     /// The model in the assembly's names.
     fn rename(&self, own: Dla) -> Dla {
         match &self.renaming {
@@ -281,6 +305,14 @@ pub struct CegarStats {
     /// With [`ModelCheck::Dynamic`] and a work limit: the loop reached it and gave up.
     #[serde(skip)]
     pub over_work_limit: bool,
+    /// `subst check` from the cache: the old check's last models loaded from it
+    /// ([`super::compat`]).
+    #[serde(skip)]
+    pub models_loaded: usize,
+    /// `subst check` from the cache: the old check's last models built again from their
+    /// predicates (no model in the cache, or one that did not fit).
+    #[serde(skip)]
+    pub models_rebuilt: usize,
 }
 
 impl CegarStats {

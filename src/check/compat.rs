@@ -24,8 +24,12 @@
 //! of the attempt and of the old version, keyed by their formulas, so that they ask the solver
 //! fewer times for the same graphs: a re-check costs at most a fresh check plus that share of
 //! the old one, less what the answers spare. From the cache (the pre-merge case), the old
-//! check's last models are rebuilt from the cached predicates before the attempt, outside its
-//! limit: without the cache they are in memory. Why the limit
+//! check's last models and its answered edge queries are loaded from `model` entries (kept by
+//! the first process per component, under a key of its code, predicates and abstraction
+//! settings; [`crate::abs::stored`]), or, where an entry is missing or does not fit, rebuilt
+//! from the cached predicates, before the attempt and outside its limit; the new process's
+//! solver is set up before that (Z3's first scope, start-up like the front end's, which the
+//! in-process re-check finds done). Without the cache they are in memory. Why the limit
 //! is needed: the old predicates (adopted by unchanged components, seeded into changed ones)
 //! make the first models of the upgrade as large as the old check's last ones, while the
 //! changed component is still coarse. On P2 after the IPC's `ipc1`, the product outgrew the
@@ -424,14 +428,82 @@ pub(crate) fn predicates_key(comp: &Component) -> String {
     crate::cache::key(&["predicates", &super::substitution::code_text(comp)])
 }
 
+/// What the cache keeps of a C component's last model (kind `model`): the graph and the
+/// answered queries, under a key of the code, the precision and the abstraction settings
+/// ([`model_key`]).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CachedModel {
+    /// The precision it was built at (which the key covers; compared again when loaded).
+    precision: crate::abs::PrecisionText,
+    /// The may-graph, in the component's own names.
+    arg: crate::abs::stored::ArgText,
+    /// Every edge query the abstractor had answered, keyed by its text.
+    answers: crate::abs::stored::AnswersText,
+}
+
+/// The cache key of a part's model at its current precision: its code (source positions aside),
+/// its predicates per location, how it shows events and every setting that can change a graph
+/// or its refinement ([`CegarOptions::key_text`]: the block encoding among them); the tool
+/// version is in every key. The renaming into the assembly's names is applied after loading.
+fn model_key(part: &CPart, limits: &CegarOptions) -> String {
+    let comp = part.abs.component();
+    let precision = format!("{:?}", part.abs.precision_text());
+    let settings = format!("{:?} {}", part.abs.view(), limits.key_text());
+    crate::cache::key(&["model", &super::substitution::code_text(comp), &precision, &settings])
+}
+
 impl Version<'_> {
-    /// Keeps every C component's predicates in the cache.
-    fn store_predicates(&self, cache: &Cache) {
+    /// Keeps every C component's predicates and last model in the cache, except the models
+    /// under the keys `loaded` (read from the cache in this run: the same entry).
+    fn store_abstractions(&self, cache: &Cache, limits: &CegarOptions, loaded: &[String]) {
+        if !cache.enabled() {
+            return;
+        }
         for p in &self.parts {
             if !p.abs.precision.is_empty() {
                 cache.store("predicates", &predicates_key(p.abs.component()), &p.abs.precision_text());
             }
+            if loaded.contains(&model_key(p, limits)) {
+                continue;
+            }
+            if let Some(arg) = p.model_text() {
+                let entry = CachedModel { precision: p.abs.precision_text(), arg, answers: p.abs.answers_text() };
+                cache.store("model", &model_key(p, limits), &entry);
+            }
         }
+    }
+
+    /// Gives every C component the last model the cache has for its code at its precision
+    /// (after [`Version::load_predicates`]), or else builds it from the predicates; returns
+    /// how many were built and the keys of those loaded. A model entry that does not fit the
+    /// component is a miss with a warning.
+    fn load_models(&mut self, cache: &Cache, limits: &CegarOptions, smt: &mut Smt) -> (usize, Vec<String>) {
+        let (mut loaded, mut built) = (Vec::new(), 0);
+        for p in &mut self.parts {
+            let key = model_key(p, limits);
+            let fits = match cache.load::<CachedModel>("model", &key) {
+                None => false,
+                Some(entry) => {
+                    let fits = entry.precision == p.abs.precision_text() && p.load_model(&entry.arg, limits);
+                    if !fits {
+                        tracing::warn!(component = p.name(), "cached model does not fit the component: ignored");
+                    } else if !p.abs.load_answers(&entry.answers) {
+                        tracing::warn!(component = p.name(), "cached answers of the model do not fit: ignored");
+                    }
+                    fits
+                }
+            };
+            if fits {
+                loaded.push(key);
+                continue;
+            }
+            built += 1;
+            if let Err(e) = p.prepare_model(smt, limits) {
+                // Then the upgrade's loop builds the new models without it.
+                tracing::debug!(component = p.name(), ?e, "the old model was not rebuilt");
+            }
+        }
+        (built, loaded)
     }
 
     /// Gives the C components without predicates those the cache has for their code.
@@ -513,7 +585,7 @@ pub fn verify_inspected(
         let run = version.check(&components, property.as_ref(), &mut checker, options.limits, None, None);
         let key = cache_key(spec, name, &label, &components, &indices, options);
         options.cache.store("compat", &key, &CachedRun::of(&run, &checker));
-        version.store_predicates(&options.cache);
+        version.store_abstractions(&options.cache, &options.limits, &[]);
         let order: Vec<String> = indices.iter().map(|&i| version.assembly.parts[i].name.clone()).collect();
         inspect(&label, &order, &checker);
         results.push(super::cegar::PropertyOutcome { property: label, outcome: run.outcome, stats: run.stats, order });
@@ -598,7 +670,7 @@ pub fn check(
                     Some(&mut smt),
                 );
                 options.cache.store("compat", &old_key, &CachedRun::of(&run, &checker));
-                old_version.store_predicates(&options.cache);
+                old_version.store_abstractions(&options.cache, &options.limits, &[]);
                 (run, checker)
             }
         };
@@ -606,18 +678,22 @@ pub fn check(
         // before the attempt (without the cache they are in memory), so that the attempt's
         // limit counts the upgrade's own work only: the unchanged components adopt them
         // below, and the changed ones are seeded with their answered queries.
+        if original.cached {
+            // The old check ran in another process: this process's solver is new, and Z3 sets
+            // a solver up at its first scope (10 to 40 ms on the IPC, more than the rest of a
+            // re-check), which the in-process re-check finds done by the old check. It is
+            // start-up, like the front end's, and not counted in the upgrade's time.
+            let t = Instant::now();
+            smt.warm_up();
+            tracing::debug!(took = ?t.elapsed(), "solver set up");
+        }
         let rebuilt = Instant::now();
-        let rebuilt_calls = if original.cached {
+        let (rebuilt_calls, (built, loaded)) = if original.cached {
             smt.stats = crate::smt::SmtStats::default();
-            for op in &mut old_version.parts {
-                if let Err(e) = op.prepare_model(&mut smt, &options.limits) {
-                    // Then the upgrade's loop builds the new models without it.
-                    tracing::debug!(component = op.name(), ?e, "the old model was not rebuilt");
-                }
-            }
-            smt.stats
+            let models = old_version.load_models(&options.cache, &options.limits, &mut smt);
+            (smt.stats, models)
         } else {
-            crate::smt::SmtStats::default()
+            (crate::smt::SmtStats::default(), (0, Vec::new()))
         };
         let rebuilt = rebuilt.elapsed();
         // Components with the same code keep what refinement found for them, and their models
@@ -662,6 +738,7 @@ pub fn check(
         }
         upgrade.stats.smt.calls += rebuilt_calls.calls;
         upgrade.stats.smt.cache_hits += rebuilt_calls.cache_hits;
+        (upgrade.stats.models_loaded, upgrade.stats.models_rebuilt) = (loaded.len(), built);
         upgrade.stats.abstraction += rebuilt;
         upgrade.time += rebuilt;
         // The new version is the old one of the next upgrade (unless it is the same code, whose
@@ -670,7 +747,7 @@ pub fn check(
         if new_key != old_key {
             options.cache.store("compat", &new_key, &CachedRun::of(&upgrade, &checker));
         }
-        new_version.store_predicates(&options.cache);
+        new_version.store_abstractions(&options.cache, &options.limits, &loaded);
         let order = indices.iter().map(|&i| new_version.assembly.parts[i].name.clone()).collect();
         results.push(PropertyCompat { property: label, order, original, upgrade });
     }

@@ -182,6 +182,14 @@ pub struct RunReport {
     pub dynamic_check_ms: f64,
     /// Whether it was read from the cache instead of computed now.
     pub cached: bool,
+    /// The upgrade after an old check read from the cache: the old check's last models loaded
+    /// from the cache (absent when none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub models_loaded: usize,
+    /// The same: the old check's last models built again from their cached predicates
+    /// (absent when none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub models_rebuilt: usize,
     /// How its runs of DynamicCheck were decided (text report only; none when cached).
     #[serde(skip)]
     pub dynamic_runs: crate::check::ag::RunCounts,
@@ -419,6 +427,8 @@ fn run_report(r: &CompatRun) -> RunReport {
         // To the microsecond: a re-check's DynamicCheck can take a tenth of a millisecond.
         dynamic_check_ms: (r.stats.dynamic.as_secs_f64() * 1e6).round() / 1e3,
         cached: r.cached,
+        models_loaded: r.stats.models_loaded,
+        models_rebuilt: r.stats.models_rebuilt,
         dynamic_runs: r.stats.dynamic_runs,
         smt_calls: r.stats.smt.calls,
         abandoned: r.abandoned,
@@ -942,6 +952,13 @@ impl CheckReport {
                     "  stats: membership queries old {}, new {}; refinements old {}, new {}; smt calls old {}, new {}",
                     o.membership_queries, u.membership_queries, o.refinements, u.refinements, o.smt_calls, u.smt_calls
                 );
+                if u.models_loaded + u.models_rebuilt > 0 {
+                    let _ = writeln!(
+                        out,
+                        "  old models from the cache: {} loaded, {} rebuilt from their predicates",
+                        u.models_loaded, u.models_rebuilt
+                    );
+                }
                 if let Some(a) = &u.abandoned {
                     let _ = writeln!(
                         out,
@@ -1219,4 +1236,8 @@ fn property_result(p: &PropertyReport, new: &str) -> Option<Value> {
         }
         _ => None,
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

@@ -863,6 +863,13 @@ impl Smt {
         smt
     }
 
+    /// Opens and closes a scope of the solver, counted nowhere: Z3 sets a solver up at its
+    /// first scope, which then costs more than a small query.
+    pub fn warm_up(&mut self) {
+        self.solver.push();
+        self.solver.pop(1);
+    }
+
     /// Gives each later check `budget` resource units (Z3's `rlimit`).
     pub fn set_budget(&mut self, budget: u32) {
         if budget != self.budget {

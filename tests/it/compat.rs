@@ -418,3 +418,140 @@ fn a_cache_folder_that_is_a_file_gives_the_verdict_of_no_cache_with_one_warning(
         assert!(stderr.contains("the cache is not used"), "{stderr}");
     }
 }
+
+/// `subst check` of the lock assembly in `dir` with `args`: (exit code, verdict, trace, the
+/// upgrade's run in the JSON report, stderr).
+fn check_models(dir: &Path, args: &[&str]) -> (i32, String, serde_json::Value, serde_json::Value, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_subst"))
+        .current_dir(dir)
+        .args(["check", "old", "new", "--spec"])
+        .arg(root().join("specs/lock.lts"))
+        .args(["--assembly", "LOCK", "--prop", "GRANTED", "--format", "json", "--max-missing", "1"])
+        .args(["--probe-states", "0"])
+        .args(args)
+        .env(subst::cache::KEY_ENV, TEST_KEY)
+        .output()
+        .expect("subst runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let p = &v["properties"][0];
+    (
+        out.status.code().unwrap_or(-1),
+        p["verdict"].as_str().unwrap_or_default().to_string(),
+        p["trace"].clone(),
+        p["upgrade"].clone(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The model entries of `cache`, sorted.
+fn model_entries(cache: &Path) -> Vec<PathBuf> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(cache.join("model"))
+        .expect("models were written")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    entries.sort();
+    entries
+}
+
+#[test]
+fn a_cached_re_check_loads_the_old_models_and_a_changed_component_gets_its_own() {
+    // Both components change (the greedy pair): their new models are built, never taken from
+    // the entries of the old code, and the verdict is that of a run without the cache.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    version(&dir.path().join("old"), "examples-c/lock_client.c", "examples-c/lock_server.c");
+    version(&dir.path().join("new"), "examples-c/assembly/greedy_client.c", "examples-c/assembly/greedy_server.c");
+    let reference = check_models(dir.path(), &["--no-cache"]);
+    assert_eq!((reference.0, reference.1.as_str()), (1, "fails"));
+    let cache = dir.path().join("cache");
+    let args = ["--cache", cache.to_str().expect("UTF-8")];
+    let first = check_models(dir.path(), &args);
+    assert_eq!(first.3.get("models_loaded"), None, "nothing to load the first time");
+    // The old and the new version's two components.
+    assert_eq!(model_entries(&cache).len(), 4);
+    let second = check_models(dir.path(), &args);
+    assert_eq!((second.0, &second.1, &second.2), (reference.0, &reference.1, &reference.2));
+    assert_eq!((&second.3["models_loaded"], second.3.get("models_rebuilt")), (&2.into(), None), "{}", second.3);
+    assert_eq!(second.3["refinements"], reference.3["refinements"]);
+    assert_eq!(second.3["membership_queries"], reference.3["membership_queries"]);
+}
+
+#[test]
+fn a_damaged_forged_or_moved_model_entry_is_rebuilt_with_one_warning_each() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    version(&dir.path().join("old"), "examples-c/lock_client.c", "examples-c/lock_server.c");
+    version(&dir.path().join("new"), "examples-c/lock_client.c", "examples-c/assembly/greedy_server.c");
+    let reference = check_models(dir.path(), &["--no-cache"]);
+    let cache = dir.path().join("cache");
+    let args = ["--cache", cache.to_str().expect("UTF-8")];
+    check_models(dir.path(), &args);
+    let entries = model_entries(&cache);
+    let originals: Vec<String> = entries.iter().map(|p| std::fs::read_to_string(p).expect("readable")).collect();
+    // Each entry's text under another entry's key (the next one's), the key field rewritten:
+    // an authentic model of other code or another precision.
+    let moved: Vec<String> = (0..entries.len())
+        .map(|i| {
+            let mut v: serde_json::Value = serde_json::from_str(&originals[i]).expect("JSON");
+            let other: serde_json::Value = serde_json::from_str(&originals[(i + 1) % entries.len()]).expect("JSON");
+            v["key"] = other["key"].clone();
+            v.to_string()
+        })
+        .collect();
+    type Damage<'a> = (&'a str, &'a dyn Fn(usize, &str) -> String);
+    let damages: [Damage; 6] = [
+        ("garbage", &|_, _| "{\"format\": 4, \"payload\": [".to_string()),
+        ("rewritten without the key", &|_, t| forged(t, |p| p["arg"]["states"] = serde_json::json!([]))),
+        ("moved under another key", &|i, _| moved[(i + entries.len() - 1) % entries.len()].clone()),
+        ("an edge to a state that does not exist", &|_, t| {
+            resealed(t, |p| {
+                let out = p["arg"]["out"].as_array_mut().expect("edges per state");
+                let edges = out.iter_mut().find(|e| !e.as_array().expect("edges").is_empty()).expect("an edge");
+                edges[0][3] = serde_json::json!(1_000_000);
+            })
+        }),
+        ("a valuation longer than its location's predicates", &|_, t| {
+            resealed(t, |p| {
+                for s in p["arg"]["states"].as_array_mut().expect("states").iter_mut() {
+                    if let Some(v) = s.get_mut(1) {
+                        *v = serde_json::json!(format!("{}1", v.as_str().expect("bits")));
+                    }
+                }
+            })
+        }),
+        ("an IR edge past the component's", &|_, t| {
+            resealed(t, |p| {
+                for edges in p["arg"]["out"].as_array_mut().expect("edges per state").iter_mut() {
+                    for e in edges.as_array_mut().expect("edges").iter_mut() {
+                        e[0] = serde_json::json!(usize::MAX);
+                    }
+                }
+            })
+        }),
+    ];
+    for (what, damage) in damages {
+        for (i, (p, text)) in entries.iter().zip(&originals).enumerate() {
+            std::fs::write(p, damage(i, text)).expect("write");
+        }
+        let got = check_models(dir.path(), &args);
+        assert_eq!((got.0, &got.1, &got.2), (reference.0, &reference.1, &reference.2), "{what}");
+        // Both old models were misses, and built again from their predicates.
+        assert_eq!((got.3.get("models_loaded"), &got.3["models_rebuilt"]), (None, &2.into()), "{what}: {}", got.3);
+        assert_eq!(got.4.matches("WARN").count(), 2, "{what}: one warning per entry read: {}", got.4);
+        for (p, text) in entries.iter().zip(&originals) {
+            std::fs::write(p, text).expect("restore");
+        }
+    }
+    // Damaged answers (a valuation that is no bits) drop the answers only: the model is loaded.
+    for (p, text) in entries.iter().zip(&originals) {
+        let damaged = resealed(text, |p| {
+            for answer in p["answers"]["edges"].as_array_mut().expect("answers").iter_mut() {
+                for succ in answer[1].as_array_mut().expect("successors").iter_mut() {
+                    succ[1] = serde_json::json!("2");
+                }
+            }
+        });
+        std::fs::write(p, damaged).expect("write");
+    }
+    let got = check_models(dir.path(), &args);
+    assert_eq!((got.0, &got.1, &got.2), (reference.0, &reference.1, &reference.2), "damaged answers");
+    assert_eq!(got.3["models_loaded"], 2, "{}", got.3);
+}

@@ -442,3 +442,24 @@ fn replay_runs(file: &str, property: &serde_json::Value) {
     }
     assert!(replayed >= 2, "a violation of P1 involves at least two components");
 }
+
+#[test]
+fn after_a_cache_hit_the_old_models_are_loaded_not_rebuilt_and_the_verdicts_are_those_of_no_cache() {
+    // The pre-merge case: a first process checks and stores the old version, a second one
+    // re-checks the ipc4 upgrade (write-queue and ipc-queue changed) from the cache.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let cache = ["--cache", dir.path().to_str().expect("UTF-8")];
+    let (code, _) = check_cached("examples-c/ipc/upgrades/ipc4/ipc.c", "P1", "json", &cache);
+    assert_eq!(code, 0);
+    let (code, json) = check_cached("examples-c/ipc/upgrades/ipc4/ipc.c", "P1", "json", &cache);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let p = &v["properties"][0];
+    let reference = &shared("examples-c/ipc/upgrades/ipc4/ipc.c", "P1").json["properties"][0];
+    assert_eq!((code, &p["original"]["cached"]), (0, &true.into()));
+    assert_eq!((&p["verdict"], &p["upgrade"]["verdict"]), (&reference["verdict"], &reference["upgrade"]["verdict"]));
+    // The seven components' last models of the old check, none built again.
+    assert_eq!((&p["upgrade"]["models_loaded"], p["upgrade"].get("models_rebuilt")), (&7.into(), None), "{p}");
+    for count in ["refinements", "membership_queries"] {
+        assert_eq!(p["upgrade"][count], reference["upgrade"][count], "{count}");
+    }
+}
