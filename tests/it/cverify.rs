@@ -332,6 +332,19 @@ fn a_shallow_bug_is_found_before_the_expensive_rounds_of_invariants() {
     assert!(r.stats.smt.calls <= 60, "{} solver checks", r.stats.smt.calls);
 }
 
+/// A failing `assert(cond && "message")` is reported at the assert's line, and the
+/// interpreter's replay of the run confirms it there.
+#[test]
+fn a_failing_assert_with_a_message_is_reported_at_its_line() {
+    let (text, code) = report_of("examples-c/loops/assert_message_bug.c");
+    assert_eq!(code, 1);
+    let last = text.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("confirmed by the interpreter: the run ends at examples-c/loops/assert_message_bug.c:17:"),
+        "{text}"
+    );
+}
+
 /// An old-style task that marks its error with the label `ERROR:` and calls no error function
 /// is refused with the label's location (exit 2), not answered "holds": subst does not check
 /// labels.

@@ -236,3 +236,25 @@ fn main_may_take_argc_which_is_positive() {
     assert_eq!(ran(3), ("out.3".to_string(), "exit".to_string()));
     assert_eq!(ran(0), (String::new(), "blocked".to_string()));
 }
+
+#[test]
+fn a_string_literal_is_true_as_a_condition() {
+    // The values printed by the same statements compiled by gcc 13 (-O0): 0 0 1 5 1 15.
+    let body = r#"
+        out(!"x"); out("x" && 0); out(0 || "x"); out("x" ? 5 : 6); out(!!"x");
+        int n = 0;
+        while ("x") { n++; if (n == 3) break; }
+        for (; "y";) { n++; break; }
+        do { n++; } while (!"z");
+        if ("w") n += 10;
+        out(n);
+    "#;
+    assert_eq!(run(body), "out.0 out.0 out.1 out.5 out.1 out.15");
+}
+
+#[test]
+fn a_string_literal_outside_a_condition_is_rejected() {
+    for body in [r#"int c = "ab"[1];"#, r#"int c = "x" == 0;"#, r#"out(sizeof("abc"));"#, r#""x";"#] {
+        assert!(rejection("void out(long v);", body).contains("a string literal"), "{body}");
+    }
+}

@@ -162,7 +162,12 @@ impl<'p> Lowerer<'p> {
         let v = match &e.node {
             Expression::Identifier(id) => self.identifier(&id.node.name, e.span)?,
             Expression::Constant(c) => self.constant(&c.node, c.span)?,
-            Expression::StringLiteral(_) => return Err(self.unsupported("a string literal", e.span)),
+            Expression::StringLiteral(_) => {
+                return Err(self.unsupported("a string literal", e.span).with_note(
+                    "a string literal is accepted only as a truth value (`assert(c && \"why\")`), where it is a \
+                     non-null pointer",
+                ));
+            }
             Expression::Call(_) => return self.int_value(e, want),
             Expression::UnaryOperator(u) => {
                 let operand = &u.node.operand;
@@ -186,6 +191,10 @@ impl<'p> Lowerer<'p> {
                         let a = self.rvalue(operand)?;
                         let a = a.clone().cast(a.ty.promoted());
                         fold(Expr::unary(UnOp::BitNot, a))
+                    }
+                    // `!"text"` is 0: the literal decays to a non-null pointer ([`Self::cond`]).
+                    UnaryOperator::Negate if matches!(operand.node, Expression::StringLiteral(_)) => {
+                        Expr::constant(0, IntTy::I32)
                     }
                     UnaryOperator::Negate => match self.value_of(operand)? {
                         Val::Ptr(p) => negate(Self::ptr_truth(&p)),

@@ -21,6 +21,8 @@
 //! Known weaknesses:
 //! - `sizeof` accepts only type names, variables and array elements;
 //! - designated initialisers and multi-dimensional arrays are rejected;
+//! - a string literal is accepted only as a truth value ([`stmt`]'s conditions and `!`), where it
+//!   is the non-null pointer it decays to; any other use (a `char *`, an index) is rejected;
 //! - the side-effect analysis is by name and may reject a correct program that shadows a global.
 
 mod calls;

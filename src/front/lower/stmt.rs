@@ -362,7 +362,8 @@ impl<'p> Lowerer<'p> {
     // ----- conditions -----
 
     /// Lowers `e` as a branch condition: from the current location to `t` when it holds and to
-    /// `f` when it does not, with C's short-circuit evaluation.
+    /// `f` when it does not, with C's short-circuit evaluation. A string literal is accepted here
+    /// only, as the non-null pointer it decays to: every other use of one is unsupported.
     pub(super) fn cond(&mut self, e: &'p Node<Expression>, t: LocId, f: LocId) -> Result<()> {
         match &e.node {
             Expression::BinaryOperator(b)
@@ -387,6 +388,14 @@ impl<'p> Lowerer<'p> {
                     self.value(i, false)?;
                 }
                 self.cond(last, t, f)
+            }
+            Expression::StringLiteral(_) => {
+                // A string literal decays to a pointer to its array, which is never null: as a
+                // truth value it holds (`assert(c && "why")`, `assert(!"unreachable")`).
+                let from = self.cur;
+                self.edge(from, t, Stmt::Skip, Some(e.span));
+                self.cur = self.new_loc();
+                Ok(())
             }
             _ => {
                 let v = match self.value_of(e)? {
