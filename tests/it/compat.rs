@@ -123,6 +123,18 @@ fn alphabet_refinement_gives_the_verdicts_of_the_whole_interface_on_the_lock_upg
 const TEST_KEY: &str = "the secret of tests/compat.rs";
 
 fn check_cli(dir: &Path, cache: &[&str]) -> (i32, String, serde_json::Value, bool) {
+    let (code, p, _) = lock_check(dir, cache);
+    (
+        code,
+        p["verdict"].as_str().unwrap_or_default().to_string(),
+        p["trace"].clone(),
+        p["original"]["cached"].as_bool().expect("a flag"),
+    )
+}
+
+/// `subst check` of the lock assembly in `dir` with `args` added, in JSON: (exit code, the
+/// property's report, stderr).
+fn lock_check(dir: &Path, args: &[&str]) -> (i32, serde_json::Value, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_subst"))
         .current_dir(dir)
         .args(["check", "old", "new", "--spec"])
@@ -130,18 +142,12 @@ fn check_cli(dir: &Path, cache: &[&str]) -> (i32, String, serde_json::Value, boo
         .args(["--assembly", "LOCK", "--prop", "GRANTED", "--format", "json", "--max-missing", "1"])
         // DynamicCheck learns tables for the cache only when no search of the product decides.
         .args(["--probe-states", "0"])
-        .args(cache)
+        .args(args)
         .env(subst::cache::KEY_ENV, TEST_KEY)
         .output()
         .expect("subst runs");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let p = &v["properties"][0];
-    (
-        out.status.code().unwrap_or(-1),
-        p["verdict"].as_str().unwrap_or_default().to_string(),
-        p["trace"].clone(),
-        p["original"]["cached"].as_bool().expect("a flag"),
-    )
+    (out.status.code().unwrap_or(-1), v["properties"][0].clone(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 #[test]
@@ -422,25 +428,8 @@ fn a_cache_folder_that_is_a_file_gives_the_verdict_of_no_cache_with_one_warning(
 /// `subst check` of the lock assembly in `dir` with `args`: (exit code, verdict, trace, the
 /// upgrade's run in the JSON report, stderr).
 fn check_models(dir: &Path, args: &[&str]) -> (i32, String, serde_json::Value, serde_json::Value, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_subst"))
-        .current_dir(dir)
-        .args(["check", "old", "new", "--spec"])
-        .arg(root().join("specs/lock.lts"))
-        .args(["--assembly", "LOCK", "--prop", "GRANTED", "--format", "json", "--max-missing", "1"])
-        .args(["--probe-states", "0"])
-        .args(args)
-        .env(subst::cache::KEY_ENV, TEST_KEY)
-        .output()
-        .expect("subst runs");
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let p = &v["properties"][0];
-    (
-        out.status.code().unwrap_or(-1),
-        p["verdict"].as_str().unwrap_or_default().to_string(),
-        p["trace"].clone(),
-        p["upgrade"].clone(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (code, p, stderr) = lock_check(dir, args);
+    (code, p["verdict"].as_str().unwrap_or_default().to_string(), p["trace"].clone(), p["upgrade"].clone(), stderr)
 }
 
 /// The model entries of `cache`, sorted.
