@@ -1,7 +1,11 @@
 //! The only run of a component that reads no input, executed by the interpreter.
 //!
-//! A program that reads no input (no `nondet` call, no uninitialised local, no receive) and
-//! makes no choice has exactly one run. Executing it decides `verify` both ways, with no
+//! A program whose run never reads an undefined value (an uninitialised local, or what a
+//! `nondet` call returned) before writing it, receives nothing and makes no choice has exactly
+//! one run: every value it reads is determined. The runner keeps the cells that a havoc left
+//! undefined (`Undefined`), gives them 0, clears a cell when it is written and answers
+//! [`OnlyRun::Several`] at the first read of one, so `int a[4];` filled by a loop, or an
+//! input that is never used, does not turn the engine off. Executing it decides `verify` both ways, with no
 //! abstraction at all: the run reaches an error (a real bug, whatever its depth: SV-COMP's
 //! `loop-acceleration/simple_false-unreach-call1` reaches it after 2^27 iterations, which no
 //! unrolling or refinement reaches), or it ends without one (every reachable state was
@@ -37,11 +41,18 @@
 //! 43 s; `functions_false1` (`x = f(x)`) was not decided in 60 s and takes 1.9 s (debug builds,
 //! loaded machine). The step budget counts executed steps; skipped ones cost nothing.
 //!
+//! Undefined cells are part of the state that Brent's method compares (the same values with
+//! another cell undefined is another state: reading it would start other runs), and an
+//! iteration that reads or writes a variable with an undefined cell is not accelerated.
+//!
 //! Known weaknesses:
 //! - The budget is a count of steps ([`MAX_STEPS`]); a run longer than that, or a cycle longer
 //!   than Brent's method finds within it, stays undecided by this engine.
 //! - Acceleration takes only loops whose one path moves variables by constants: no loop that
 //!   doubles a value, reads an array or performs an event is skipped.
+//! - A read of an undefined cell is looked for syntactically in each edge's expressions (an
+//!   operand of `&&` or `?:` that is not evaluated counts too, and so does `x - x`): such a
+//!   program counts as having several runs, which leaves it to the other engines.
 //! - The witness of a long run keeps its first and last [`KEPT`] steps only, and the text
 //!   report's "... N more steps ..." then counts the statements left out of those, not of
 //!   the whole run.
@@ -51,7 +62,7 @@ use std::collections::VecDeque;
 use crate::abs::refine::{Witness, WitnessStep};
 use crate::front::ERROR_EVENT;
 use crate::ir::interp::{self, Environment, Outcome, State};
-use crate::ir::{Component, Fault, IntTy, LocId, Stmt};
+use crate::ir::{Component, Expr, ExprKind, Fault, IntTy, LocId, Lvalue, Stmt, VarId};
 use crate::smt::Take;
 
 /// Steps of the only run before it is given up: about 2^30.
@@ -100,6 +111,110 @@ impl Environment for NoInput {
     }
 }
 
+/// The cells whose value is undefined: left by a havoc (an uninitialised local, a `nondet`
+/// call) and not written since. Their value in the [`State`] is 0, which no read may see.
+#[derive(Clone, Debug, Default)]
+struct Undefined {
+    /// Per variable, a flag per element; empty while every element is defined.
+    cells: Vec<Vec<bool>>,
+    /// The flags set.
+    count: usize,
+}
+
+/// The same cells undefined: a variable whose flags were never set equals one whose flags are
+/// all clear again.
+impl PartialEq for Undefined {
+    fn eq(&self, other: &Undefined) -> bool {
+        self.count == other.count
+            && self.cells.iter().zip(&other.cells).all(|(a, b)| match (a.is_empty(), b.is_empty()) {
+                (false, false) => a == b,
+                (true, true) => true,
+                (true, false) => !b.contains(&true),
+                (false, true) => !a.contains(&true),
+            })
+    }
+}
+
+impl Undefined {
+    fn new(comp: &Component) -> Undefined {
+        Undefined { cells: vec![Vec::new(); comp.vars.len()], count: 0 }
+    }
+
+    fn is_set(&self, var: VarId, index: i128) -> bool {
+        let flags = &self.cells[var.index()];
+        usize::try_from(index).ok().and_then(|i| flags.get(i)).copied().unwrap_or(false)
+    }
+
+    /// Whether any element of `var` is undefined.
+    fn any(&self, var: VarId) -> bool {
+        self.cells.get(var.index()).is_some_and(|f| f.iter().any(|&b| b))
+    }
+
+    fn mark(&mut self, comp: &Component, var: VarId, index: i128, undefined: bool) {
+        let flags = &mut self.cells[var.index()];
+        let Ok(i) = usize::try_from(index) else { return };
+        if flags.is_empty() {
+            if !undefined {
+                return;
+            }
+            *flags = vec![false; comp.var(var).ty.n_elems() as usize];
+        }
+        if let Some(flag) = flags.get_mut(i)
+            && *flag != undefined
+        {
+            *flag = undefined;
+            if undefined {
+                self.count += 1;
+            } else {
+                self.count -= 1;
+            }
+        }
+    }
+
+    /// Whether evaluating `e` in `state` reads an undefined cell (every operand counts, also
+    /// one that `&&` or `?:` would not evaluate).
+    fn read_by(&self, e: &Expr, state: &State) -> bool {
+        match &e.kind {
+            ExprKind::Const(_) => false,
+            ExprKind::Var(v) => self.is_set(*v, 0),
+            ExprKind::Load(v, idx) => self.read_by(idx, state) || self.is_set(*v, crate::ir::eval::eval(idx, state)),
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) => self.read_by(a, state),
+            ExprKind::Binary(_, a, b) => self.read_by(a, state) || self.read_by(b, state),
+        }
+    }
+
+    /// Whether the index of `lv` reads an undefined cell.
+    fn read_by_target(&self, lv: &Lvalue, state: &State) -> bool {
+        match lv {
+            Lvalue::Var(_) => false,
+            Lvalue::Elem(_, idx) => self.read_by(idx, state),
+        }
+    }
+
+    /// Whether `e` names a variable with an undefined element.
+    fn named_by(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Const(_) => false,
+            ExprKind::Var(v) => self.any(*v),
+            ExprKind::Load(v, idx) => self.any(*v) || self.named_by(idx),
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) => self.named_by(a),
+            ExprKind::Binary(_, a, b) => self.named_by(a) || self.named_by(b),
+        }
+    }
+}
+
+/// The element of `lv` that a store writes in `state` (the whole variable for an array's
+/// havoc): the variable and its first and last index.
+fn cells_of(comp: &Component, lv: &Lvalue, state: &State) -> (VarId, i128, i128) {
+    match lv {
+        Lvalue::Var(v) => (*v, 0, i128::from(comp.var(*v).ty.n_elems()) - 1),
+        Lvalue::Elem(v, idx) => {
+            let i = crate::ir::eval::eval(idx, state);
+            (*v, i, i)
+        }
+    }
+}
+
 /// Runs `comp`'s only run for at most `max_steps` steps (see the module doc).
 pub fn only_run(comp: &Component, max_steps: u64) -> OnlyRun {
     let mut runner = Runner::new(comp);
@@ -111,6 +226,8 @@ pub struct Runner {
     succ: Vec<Vec<usize>>,
     is_head: Vec<bool>,
     env: NoInput,
+    /// The cells of `state` that no read may see (see [`Undefined`]).
+    undefined: Undefined,
     /// The state, or `None` when the initial state needed an input.
     state: Option<State>,
     at: LocId,
@@ -119,7 +236,7 @@ pub struct Runner {
     tail: VecDeque<WitnessStep>,
     events: Vec<crate::ir::interp::TraceEvent>,
     // Brent: the state saved at a loop head, the visits since, and the current power of two.
-    saved: Option<(LocId, State)>,
+    saved: Option<(LocId, State, Undefined)>,
     power: u64,
     lambda: u64,
     /// Whether the run has ended (what it showed was returned by [`Runner::advance`]).
@@ -150,6 +267,7 @@ impl Runner {
             succ: comp.successors(),
             is_head,
             env,
+            undefined: Undefined::new(comp),
             state,
             at: comp.entry,
             steps: 0,
@@ -217,15 +335,16 @@ impl Runner {
                 return None;
             }
             if self.is_head.get(at.index()).copied().unwrap_or(false) {
-                if let Some((l, s)) = &self.saved
+                if let Some((l, s, u)) = &self.saved
                     && *l == at
                     && *s == state
+                    && *u == self.undefined
                 {
                     return Some(OnlyRun::Safe { steps: self.steps });
                 }
                 self.lambda += 1;
                 if self.lambda == self.power || self.saved.is_none() {
-                    self.saved = Some((at, state.clone()));
+                    self.saved = Some((at, state.clone(), self.undefined.clone()));
                     self.power = self.power.saturating_mul(2);
                     self.lambda = 0;
                 }
@@ -235,7 +354,7 @@ impl Runner {
                 // is then real steps, and the "... more steps ..." of a report stands for the
                 // skipped ones too.
                 if self.head.len() >= KEPT && self.visits[i] >= self.next_try[i] {
-                    match accelerate(comp, &self.succ, at, &state) {
+                    match accelerate(comp, &self.succ, at, &state, &self.undefined) {
                         Some((next, skipped)) => {
                             state = next;
                             self.steps = self.steps.saturating_add(skipped);
@@ -252,11 +371,16 @@ impl Runner {
             // The enabled edges, as `interp::enabled` finds them (an assumption whose condition
             // is false is disabled), without collecting them: this loop runs 2^28 times.
             let mut chosen = None;
+            let undefined = self.undefined.count > 0;
             for &i in out {
-                if let Stmt::Assume(c) = &comp.edges[i].stmt
-                    && crate::ir::eval::eval(c, &state) == 0
-                {
-                    continue;
+                if let Stmt::Assume(c) = &comp.edges[i].stmt {
+                    // A branch on an undefined value goes either way.
+                    if undefined && self.undefined.read_by(c, &state) {
+                        return Some(OnlyRun::Several);
+                    }
+                    if crate::ir::eval::eval(c, &state) == 0 {
+                        continue;
+                    }
                 }
                 if chosen.is_some() {
                     return Some(OnlyRun::Several);
@@ -266,13 +390,51 @@ impl Runner {
             // A run that blocks (an assumption fails) has ended without an error.
             let Some(chosen) = chosen else { return Some(OnlyRun::Safe { steps: self.steps }) };
             let edge = &comp.edges[chosen];
+            let mut inputs = Vec::new();
+            let result = match &edge.stmt {
+                // A havoc leaves its cells undefined (with 0 in the state) instead of asking for
+                // input: the run stays the only one until one of them is read.
+                Stmt::Havoc(lv) => {
+                    if undefined && self.undefined.read_by_target(lv, &state) {
+                        return Some(OnlyRun::Several);
+                    }
+                    let (var, first, last) = cells_of(comp, lv, &state);
+                    for i in first..=last {
+                        state.set(var, i, 0);
+                        self.undefined.mark(comp, var, i, true);
+                        inputs.push(0);
+                    }
+                    Ok(None)
+                }
+                stmt => {
+                    if undefined {
+                        let reads = match stmt {
+                            Stmt::Assign(lv, e) => {
+                                self.undefined.read_by_target(lv, &state) || self.undefined.read_by(e, &state)
+                            }
+                            Stmt::Check(c, _) => self.undefined.read_by(c, &state),
+                            Stmt::Event(crate::ir::Event::Send(_, e)) => self.undefined.read_by(e, &state),
+                            _ => false,
+                        };
+                        if reads {
+                            return Some(OnlyRun::Several);
+                        }
+                        if let Stmt::Assign(lv, _) = stmt {
+                            let (var, first, last) = cells_of(comp, lv, &state);
+                            for i in first..=last {
+                                self.undefined.mark(comp, var, i, false);
+                            }
+                        }
+                    }
+                    interp::exec(comp, edge, &mut state, &mut self.env)
+                }
+            };
             self.steps += 1;
-            let result = interp::exec(comp, edge, &mut state, &mut self.env);
             let take = match result {
                 Err(Outcome::Fault(_)) => Take::Fault,
                 _ => Take::Normal,
             };
-            let step = WitnessStep { edge: chosen, take, inputs: Vec::new() };
+            let step = WitnessStep { edge: chosen, take, inputs };
             if self.head.len() < KEPT {
                 self.head.push(step);
             } else {
@@ -456,8 +618,13 @@ const MAX_ITERATION_EDGES: usize = 64;
 /// remain. Exact: every value of the skipped iterations is a linear function of the iteration
 /// number within its type's range, so no wrap-around happens, every branch goes the way it
 /// went, and the state is the one the interpreter would reach.
-fn accelerate(comp: &Component, succ: &[Vec<usize>], head: LocId, state: &State) -> Option<(State, u64)> {
-    use crate::ir::Lvalue;
+fn accelerate(
+    comp: &Component,
+    succ: &[Vec<usize>],
+    head: LocId,
+    state: &State,
+    undefined: &Undefined,
+) -> Option<(State, u64)> {
     // One iteration, executed, to learn its path.
     let mut s = state.clone();
     let mut at = head;
@@ -478,7 +645,11 @@ fn accelerate(comp: &Component, succ: &[Vec<usize>], head: LocId, state: &State)
         }
         let e = chosen?;
         match &comp.edges[e].stmt {
-            Stmt::Skip | Stmt::Assume(_) | Stmt::Assign(Lvalue::Var(_), _) => {}
+            Stmt::Skip => {}
+            // An iteration that reads or writes a variable with an undefined element is taken
+            // by the interpreter, which decides whether the read sees one.
+            Stmt::Assume(c) if !undefined.named_by(c) => {}
+            Stmt::Assign(Lvalue::Var(v), x) if !undefined.any(*v) && !undefined.named_by(x) => {}
             _ => return None,
         }
         interp::exec(comp, &comp.edges[e], &mut s, &mut env).ok()?;

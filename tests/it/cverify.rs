@@ -374,6 +374,35 @@ fn a_counting_loop_is_accelerated_to_a_deep_bug() {
     insta::assert_snapshot!(how_decided("examples-c/loops/long_count_bug.c"), @"fails; by invariants: false; refinements: 0");
 }
 
+/// What the only run of the program at `path` shows, in a word.
+fn only_run_of(path: &str) -> &'static str {
+    use subst::check::only_run::{MAX_STEPS, OnlyRun, only_run};
+    let path = root().join(path);
+    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).expect("loads");
+    let comp = program.lower("main").expect("lowers");
+    match only_run(&comp, MAX_STEPS) {
+        OnlyRun::Several => "several runs",
+        OnlyRun::Safe { .. } => "safe",
+        OnlyRun::Error(..) => "error",
+        OnlyRun::TooLong => "too long",
+    }
+}
+
+/// An array declared without an initialiser and filled before it is read leaves the program
+/// one run: the only run executes it, both ways (main before this: neither decided in 60 s).
+#[test]
+fn an_array_filled_before_it_is_read_leaves_one_run() {
+    assert_eq!(only_run_of("examples-c/loops/ring_average.c"), "safe");
+    assert_eq!(only_run_of("examples-c/loops/ring_average_bug.c"), "error");
+}
+
+/// A slot that is read before anything was written to it holds any value: the program has
+/// several runs, and the only run must not take the 0 it stores for the slot as its value.
+#[test]
+fn a_slot_read_before_it_is_written_leaves_several_runs() {
+    assert_eq!(only_run_of("examples-c/loops/unfilled_slot_bug.c"), "several runs");
+}
+
 /// The blocks of the invariants keep the two ways of a branch apart: `red + blue == 5*ticks`
 /// is proved by round 1 with a few dozen checks, where its consecution query over the merged
 /// branch ran out of budget (and so did every later round's).
