@@ -129,6 +129,32 @@ fn unsequenced_side_effects_are_rejected() {
     assert!(rejection("", "int i = 0; i = i++;").contains("evaluation order matters"));
 }
 
+/// An assignment whose right side writes the same element or member (or may: an index known
+/// only at run time, members of a union) writes one object twice without a sequence point.
+#[test]
+fn an_assignment_whose_right_side_writes_its_target_is_rejected() {
+    let decls = "struct s { int x; int y; int t[2]; }; union u { int a; int b; };";
+    for body in [
+        "struct s v = {0}; v.x = v.x++;",
+        "int a[2] = {0}; a[0] = a[0] = 1;",
+        "int a[2] = {0}; int i = 0; a[i] = a[0] = 1;",
+        "struct s v = {0}; int i = 0; v.t[i] = v.t[0]++;",
+        "union u w; w.a = w.b = 1;",
+    ] {
+        assert!(rejection(decls, body).contains("evaluation order matters"), "{body}");
+    }
+}
+
+/// Chained assignments to other elements or members of one variable are sequenced apart:
+/// `a[0] = a[1] = 5` writes two objects, as gcc runs it.
+#[test]
+fn chained_assignments_to_other_elements_and_members_are_accepted() {
+    let decls = "struct s { int x; int y; int t[2]; }; struct s g;";
+    let body = "int a[3] = {0}; a[0] = a[1] = a[2] = 5; g.x = g.y = 4; struct s l = {0}; l.x = l.t[1] = 2; l.t[0] = l.y = 3; \
+                out(a[0] + a[1] + a[2]); out(g.x + g.y); out(l.x + l.t[1]); out(l.t[0] + l.y);";
+    assert_eq!(run_with(decls, body, &[], DataModel::Lp64).0, "out.15 out.8 out.4 out.6");
+}
+
 #[test]
 fn recursion_is_rejected_with_its_location() {
     let msg = rejection("int f(int n) { return n ? f(n - 1) : 0; }", "int r = f(3);");

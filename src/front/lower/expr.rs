@@ -757,6 +757,26 @@ impl<'p> Lowerer<'p> {
         }
     }
 
+    /// Whether the object named `name` holds a union anywhere (`None` when unknown): members
+    /// of a union share their place, so their names do not keep two writes apart.
+    fn has_union(&self, name: &str) -> Option<bool> {
+        fn in_type(t: &CType) -> bool {
+            match t {
+                CType::Struct(sd) | CType::StructArray(sd, _) => sd.union || sd.fields.iter().any(|(_, f)| in_type(f)),
+                _ => false,
+            }
+        }
+        match self.lookup(name)? {
+            Binding::Var(_) => Some(false),
+            Binding::Obj(p) => Some(in_type(&memory::place_ty(&p))),
+            Binding::Global(g) => match self.file(self.unit())?.names.get(&g)? {
+                FileName::Global { ty, .. } => Some(in_type(ty)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// Rejects `lhs = rhs` when the order of evaluating the two sides could matter.
     pub(super) fn check_assignment(
         &self,
@@ -771,12 +791,22 @@ impl<'p> Lowerer<'p> {
             (_, false) => self.locating_effects(lhs),
         };
         let mut conflict = lhs_eff.conflict(&rhs_eff);
-        // `x = x++`: the right side updates the target without a sequence point.
-        let direct = Summaries::default().of_expr(rhs);
-        if let Some(target) = target_of(lhs)
-            && direct.writes.contains(target)
-        {
-            conflict = Some(format!("the right side also writes `{target}`"));
+        // `x = x++`, `s.f = s.f++`, `a[0] = a[0] = 1`: the right side updates the target's object
+        // without a sequence point before the store. Writes of other elements or members
+        // (`a[0] = a[1] = 0`, `s.x = s.y = 3`) are sequenced apart from it and are fine.
+        if let Some((base, target)) = access_path(lhs) {
+            let mut writes = WrittenTargets::default();
+            lang_c::visit::Visit::visit_expression(&mut writes, &rhs.node, &rhs.span);
+            let union = self.has_union(base);
+            let overlaps = writes.targets.iter().any(|w| match access_path(w) {
+                Some((b, path)) => b == base && may_overlap(&target, &path, union),
+                // A write the path does not describe: through a pointer, which the effects
+                // above judge, or of a form that may reach the target.
+                None => target_of(w) == Some(base),
+            });
+            if overlaps {
+                conflict = Some(format!("the right side may write the same object of `{base}`"));
+            }
         }
         match conflict {
             Some(why) => Err(self
@@ -784,5 +814,101 @@ impl<'p> Lowerer<'p> {
                 .with_note(format!("C leaves the order of the two sides unspecified and {why}"))),
             None => Ok(()),
         }
+    }
+}
+
+/// One step from a variable to the object an assignment writes: a member, or an element at a
+/// literal index (`None`: an index computed at run time).
+#[derive(Debug, PartialEq)]
+enum PathStep<'p> {
+    Member(&'p str),
+    Element(Option<&'p str>),
+}
+
+/// The variable an assignment target names and the steps from it to the object written, for
+/// targets made of names, `.` members and indices (`a[2].f`); `None` for any other form
+/// (through a pointer: `*p`, `p->f`).
+fn access_path(e: &Node<Expression>) -> Option<(&str, Vec<PathStep<'_>>)> {
+    match &e.node {
+        Expression::Identifier(id) => Some((&id.node.name, Vec::new())),
+        Expression::Member(m) if m.node.operator.node == lang_c::ast::MemberOperator::Direct => {
+            let (base, mut path) = access_path(&m.node.expression)?;
+            path.push(PathStep::Member(&m.node.identifier.node.name));
+            Some((base, path))
+        }
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+            let (base, mut path) = access_path(&b.node.lhs)?;
+            let literal = match &b.node.rhs.node {
+                Expression::Constant(c) => match &c.node {
+                    lang_c::ast::Constant::Integer(i) => Some(i.number.as_ref()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            path.push(PathStep::Element(literal));
+            Some((base, path))
+        }
+        _ => None,
+    }
+}
+
+/// Whether two paths from one variable may reach a common object: they part only at two
+/// different literal indices (of the same base: written alike, so compared as written, which
+/// only ever errs towards "may overlap" for `1` against `0x1`) or at two different members
+/// of a struct (`union`: whether the variable holds a union, whose members share their place;
+/// unknown counts as one).
+fn may_overlap(a: &[PathStep<'_>], b: &[PathStep<'_>], union: Option<bool>) -> bool {
+    for (x, y) in a.iter().zip(b) {
+        match (x, y) {
+            (PathStep::Element(Some(i)), PathStep::Element(Some(j))) if i != j => return false,
+            (PathStep::Member(f), PathStep::Member(g)) if f != g && union == Some(false) => return false,
+            _ => {}
+        }
+    }
+    true
+}
+
+/// The targets of the assignments, compound assignments, `++` and `--` inside an expression.
+#[derive(Default)]
+struct WrittenTargets<'ast> {
+    targets: Vec<&'ast Node<Expression>>,
+}
+
+impl<'ast> lang_c::visit::Visit<'ast> for WrittenTargets<'ast> {
+    fn visit_binary_operator_expression(
+        &mut self,
+        b: &'ast lang_c::ast::BinaryOperatorExpression,
+        span: &'ast lang_c::span::Span,
+    ) {
+        use BinaryOperator as B;
+        if matches!(
+            b.operator.node,
+            B::Assign
+                | B::AssignMultiply
+                | B::AssignDivide
+                | B::AssignModulo
+                | B::AssignPlus
+                | B::AssignMinus
+                | B::AssignShiftLeft
+                | B::AssignShiftRight
+                | B::AssignBitwiseAnd
+                | B::AssignBitwiseXor
+                | B::AssignBitwiseOr
+        ) {
+            self.targets.push(&b.lhs);
+        }
+        lang_c::visit::visit_binary_operator_expression(self, b, span);
+    }
+
+    fn visit_unary_operator_expression(
+        &mut self,
+        u: &'ast lang_c::ast::UnaryOperatorExpression,
+        span: &'ast lang_c::span::Span,
+    ) {
+        use lang_c::ast::UnaryOperator as U;
+        if matches!(u.operator.node, U::PreIncrement | U::PreDecrement | U::PostIncrement | U::PostDecrement) {
+            self.targets.push(&u.operand);
+        }
+        lang_c::visit::visit_unary_operator_expression(self, u, span);
     }
 }
