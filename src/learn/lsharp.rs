@@ -66,7 +66,10 @@
 //!
 //! An adaptive run keeps its buffers between runs, records its answers on the nodes it walked
 //! (not by a second walk of its word from the root), and picks each tail letter from a mask of
-//! the letters allowed in its hypothesis state, computed once per state and run.
+//! the letters allowed in its hypothesis state, computed once per state and run. The candidates
+//! it tracks (all basis nodes, in extension) follow a planned letter once that letter's answer
+//! is known, child and answer in one pass, so that a run that ends at a rejected answer (most
+//! runs, on a prefix-closed target) does not walk them at all.
 //!
 //! Work is kept incremental where it was measured to matter: apartness is re-checked only from
 //! the answers logged since the last settlement ([`ObservationTree::take_log`]), a path of new
@@ -582,22 +585,50 @@ impl LSharp {
             // The last candidate that could no longer be followed (no answer in the tree),
             // still consistent with the run: the tail's start when none is tracked.
             let mut lost: Option<(u32, usize)> = None;
+            // The planned letter asked last, with the run's length before it: the tracked
+            // candidates follow it once its answer is known (below), not before, so that a
+            // run that ends at a rejected answer does not walk them at all.
+            let mut pending: Option<(u32, usize)> = None;
             let mut next = |b: bool| -> Option<u32> {
-                if started && walk.is_none() {
-                    // `b` is the answer at `at`: the candidates that answered otherwise there
-                    // are apart from `f`, and those without an answer cannot be followed.
-                    tracked.retain(|&(q, p)| match tree.out(p) {
-                        Some(o) => o == b,
-                        None => {
-                            lost = Some((q, chosen.len()));
-                            false
-                        }
-                    });
-                }
-                started = true;
                 if pc && !b {
                     return None; // every extension is rejected: nothing more to learn
                 }
+                if started && walk.is_none() {
+                    // One pass for the letter and its answer `b` at `at`: a candidate without a
+                    // child on the letter, or whose child has no answer, cannot be followed;
+                    // one whose child answered otherwise is apart from `f`. `lost` is the last
+                    // of the first kind unless there is one of the second (as two passes, one
+                    // per kind, would leave it).
+                    if let Some((a, before)) = pending.take() {
+                        let (mut no_child, mut no_answer) = (None, None);
+                        tracked.retain_mut(|(q, p)| match tree.child(*p, a) {
+                            Some(c) => match tree.out(c) {
+                                Some(o) => {
+                                    *p = c;
+                                    o == b
+                                }
+                                None => {
+                                    no_answer = Some((*q, before + 1));
+                                    false
+                                }
+                            },
+                            None => {
+                                no_child = Some((*q, before));
+                                false
+                            }
+                        });
+                        lost = no_answer.or(no_child).or(lost);
+                    } else {
+                        tracked.retain(|&(q, p)| match tree.out(p) {
+                            Some(o) => o == b,
+                            None => {
+                                lost = Some((q, chosen.len()));
+                                false
+                            }
+                        });
+                    }
+                }
+                started = true;
                 if walk.is_none() {
                     if must == 0
                         && plan.is_empty()
@@ -621,18 +652,8 @@ impl LSharp {
                         must = must.saturating_sub(1);
                         at = tree.child_or_add(at, a);
                         path.push(at);
-                        let before = chosen.len();
-                        // In place: this runs once per letter, over every basis node at first.
-                        tracked.retain_mut(|(q, p)| match tree.child(*p, a) {
-                            Some(c) => {
-                                *p = c;
-                                true
-                            }
-                            None => {
-                                lost = Some((*q, before));
-                                false
-                            }
-                        });
+                        // The tracked candidates follow `a` with its answer (above).
+                        pending = Some((a, chosen.len()));
                         chosen.push(a);
                         return Some(a);
                     }
