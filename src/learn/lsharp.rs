@@ -107,8 +107,8 @@
 //! the basis nodes that one level of answers (its own, its children's) shows apart, from a
 //! bitset per letter over the extended basis (`Incremental::sift`).
 //!
-//! Known weaknesses (measured in `benches/LEARNING.md`, section C, runs 9, 11 and 13, and "Time,
-//! this session"): settling new answers compares each frontier node below or beside them with its
+//! Known weaknesses (measured in `benches/LEARNING.md`, section C, runs 9, 11, 13 and 16, "Time,
+//! this session" and "Time (16a)"): settling new answers compares each frontier node below or beside them with its
 //! candidates by walking the tree along the run (`differs_along`; with the other walks, about 30%
 //! of the witness rule's time on pots2 in run 11; skipping the answers a new frontier node's
 //! candidates were computed from was tried and gained nothing measurable); every walk's child
@@ -118,8 +118,8 @@
 //! a promoted node with every frontier node that the frontier's child bits leave (one level of
 //! answers, no deeper index); the ADS search ([`ObservationTree::best_split`]) spends its node
 //! budget on almost every call (24,000 calls on pots2 and random-n500-k10 against 1,400 and 1,900
-//! for the witness rule, which uses it in extension, where it is still a quarter of the witness
-//! rule's time on random-n100-k10), which is most of why the ADS rule takes up to twice the
+//! for the witness rule, which uses it in extension, where it is still 15% of the witness rule's
+//! instructions on random-n100-k10 in 16a's callgrind profile), which is most of why the ADS rule takes up to twice the
 //! witness rule's time; branch and bound and per-node masks of the children's answers kept by
 //! the tree make it cheaper with the same words (`benches/LEARNING.md`, "ADS search (15a)" and
 //! "ADS search (15a2)"); cutting the budget changes which words are
@@ -129,12 +129,20 @@
 //! quarter and adding nodes another; settling a quarter; the witness search, the consistency
 //! check and apartness 5% to 9% each): the tail's long runs put many answers into the tree at
 //! once (each letter a node that is logged, settled and checked), which is what these walks pay
-//! for. In CPU time subst's L# takes 0.042 to 0.30 (witness rule) and 0.053 to 0.30 (ADS rule) of
-//! AALpy's fastest learner on the bench's targets (run 15, medians of three runs), the issue's
-//! 1/10 on 3 of 12 (witness rule: peterson3, random-n100-k3, random-n500-k3); without the bench's
-//! equivalence oracle on both sides (in Python on AALpy's, most of AALpy KV's time on the large
-//! targets) 0.15 to 0.52 and 0.21 to 0.79, against AALpy's KV: 3.5 ms on random-n20-k10 against
-//! about 0.95 ms needed. The query counts move by
+//! for. In CPU time subst's L# takes 0.040 to 0.285 (witness rule) and 0.052 to 0.294 (ADS rule)
+//! of AALpy's fastest learner on the bench's targets (run 16, medians of three runs at a load of 7
+//! to 15), the issue's 1/10 on 2 of 12 (witness rule: random-n100-k3, random-n500-k3; peterson2
+//! at 0.104, peterson3 at 0.092 in run 15 and 0.118 in run 16) and 1 of 12 (ADS rule:
+//! random-n500-k3); without the bench's equivalence oracle on both sides (in Python on AALpy's,
+//! most of AALpy KV's time on the large targets) 0.14 to 0.59 and 0.18 to 0.78, against AALpy's
+//! KV. On the 20-state targets the gap is in the letters, not their cost: per letter asked L# is 8x
+//! to 11x cheaper than AALpy's KV, but its guided tails (which keep its equivalence queries at 1
+//! against KV's 19 to 21) ask 1.3x to 3.2x KV's letters; with these letters, 1/10 on
+//! random-n20-k6 and random-n20-k10 would need the rules' own work per letter (about 1,070 to
+//! 1,360 instructions, no part above 27%: settling, the ADS search of extension, witnesses, the
+//! consistency check, allocation) cut about five-fold (run 16 and "Time (16a)"; since 16a an
+//! adaptive run's candidates follow a letter only once its answer is known, 1% to 3% fewer
+//! instructions). The query counts move by
 //! a few percent with the tail's length and seed (pseudo-random walks): a goal met by 1% is met by
 //! chance as much as by design. In 15m's run 9 the witness rule meets the membership goal on the
 //! 100-state random targets by 0.4% to 1.3% only, and the equivalence counts on pots2 range from
