@@ -66,7 +66,10 @@
 //!
 //! An adaptive run keeps its buffers between runs, records its answers on the nodes it walked
 //! (not by a second walk of its word from the root), and picks each tail letter from a mask of
-//! the letters allowed in its hypothesis state, computed once per state and run.
+//! the letters allowed in its hypothesis state, computed once per state and run. The candidates
+//! it tracks (all basis nodes, in extension) follow a planned letter once that letter's answer
+//! is known, child and answer in one pass, so that a run that ends at a rejected answer (most
+//! runs, on a prefix-closed target) does not walk them at all.
 //!
 //! Work is kept incremental where it was measured to matter: apartness is re-checked only from
 //! the answers logged since the last settlement ([`ObservationTree::take_log`]), a path of new
@@ -104,8 +107,8 @@
 //! the basis nodes that one level of answers (its own, its children's) shows apart, from a
 //! bitset per letter over the extended basis (`Incremental::sift`).
 //!
-//! Known weaknesses (measured in `benches/LEARNING.md`, section C, runs 9, 11 and 13, and "Time,
-//! this session"): settling new answers compares each frontier node below or beside them with its
+//! Known weaknesses (measured in `benches/LEARNING.md`, section C, runs 9, 11, 13 and 16, "Time,
+//! this session" and "Time (16a)"): settling new answers compares each frontier node below or beside them with its
 //! candidates by walking the tree along the run (`differs_along`; with the other walks, about 30%
 //! of the witness rule's time on pots2 in run 11; skipping the answers a new frontier node's
 //! candidates were computed from was tried and gained nothing measurable); every walk's child
@@ -115,8 +118,8 @@
 //! a promoted node with every frontier node that the frontier's child bits leave (one level of
 //! answers, no deeper index); the ADS search ([`ObservationTree::best_split`]) spends its node
 //! budget on almost every call (24,000 calls on pots2 and random-n500-k10 against 1,400 and 1,900
-//! for the witness rule, which uses it in extension, where it is still a quarter of the witness
-//! rule's time on random-n100-k10), which is most of why the ADS rule takes up to twice the
+//! for the witness rule, which uses it in extension, where it is still 15% of the witness rule's
+//! instructions on random-n100-k10 in 16a's callgrind profile), which is most of why the ADS rule takes up to twice the
 //! witness rule's time; branch and bound and per-node masks of the children's answers kept by
 //! the tree make it cheaper with the same words (`benches/LEARNING.md`, "ADS search (15a)" and
 //! "ADS search (15a2)"); cutting the budget changes which words are
@@ -126,12 +129,20 @@
 //! quarter and adding nodes another; settling a quarter; the witness search, the consistency
 //! check and apartness 5% to 9% each): the tail's long runs put many answers into the tree at
 //! once (each letter a node that is logged, settled and checked), which is what these walks pay
-//! for. In CPU time subst's L# takes 0.042 to 0.30 (witness rule) and 0.053 to 0.30 (ADS rule) of
-//! AALpy's fastest learner on the bench's targets (run 15, medians of three runs), the issue's
-//! 1/10 on 3 of 12 (witness rule: peterson3, random-n100-k3, random-n500-k3); without the bench's
-//! equivalence oracle on both sides (in Python on AALpy's, most of AALpy KV's time on the large
-//! targets) 0.15 to 0.52 and 0.21 to 0.79, against AALpy's KV: 3.5 ms on random-n20-k10 against
-//! about 0.95 ms needed. The query counts move by
+//! for. In CPU time subst's L# takes 0.040 to 0.285 (witness rule) and 0.052 to 0.294 (ADS rule)
+//! of AALpy's fastest learner on the bench's targets (run 16, medians of three runs at a load of 7
+//! to 15), the issue's 1/10 on 2 of 12 (witness rule: random-n100-k3, random-n500-k3; peterson2
+//! at 0.104, peterson3 at 0.092 in run 15 and 0.118 in run 16) and 1 of 12 (ADS rule:
+//! random-n500-k3); without the bench's equivalence oracle on both sides (in Python on AALpy's,
+//! most of AALpy KV's time on the large targets) 0.14 to 0.59 and 0.18 to 0.78, against AALpy's
+//! KV. On the 20-state targets the gap is in the letters, not their cost: per letter asked L# is 8x
+//! to 11x cheaper than AALpy's KV, but its guided tails (which keep its equivalence queries at 1
+//! against KV's 19 to 21) ask 1.3x to 3.2x KV's letters; with these letters, 1/10 on
+//! random-n20-k6 and random-n20-k10 would need the rules' own work per letter (about 1,070 to
+//! 1,360 instructions, no part above 27%: settling, the ADS search of extension, witnesses, the
+//! consistency check, allocation) cut about five-fold (run 16 and "Time (16a)"; since 16a an
+//! adaptive run's candidates follow a letter only once its answer is known, 1% to 3% fewer
+//! instructions). The query counts move by
 //! a few percent with the tail's length and seed (pseudo-random walks): a goal met by 1% is met by
 //! chance as much as by design. In 15m's run 9 the witness rule meets the membership goal on the
 //! 100-state random targets by 0.4% to 1.3% only, and the equivalence counts on pots2 range from
@@ -582,22 +593,50 @@ impl LSharp {
             // The last candidate that could no longer be followed (no answer in the tree),
             // still consistent with the run: the tail's start when none is tracked.
             let mut lost: Option<(u32, usize)> = None;
+            // The planned letter asked last, with the run's length before it: the tracked
+            // candidates follow it once its answer is known (below), not before, so that a
+            // run that ends at a rejected answer does not walk them at all.
+            let mut pending: Option<(u32, usize)> = None;
             let mut next = |b: bool| -> Option<u32> {
-                if started && walk.is_none() {
-                    // `b` is the answer at `at`: the candidates that answered otherwise there
-                    // are apart from `f`, and those without an answer cannot be followed.
-                    tracked.retain(|&(q, p)| match tree.out(p) {
-                        Some(o) => o == b,
-                        None => {
-                            lost = Some((q, chosen.len()));
-                            false
-                        }
-                    });
-                }
-                started = true;
                 if pc && !b {
                     return None; // every extension is rejected: nothing more to learn
                 }
+                if started && walk.is_none() {
+                    // One pass for the letter and its answer `b` at `at`: a candidate without a
+                    // child on the letter, or whose child has no answer, cannot be followed;
+                    // one whose child answered otherwise is apart from `f`. `lost` is the last
+                    // of the first kind unless there is one of the second (as two passes, one
+                    // per kind, would leave it).
+                    if let Some((a, before)) = pending.take() {
+                        let (mut no_child, mut no_answer) = (None, None);
+                        tracked.retain_mut(|(q, p)| match tree.child(*p, a) {
+                            Some(c) => match tree.out(c) {
+                                Some(o) => {
+                                    *p = c;
+                                    o == b
+                                }
+                                None => {
+                                    no_answer = Some((*q, before + 1));
+                                    false
+                                }
+                            },
+                            None => {
+                                no_child = Some((*q, before));
+                                false
+                            }
+                        });
+                        lost = no_answer.or(no_child).or(lost);
+                    } else {
+                        tracked.retain(|&(q, p)| match tree.out(p) {
+                            Some(o) => o == b,
+                            None => {
+                                lost = Some((q, chosen.len()));
+                                false
+                            }
+                        });
+                    }
+                }
+                started = true;
                 if walk.is_none() {
                     if must == 0
                         && plan.is_empty()
@@ -621,18 +660,8 @@ impl LSharp {
                         must = must.saturating_sub(1);
                         at = tree.child_or_add(at, a);
                         path.push(at);
-                        let before = chosen.len();
-                        // In place: this runs once per letter, over every basis node at first.
-                        tracked.retain_mut(|(q, p)| match tree.child(*p, a) {
-                            Some(c) => {
-                                *p = c;
-                                true
-                            }
-                            None => {
-                                lost = Some((*q, before));
-                                false
-                            }
-                        });
+                        // The tracked candidates follow `a` with its answer (above).
+                        pending = Some((a, chosen.len()));
                         chosen.push(a);
                         return Some(a);
                     }
