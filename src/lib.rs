@@ -112,8 +112,10 @@
 //! - The cache folder is untrusted: entries are authenticated with a key kept outside it, and
 //!   what an entry can cost is bounded ([`cache`]). A stored model is taken only for the code,
 //!   predicates and abstraction settings its key names, after a check of its shape; a stored
-//!   answer of an edge query only for a query of this run whose text (formulas and the sorts of
-//!   their constants) has the same digest ([`abs::stored`]).
+//!   answer of an edge query only for a query of this run with the same digest: its statement
+//!   in IR terms (the tree with every type, the names and types of its variables, its event's
+//!   family) and its predicates' texts, which together decide the query's formulas
+//!   ([`abs::stored`]).
 //! - The same input gives the same output, witnesses included: maps and sets in `src/` use
 //!   [`util::HashMap`] / [`util::HashSet`] (a fixed hasher), since with a per-process seed their
 //!   iteration order reached the order of Z3's terms and so the models it picks. `clippy.toml`

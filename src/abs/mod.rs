@@ -454,6 +454,10 @@ struct EdgeQuery {
     value: Option<(EventValue, Dynamic, IntTy, i128, i128)>,
 }
 
+/// An initial-state query: the initial condition and the entry's predicates (in the precision's
+/// order).
+type InitialQuery = (Bool, Vec<Bool>);
+
 /// A successor as [`EdgeQuery`] keeps it: how the edge is taken, and the values of the
 /// target's predicates in the query's order (`None`: the error state).
 type Successor = (Take, Option<Vec<bool>>);
@@ -478,10 +482,13 @@ pub struct Abstractor<'a> {
     /// The same results keyed by the query's formulas ([`EdgeQuery`]) instead of the places
     /// of predicates: what an earlier version of the component asked carries over to this one
     /// ([`Abstractor::seed`]) wherever a statement and the predicates around it are the same.
-    by_query: HashMap<EdgeQuery, Vec<Successor>>,
+    /// Each answer keeps the key of the statement it was asked for ([`stored::statement_key`]),
+    /// by which the cache keys it.
+    by_query: HashMap<EdgeQuery, (Vec<Successor>, stored::IrKey)>,
     /// The valuations of the entry's predicates in the initial states, by the initial
-    /// condition and those predicates (formulas, in the precision's order).
-    initial_rows: HashMap<(Bool, Vec<Bool>), Vec<Vec<i128>>>,
+    /// condition and those predicates (formulas, in the precision's order), each with the key
+    /// of the initial condition ([`stored::globals_key`]).
+    initial_rows: HashMap<InitialQuery, (Vec<Vec<i128>>, stored::IrKey)>,
     /// Work counts.
     pub stats: AbsStats,
     /// The component's propositions, as predicates ([`labels`]).
@@ -510,8 +517,10 @@ pub struct Abstractor<'a> {
     stored: HashMap<stored::Digest, Vec<Successor>>,
     /// Initial states' valuations from the cache, keyed the same way ([`stored::initial_digest`]).
     stored_rows: HashMap<stored::Digest, Vec<Vec<i128>>>,
-    /// Texts of terms for those digests, made once per term.
+    /// Texts of predicates for those digests, made once per term.
     texts: stored::TermTexts,
+    /// Per edge, the key of its statement ([`stored::statement_key`]), made at first use.
+    stmt_keys: Vec<Option<stored::IrKey>>,
 }
 
 /// A limit on abstract states per graph.
@@ -539,6 +548,8 @@ impl<'a> Abstractor<'a> {
         let vocab = enc.state("");
         let props = labels::props(comp).iter().map(|(_, c)| enc.cond(c, &vocab)).collect();
         let letters = if view == EventView::Visible { labels::letters(comp) } else { Vec::new() };
+        let mut texts = stored::TermTexts::default();
+        texts.declare(comp, &vocab);
         Abstractor {
             enc,
             vocab,
@@ -558,7 +569,8 @@ impl<'a> Abstractor<'a> {
             block_cache: HashMap::default(),
             stored: HashMap::default(),
             stored_rows: HashMap::default(),
-            texts: stored::TermTexts::default(),
+            texts,
+            stmt_keys: vec![None; comp.edges.len()],
         }
     }
 
@@ -599,7 +611,7 @@ impl<'a> Abstractor<'a> {
         self.block_cache = other.block_cache.clone();
         self.stored = other.stored.clone();
         self.stored_rows = other.stored_rows.clone();
-        self.texts = other.texts.clone();
+        self.texts.extend(&other.texts);
     }
 
     /// Takes the answered edge queries of `other`, an abstractor of the same component or of
@@ -609,8 +621,8 @@ impl<'a> Abstractor<'a> {
     /// without them, with fewer solver calls. Returns the number of answers added.
     pub fn take_answers(&mut self, other: &Abstractor) -> usize {
         let before = self.by_query.len();
-        for (q, found) in &other.by_query {
-            self.by_query.entry(q.clone()).or_insert_with(|| found.clone());
+        for (q, answer) in &other.by_query {
+            self.by_query.entry(q.clone()).or_insert_with(|| answer.clone());
         }
         for (q, rows) in &other.initial_rows {
             self.initial_rows.entry(q.clone()).or_insert_with(|| rows.clone());
@@ -639,16 +651,22 @@ impl<'a> Abstractor<'a> {
             self.initial_rows = std::mem::take(&mut other.initial_rows);
             self.stored = std::mem::take(&mut other.stored);
             self.stored_rows = std::mem::take(&mut other.stored_rows);
-            self.texts = std::mem::take(&mut other.texts);
+            self.texts.extend(&other.texts);
             return self.by_query.len();
         }
         self.take_answers(&other)
     }
 
-    /// The predicates per location in SMT-LIB form, for the cache.
+    /// The predicates per location in SMT-LIB form, for the cache: each as it was read from
+    /// the cache ([`Abstractor::load_precision`]), else as Z3 prints it.
     pub fn precision_text(&self) -> PrecisionText {
         PrecisionText {
-            formulas: self.precision.table.iter().map(ToString::to_string).collect(),
+            formulas: self
+                .precision
+                .table
+                .iter()
+                .map(|p| self.texts.text_of(p).map_or_else(|| p.to_string(), str::to_string))
+                .collect(),
             at: self.precision.at.clone(),
         }
     }
@@ -857,25 +875,23 @@ impl<'a> Abstractor<'a> {
         let entry: Vec<Bool> =
             self.precision.at(comp.entry).iter().map(|&p| self.precision.formula(p).clone()).collect();
         let key = (init, entry);
-        let from_cache = match self.initial_rows.get(&key) {
-            None if !self.stored_rows.is_empty() => self
-                .stored_rows
-                .get(&stored::initial_digest(&key.0, &key.1, &mut self.texts))
-                .filter(|rows| rows.iter().all(|r| r.len() == key.1.len()))
-                .cloned(),
-            _ => None,
-        };
-        if let Some(rows) = from_cache {
-            self.initial_rows.insert(key.clone(), rows);
+        if !self.initial_rows.contains_key(&key) {
+            let globals: stored::IrKey = stored::globals_key(comp).into();
+            let from_cache = match self.stored_rows.is_empty() {
+                true => None,
+                false => self
+                    .stored_rows
+                    .get(&stored::initial_digest(&globals, &key.1, &mut self.texts))
+                    .filter(|rows| rows.iter().all(|r| r.len() == key.1.len()))
+                    .cloned(),
+            };
+            let rows = match from_cache {
+                Some(rows) => rows,
+                None => smt.all_sat(std::slice::from_ref(&key.0), &self.targets(comp.entry, &self.vocab))?,
+            };
+            self.initial_rows.insert(key.clone(), (rows, globals));
         }
-        let mut rows = match self.initial_rows.get(&key) {
-            Some(rows) => rows.clone(),
-            None => {
-                let rows = smt.all_sat(std::slice::from_ref(&key.0), &self.targets(comp.entry, &self.vocab))?;
-                self.initial_rows.insert(key, rows.clone());
-                rows
-            }
-        };
+        let mut rows = self.initial_rows[&key].0.clone();
         // In a fixed order, as the successors ([`Abstractor::compute`]): states are numbered in
         // the order they are found, and the solver's order of models varies with its history.
         rows.sort();
@@ -1005,14 +1021,15 @@ impl<'a> Abstractor<'a> {
         let keep = self.relevant(mode, e, loc, &step);
         let (query, order) = self.query(mode, e, loc, val, &keep, take, valued, &step);
         if !self.by_query.contains_key(&query) && !self.stored.is_empty() {
-            // An answer from the cache, for a query of the same text.
-            let found = stored::query_digest(&query, &mut self.texts)
+            // An answer from the cache, for a query of the same key.
+            let stmt = self.statement_key(e);
+            let found = stored::query_digest(&query, &stmt, &mut self.texts)
                 .and_then(|(d, perm)| stored::from_text_order(self.stored.get(&d)?, &perm));
             if let Some(found) = found {
-                self.by_query.insert(query.clone(), found);
+                self.by_query.insert(query.clone(), (found, stmt));
             }
         }
-        if let Some(found) = self.by_query.get(&query) {
+        if let Some((found, _)) = self.by_query.get(&query) {
             self.stats.cached_edges += 1;
             self.stats.carried_edges += 1;
             let mut found: Vec<(Take, AState)> = found
@@ -1045,8 +1062,15 @@ impl<'a> Abstractor<'a> {
                 AState::At(_, v) => (*t, Some(order.iter().map(|&i| v[i]).collect())),
             })
             .collect();
-        self.by_query.insert(query, stored);
+        let stmt = self.statement_key(e);
+        self.by_query.insert(query, (stored, stmt));
         Ok(found)
+    }
+
+    /// The key of edge `e`'s statement ([`stored::statement_key`]), made once per edge.
+    fn statement_key(&mut self, e: usize) -> stored::IrKey {
+        let comp = self.component();
+        self.stmt_keys[e].get_or_insert_with(|| stored::statement_key(comp, &comp.edges[e].stmt).into()).clone()
     }
 
     /// Which literals of the source cube `(loc, ·)` a query of edge `e` depends on: in may

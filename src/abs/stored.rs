@@ -11,27 +11,63 @@
 //! panic. Its label texts and letters are not stored but recomputed from the component.
 //!
 //! Answered edge queries are keyed in memory by their formulas (`EdgeQuery`), which live in one
-//! process's Z3 context. Here each is keyed by a digest ([`blake3`]) of the query as text: its
-//! mode and flags, the source literals and the written variables as sets (sorted texts), the
-//! guard, the event's value, the target's predicates sorted by their texts (the successors'
-//! valuations are kept in that order), and the declaration (name and sort) of every constant
-//! that occurs, since a term's text does not show the sorts of its constants. A digest is only
-//! ever compared with the digest of a query built in this run, so an answer is used only for
-//! a query whose text is the same; the initial states' valuations are keyed the same way.
+//! process's Z3 context. Here each is keyed by a digest ([`blake3`]) of the query in IR terms:
+//! its mode, view, `check` flag and how the edge is taken; the key of the statement it was
+//! asked for ([`statement_key`]); the source literals as a set of (value, predicate text); the
+//! target's predicates in the order of their texts (the successors' valuations are kept in
+//! that order); and the declaration (name and sort) of every constant of those predicates. A
+//! digest is only ever compared with the digest of a query built in this run, and it
+//! identifies the query, so an answer is used only for the identical query:
 //!
-//! Weaknesses: the key by text rests on Z3's SMT-LIB printer being one-to-one on these terms
-//! (with the declarations), as the cached predicates rest on it for their round trip. A
-//! query's text is made only where the query misses in memory and stored answers exist, but
-//! then it costs a print of its terms. The block encoding's answers (`--blocks loop`) are
-//! keyed by places of predicates and are not stored, so an unchanged component refined again
-//! after a load asks its blocks afresh.
+//! - **The statement.** The query's guard, new values and event value are made by
+//!   [`crate::smt::Encoder::effect`] from the edge's statement and `take`, with its inputs
+//!   renamed by their place (`input!0`, ..., so the encoder's counter does not show). The
+//!   encoder reads the statement's tree (kinds, operators, constants, the type of every node,
+//!   the fault, the event's name), and for each variable the statement mentions the constant
+//!   [`crate::smt::Encoder::state`] made for it, which is named by the variable's name and has
+//!   the sort of its type, and an array's length; for an event, its family's type and range
+//!   ([`crate::ir::Component::family`]), which also decide, with the view, whether each value
+//!   is an event of its own. It reads nothing else of the component (no location, no other
+//!   edge or variable) and nothing of the run but constants of the code
+//!   ([`crate::smt::INDEX_BITS`]), which the tool version fixes: the `model` entry's key names
+//!   the version, and a digest of another version is never looked up. [`statement_key`]
+//!   writes exactly these inputs: the tree as Rust's derived `Debug` writes it (every field,
+//!   names quoted, so two trees never write alike) with each variable numbered by its first
+//!   appearance (so the key does not depend on where the component declares it), then the
+//!   name and type of each variable in that order, then the family's declaration. Equal keys
+//!   are so the same tree over variables of the same names and types, which the encoder turns
+//!   into the same terms (Z3 shares equal terms).
+//! - **The predicates.** Each by its text: the one it was read from in the cache, else Z3's
+//!   print (made once per term), with the declarations of its constants (a term's text does
+//!   not show their sorts; a variable's is written from its IR type, [`TermTexts::declare`]).
+//!   This rests on Z3's SMT-LIB printer being one-to-one on predicates with their
+//!   declarations, as the cached predicates' round trip does.
+//! - **The settings.** An answer is a function of its query and of the solver's budget (a
+//!   must-transition whose query is unknown is dropped). Stored answers are loaded only from a
+//!   `model` entry whose key names the abstraction settings (the budget among them) and the
+//!   view, and are used by an abstractor of that run, with those settings.
+//!
+//! The initial states' valuations are keyed the same way: the initial condition
+//! ([`crate::smt::Encoder::init`]) by the name, type and initial values of every global
+//! variable ([`globals_key`]), then the entry's predicates in order. `tests/it/abstraction.rs`
+//! holds a changed statement, variable type, family range and predicate to a miss.
+//!
+//! Weaknesses: the key of the predicates still rests on Z3's printer, and a predicate that was
+//! not read from the cache (a renamed one, or one refinement found in this run) is printed once
+//! for it. Two statements whose queries have the same formulas share one answer in memory, but
+//! the cache keys it by the first one's statement only, so a later process asks the other
+//! again. The block encoding's answers (`--blocks loop`) are keyed by places of predicates
+//! and are not stored, so an unchanged component refined again after a load asks its blocks
+//! afresh.
 
 use serde::{Deserialize, Serialize};
 use z3::ast::{Ast, Bool, Dynamic};
 
-use super::{AEdge, AState, Abstractor, Arg, EdgeQuery, ErrorKind, EventValue, Label, MAX_STATES, Successor};
-use crate::ir::{Fault, LocId};
-use crate::smt::{self, Take};
+use std::rc::Rc;
+
+use super::{AEdge, AState, Abstractor, Arg, EdgeQuery, ErrorKind, Label, MAX_STATES, Successor};
+use crate::ir::{Component, Event, Expr, ExprKind, Fault, LocId, Lvalue, Stmt, Storage, VarId, VarTy};
+use crate::smt::{self, Sym, Take};
 
 /// The most edges a stored graph may have.
 pub const MAX_STORED_EDGES: usize = 4 * MAX_STATES;
@@ -118,8 +154,12 @@ pub struct AnswersText {
     pub initial: Vec<(String, Vec<Vec<i64>>)>,
 }
 
-/// A digest of a query's text.
+/// A digest of a query's key ([`query_digest`], [`initial_digest`]).
 pub(super) type Digest = [u8; 32];
+
+/// The key of a statement or of an initial condition in IR terms ([`statement_key`],
+/// [`globals_key`]), shared by the answers it keys.
+pub(super) type IrKey = Rc<str>;
 
 fn bits(v: &[bool]) -> String {
     v.iter().map(|&b| if b { '1' } else { '0' }).collect()
@@ -143,8 +183,82 @@ fn parse_digest(s: &str) -> Option<Digest> {
     Some(*h.as_bytes())
 }
 
-/// The text of a term and the declarations of its constants, made once per term
-/// ([`Abstractor`]'s memo: a query's predicates and statement recur in many queries).
+/// Gives every variable of `e` its number of first appearance in `order`.
+fn renumber_expr(e: &mut Expr, order: &mut Vec<VarId>) {
+    match &mut e.kind {
+        ExprKind::Const(_) => {}
+        ExprKind::Var(v) => renumber(v, order),
+        ExprKind::Load(v, i) => {
+            renumber(v, order);
+            renumber_expr(i, order);
+        }
+        ExprKind::Unary(_, a) | ExprKind::Cast(a) => renumber_expr(a, order),
+        ExprKind::Binary(_, a, b) => {
+            renumber_expr(a, order);
+            renumber_expr(b, order);
+        }
+    }
+}
+
+fn renumber_lvalue(lv: &mut Lvalue, order: &mut Vec<VarId>) {
+    match lv {
+        Lvalue::Var(v) => renumber(v, order),
+        Lvalue::Elem(v, i) => {
+            renumber(v, order);
+            renumber_expr(i, order);
+        }
+    }
+}
+
+fn renumber(v: &mut VarId, order: &mut Vec<VarId>) {
+    let k = order.iter().position(|w| w == v).unwrap_or_else(|| {
+        order.push(*v);
+        order.len() - 1
+    });
+    *v = VarId(k as u32);
+}
+
+/// The key of a statement of `comp` in IR terms (see the module doc): the statement's tree as
+/// Rust's derived `Debug` writes it, which names every node's kind and type, with each
+/// variable numbered by its first appearance; then the name and type of each variable in that
+/// order; then, for an event, its family's declaration (type and range) or its absence.
+pub(super) fn statement_key(comp: &Component, stmt: &Stmt) -> String {
+    let mut tree = stmt.clone();
+    let mut order = Vec::new();
+    match &mut tree {
+        Stmt::Skip | Stmt::Event(Event::Plain(_)) | Stmt::Event(Event::Recv(_, None)) => {}
+        Stmt::Assign(lv, e) => {
+            renumber_lvalue(lv, &mut order);
+            renumber_expr(e, &mut order);
+        }
+        Stmt::Havoc(lv) | Stmt::Event(Event::Recv(_, Some(lv))) => renumber_lvalue(lv, &mut order),
+        Stmt::Assume(e) | Stmt::Check(e, _) | Stmt::Event(Event::Send(_, e)) => renumber_expr(e, &mut order),
+    }
+    let decls: Vec<Option<(&String, &VarTy)>> =
+        order.iter().map(|v| comp.vars.get(v.index()).map(|d| (&d.name, &d.ty))).collect();
+    let family = match stmt {
+        Stmt::Event(ev) => Some(comp.family(ev.name())),
+        _ => None,
+    };
+    format!("{tree:?} {decls:?} {family:?}")
+}
+
+/// The key of `comp`'s initial condition ([`crate::smt::Encoder::init`]) in IR terms: the
+/// name, type and initial values of each global variable, in the component's order.
+pub(super) fn globals_key(comp: &Component) -> String {
+    let globals: Vec<(&String, &VarTy, &Vec<i128>)> = comp
+        .vars
+        .iter()
+        .filter_map(|d| match &d.storage {
+            Storage::Global { init } => Some((&d.name, &d.ty, init)),
+            Storage::Local => None,
+        })
+        .collect();
+    format!("{globals:?}")
+}
+
+/// The text of a predicate and the declarations of its constants, made once per term
+/// ([`Abstractor`]'s memo: a query's predicates recur in many queries).
 #[derive(Clone, Default)]
 pub(super) struct TermTexts {
     terms: crate::util::HashMap<Dynamic, (String, Vec<Dynamic>)>,
@@ -157,6 +271,25 @@ impl TermTexts {
         let d = Dynamic::from_ast(b);
         let constants = smt::constants(&d);
         self.terms.insert(d, (text.to_string(), constants));
+    }
+
+    /// The text of `b` when it is known (read from the cache or printed before).
+    pub(super) fn text_of(&self, b: &Bool) -> Option<&str> {
+        self.terms.get(&Dynamic::from_ast(b)).map(|(t, _)| t.as_str())
+    }
+
+    /// Declares the constants of `comp`'s variables (`vocab`, [`crate::smt::Encoder::state`]):
+    /// each by its name and sort, written from its IR type (the sort is the one the encoder
+    /// gives that type), so that Z3 need not print them.
+    pub(super) fn declare(&mut self, comp: &Component, vocab: &[Sym]) {
+        for (d, sym) in comp.vars.iter().zip(vocab) {
+            let w = smt::width(d.ty.elem());
+            let sort = match d.ty {
+                VarTy::Scalar(_) => format!("(_ BitVec {w})"),
+                VarTy::Array(..) => format!("(Array (_ BitVec {}) (_ BitVec {w}))", smt::INDEX_BITS),
+            };
+            self.decls.entry(sym.dynamic()).or_insert_with(|| format!("{:?} {sort}", d.name));
+        }
     }
 
     /// Adds the texts `other` knows.
@@ -189,17 +322,18 @@ impl<'m> TextHasher<'m> {
         self.h.update(s.as_bytes());
     }
 
-    fn term(&mut self, d: &Dynamic) -> String {
-        let (text, constants) = self.memo.terms.entry(d.clone()).or_insert_with(|| (d.to_string(), smt::constants(d)));
+    /// The text of a predicate (printed by Z3 only when no text of it is known), with the
+    /// declarations of its constants noted for [`TextHasher::finish`]. A constant that is no
+    /// variable of a component seen here is declared as Z3 prints it (a text that starts with
+    /// `(`, where [`TermTexts::declare`]'s start with `"`).
+    fn bool(&mut self, b: &Bool) -> String {
+        let d = Dynamic::from_ast(b);
+        let (text, constants) = self.memo.terms.entry(d).or_insert_with_key(|d| (d.to_string(), smt::constants(d)));
         for c in constants.iter() {
             let decl = self.memo.decls.entry(c.clone()).or_insert_with(|| c.decl().to_string());
             self.decls.push(decl.clone());
         }
         text.clone()
-    }
-
-    fn bool(&mut self, b: &Bool) -> String {
-        self.term(&Dynamic::from_ast(b))
     }
 
     /// A list whose order does not matter: its texts sorted.
@@ -211,7 +345,7 @@ impl<'m> TextHasher<'m> {
         }
     }
 
-    /// Ends with the declarations of every constant of the terms given.
+    /// Ends with the declarations of every constant of the predicates given.
     fn finish(mut self) -> Digest {
         let mut decls = std::mem::take(&mut self.decls);
         decls.sort();
@@ -221,12 +355,13 @@ impl<'m> TextHasher<'m> {
     }
 }
 
-/// The digest of an edge query and the order of its target predicates by their texts
-/// (`perm[k]` is the place in the query of the `k`-th text); `None` when two target predicates
-/// print alike.
-pub(super) fn query_digest(q: &EdgeQuery, memo: &mut TermTexts) -> Option<(Digest, Vec<usize>)> {
-    let mut h = TextHasher::new("edge", memo);
+/// The digest of an edge query asked for a statement whose key is `stmt` ([`statement_key`]),
+/// and the order of its target predicates by their texts (`perm[k]` is the place in the query
+/// of the `k`-th text); `None` when two target predicates print alike.
+pub(super) fn query_digest(q: &EdgeQuery, stmt: &str, memo: &mut TermTexts) -> Option<(Digest, Vec<usize>)> {
+    let mut h = TextHasher::new("edge by IR", memo);
     h.put(&format!("{:?} {} {} {:?}", q.mode, q.visible, q.check, q.take));
+    h.put(stmt);
     let source: Vec<String> = q.source.iter().map(|(b, v)| format!("{v} {}", h.bool(b))).collect();
     h.set(source);
     let targets: Vec<String> = q.targets.iter().map(|b| h.bool(b)).collect();
@@ -239,30 +374,14 @@ pub(super) fn query_digest(q: &EdgeQuery, memo: &mut TermTexts) -> Option<(Diges
     for &i in &perm {
         h.put(&targets[i]);
     }
-    let guard = h.term(&q.guard);
-    h.put(&guard);
-    let writes: Vec<String> = q.writes.iter().map(|(a, b)| format!("{} := {}", h.term(a), h.term(b))).collect();
-    h.set(writes);
-    match &q.value {
-        None => h.put("no value"),
-        Some((way, d, ty, lo, hi)) => {
-            let way = match way {
-                EventValue::Sent => "sent",
-                EventValue::Received => "received",
-            };
-            let text = h.term(d);
-            h.put(&format!("{way} {ty:?} {lo} {hi} {text}"));
-        }
-    }
     Some((h.finish(), perm))
 }
 
-/// The digest of an initial-state query: the initial condition and the entry's predicates in
-/// the precision's order (the rows' order).
-pub(super) fn initial_digest(init: &Bool, entry: &[Bool], memo: &mut TermTexts) -> Digest {
-    let mut h = TextHasher::new("initial", memo);
-    let text = h.bool(init);
-    h.put(&text);
+/// The digest of an initial-state query: the initial condition by its key in IR terms
+/// ([`globals_key`]) and the entry's predicates in the precision's order (the rows' order).
+pub(super) fn initial_digest(globals: &str, entry: &[Bool], memo: &mut TermTexts) -> Digest {
+    let mut h = TextHasher::new("initial by IR", memo);
+    h.put(globals);
     h.put(&entry.len().to_string());
     for p in entry {
         let text = h.bool(p);
@@ -415,19 +534,19 @@ impl Abstractor<'_> {
     }
 
     /// The answered queries of this abstractor (those asked in this run and those it was
-    /// given), keyed by their texts, for the cache. Sorted by digest, so the same answers give
+    /// given), keyed by their digests ([`query_digest`], [`initial_digest`]), for the cache. Sorted by digest, so the same answers give
     /// the same entry.
     pub fn answers_text(&self) -> AnswersText {
-        let mut memo = TermTexts::default();
+        let mut memo = self.texts.clone();
         let mut edges: crate::util::HashMap<Digest, Vec<Successor>> = self.stored.clone();
-        for (q, found) in &self.by_query {
-            if let Some((d, perm)) = query_digest(q, &mut memo) {
+        for (q, (found, stmt)) in &self.by_query {
+            if let Some((d, perm)) = query_digest(q, stmt, &mut memo) {
                 edges.entry(d).or_insert_with(|| to_text_order(found, &perm));
             }
         }
         let mut rows: crate::util::HashMap<Digest, Vec<Vec<i128>>> = self.stored_rows.clone();
-        for ((init, entry), r) in &self.initial_rows {
-            rows.entry(initial_digest(init, entry, &mut memo)).or_insert_with(|| r.clone());
+        for ((_, entry), (r, globals)) in &self.initial_rows {
+            rows.entry(initial_digest(globals, entry, &mut memo)).or_insert_with(|| r.clone());
         }
         let mut edges: Vec<(String, Vec<SuccessorText>)> = edges
             .into_iter()

@@ -36,7 +36,7 @@ use crate::deadline::Deadline;
 use crate::ir::{BinOp, Component, Edge, Event, Expr, ExprKind, IntTy, Lvalue, Stmt, UnOp, VarId, VarTy};
 
 /// The width of array indices in formulas: every C index type fits.
-const INDEX_BITS: u32 = 64;
+pub const INDEX_BITS: u32 = 64;
 
 /// The value of one variable in a formula.
 #[derive(Clone, Debug)]

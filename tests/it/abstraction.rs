@@ -244,6 +244,82 @@ fn answers_carried_from_an_earlier_version_give_the_graphs_the_solver_gives() {
     assert!(carried > 0, "no answer was carried over");
 }
 
+/// The component of the tests of stored answers: `{ty}` the type of `x` and `y`, `{init}` the
+/// initial value of `x`, `{step}` the statement back to `l0`, `{range}` the event family's.
+const STORED: &str = "component c
+  global x: {ty} = {init}
+  global y: {ty} = 0
+  global v: u8 = 1
+  family out: u8 [{range}]
+  entry l0
+  exit l3
+  l0 -> l1: assume (x < y)
+  l0 -> l3: assume (x >= y)
+  l1 -> l2: event out!v
+  l2 -> l0: {step}
+";
+
+/// The predicates of those tests, at every location.
+const STORED_PREDICATES: [&str; 3] = ["(= x #xffffffff)", "(= y #x00000000)", "(= x y)"];
+
+#[test]
+fn a_stored_answer_is_used_only_for_the_same_statement_declarations_and_predicates() {
+    // Answers from the cache are keyed by the statement in IR terms (its tree with types, the
+    // names and types of its variables, its event's family) and the predicates' texts. An
+    // abstractor of the same code at the same precision takes every answer from them; one
+    // whose statement, variable types, family range or predicate differs asks the solver for
+    // those queries. Either way its graphs are those the solver gives. (`x < y` on `0xffffffff`
+    // and `0` holds signed and fails unsigned: an answer keyed without the types would be
+    // wrong there; so would one without the range, which enumerates the event's values.)
+    let component = |ty: &str, init: &str, step: &str, range: &str| {
+        let text = STORED.replace("{ty}", ty).replace("{init}", init).replace("{step}", step).replace("{range}", range);
+        let comp = subst::ir::parse::component(&text).expect("parses");
+        assert!(subst::ir::check::check(&comp).is_empty(), "{:?}", subst::ir::check::check(&comp));
+        comp
+    };
+    let precision = |comp: &Component, predicates: &[&str]| subst::abs::PrecisionText {
+        formulas: predicates.iter().map(|p| p.to_string()).collect(),
+        at: vec![(0..predicates.len() as u32).collect(); comp.n_locs as usize],
+    };
+    let modes = [Mode::May, Mode::Must];
+    let old = component("i32", "-1", "y = x", "0..2");
+    let mut smt = Smt::new(subst::smt::DEFAULT_QUERY_BUDGET);
+    let mut first = Abstractor::new(&old, EventView::Visible);
+    assert!(first.load_precision(&precision(&old, &STORED_PREDICATES)));
+    for mode in modes {
+        first.build(&mut smt, mode).expect("abstracts");
+    }
+    let answers = first.answers_text();
+    let changed_predicate = ["(= x #xffffffff)", "(= y #x00000001)", "(= x y)"];
+    let variants: [(&str, Component, &[&str], bool); 5] = [
+        ("the same code", component("i32", "-1", "y = x", "0..2"), &STORED_PREDICATES, true),
+        ("another statement", component("i32", "-1", "x = y", "0..2"), &STORED_PREDICATES, false),
+        ("unsigned variables", component("u32", "4294967295", "y = x", "0..2"), &STORED_PREDICATES, false),
+        ("another range of the family", component("i32", "-1", "y = x", "0..3"), &STORED_PREDICATES, false),
+        ("another predicate", component("i32", "-1", "y = x", "0..2"), &changed_predicate, false),
+    ];
+    for (what, comp, predicates, all_answered) in variants {
+        let mut loaded = Abstractor::new(&comp, EventView::Visible);
+        assert!(loaded.load_precision(&precision(&comp, predicates)), "{what}");
+        assert!(loaded.load_answers(&answers), "{what}");
+        let mut fresh = Abstractor::new(&comp, EventView::Visible);
+        assert!(fresh.load_precision(&precision(&comp, predicates)), "{what}");
+        let (mut with, mut without) =
+            (Smt::new(subst::smt::DEFAULT_QUERY_BUDGET), Smt::new(subst::smt::DEFAULT_QUERY_BUDGET));
+        for mode in modes {
+            let a = loaded.build(&mut with, mode).expect("abstracts");
+            let b = fresh.build(&mut without, mode).expect("abstracts");
+            assert_eq!((&a.states, &a.out, &a.initial), (&b.states, &b.out, &b.initial), "{what} {mode:?}");
+        }
+        assert!(without.stats.calls > 0, "{what}");
+        if all_answered {
+            assert_eq!(with.stats.calls, 0, "{what}: every query answered from the stored ones");
+        } else {
+            assert!(with.stats.calls > 0, "{what}: some query must miss");
+        }
+    }
+}
+
 /// Each `check` edge of `abs`'s component whose text contains `name`: its source and the
 /// atoms of its condition, which `add` receives (the old version) or which must be predicates
 /// at its source already (the new one).
