@@ -28,9 +28,11 @@ pub mod check;
 pub mod eval;
 pub mod interp;
 pub mod parse;
+mod stack;
 pub mod text;
 mod types;
 
+pub use stack::CallStack;
 pub use types::{IntTy, VarTy};
 
 use std::fmt;
@@ -417,7 +419,8 @@ pub struct Origin {
     /// Its text, with runs of white space made single spaces.
     pub text: String,
     /// The inlined calls that lead to it, outermost first; empty in the component's own body.
-    pub stack: Vec<Frame>,
+    /// Shared by the edges of one inlined body ([`CallStack`]).
+    pub stack: CallStack,
 }
 
 /// A transition of the control-flow automaton.
