@@ -2,7 +2,8 @@
 //!
 //! A [`Component`] is a set of locations joined by [`Edge`]s, each labelled with one [`Stmt`] and
 //! the [`Origin`] in the C source it was lowered from. The front end produces it; every later
-//! phase (abstraction, simulation, the interpreter) reads it.
+//! phase (abstraction, simulation, the interpreter) reads it. An origin's stack of inlined calls
+//! is a [`CallStack`], a persistent list shared by the edges of one inlined body.
 //!
 //! Architecture invariants:
 //! - Expressions ([`Expr`]) are pure and total. Everything C leaves undefined (division by zero,

@@ -13,6 +13,9 @@
 //!
 //! Invariants kept while lowering:
 //! - every edge carries the span of the C construct it comes from and the stack of inlined calls;
+//!   the stack is built once per inlined call (`FrameCtx::stack`, a
+//!   [`CallStack`](crate::ir::CallStack) pushed on entry) and shared by the edges of the body,
+//!   so origins take memory linear in the number of calls, not edges × depth of inlining;
 //! - each C scope sees exactly the names C gives it: a function inlined into a caller sees its
 //!   own parameters, locals and its file's globals, never the caller's locals;
 //! - after an unconditional jump (`return`, `break`, `goto`, `abort()`) the current location is
