@@ -37,7 +37,7 @@
 //! its label, `label_own_events`, the other owners' propositions left to synchronisation); an
 //! observed event of a family (`send.v`) is refused by the assembly.
 
-use crate::ir::{Component, Edge, Event, Expr, LocId, Origin, SrcSpan, Stmt};
+use crate::ir::{CallStack, Component, Edge, Event, Expr, LocId, Origin, SrcSpan, Stmt};
 
 /// The mark of a proposition's edge (the origin text starts with it).
 pub const PROP_MARK: &str = "@prop ";
@@ -84,7 +84,7 @@ pub fn instrument(comp: &mut Component, props: &[PropCond], letters: &dyn Fn(&[S
     if props.is_empty() {
         return;
     }
-    let origin = |span: &SrcSpan, text: String| Some(Origin { span: span.clone(), text, stack: Vec::new() });
+    let origin = |span: &SrcSpan, text: String| Some(Origin { span: span.clone(), text, stack: CallStack::new() });
     let new_loc = |comp: &mut Component| {
         comp.n_locs += 1;
         LocId(comp.n_locs - 1)
@@ -356,14 +356,15 @@ pub fn instrument_props(
     let start = LocId(comp.n_locs - 1);
     let first = comp.edges.iter().find(|e| e.from == comp.entry).and_then(|e| e.origin.as_ref());
     let span = first.map_or_else(|| props[0].span.clone(), |o| o.span.clone());
-    let origin = Some(Origin { span, text: format!("start of `{}`", comp.name), stack: Vec::new() });
+    let origin = Some(Origin { span, text: format!("start of `{}`", comp.name), stack: CallStack::new() });
     let stmt = Stmt::Event(Event::Plain(START_EVENT.to_string()));
     comp.edges.push(Edge { from: start, to: comp.entry, stmt, origin });
     comp.entry = start;
     // The mark of this form: a dead edge that does nothing.
     comp.n_locs += 1;
     let l = LocId(comp.n_locs - 1);
-    let origin = Some(Origin { span: props[0].span.clone(), text: BEHAVIOURS_MARK.to_string(), stack: Vec::new() });
+    let origin =
+        Some(Origin { span: props[0].span.clone(), text: BEHAVIOURS_MARK.to_string(), stack: CallStack::new() });
     comp.edges.push(Edge { from: l, to: l, stmt: Stmt::Skip, origin });
     Ok(())
 }

@@ -2,7 +2,8 @@
 //!
 //! A [`Component`] is a set of locations joined by [`Edge`]s, each labelled with one [`Stmt`] and
 //! the [`Origin`] in the C source it was lowered from. The front end produces it; every later
-//! phase (abstraction, simulation, the interpreter) reads it.
+//! phase (abstraction, simulation, the interpreter) reads it. An origin's stack of inlined calls
+//! is a [`CallStack`], a persistent list shared by the edges of one inlined body.
 //!
 //! Architecture invariants:
 //! - Expressions ([`Expr`]) are pure and total. Everything C leaves undefined (division by zero,
@@ -28,9 +29,11 @@ pub mod check;
 pub mod eval;
 pub mod interp;
 pub mod parse;
+mod stack;
 pub mod text;
 mod types;
 
+pub use stack::CallStack;
 pub use types::{IntTy, VarTy};
 
 use std::fmt;
@@ -417,7 +420,8 @@ pub struct Origin {
     /// Its text, with runs of white space made single spaces.
     pub text: String,
     /// The inlined calls that lead to it, outermost first; empty in the component's own body.
-    pub stack: Vec<Frame>,
+    /// Shared by the edges of one inlined body ([`CallStack`]).
+    pub stack: CallStack,
 }
 
 /// A transition of the control-flow automaton.

@@ -8,8 +8,8 @@
 use thiserror::Error;
 
 use super::{
-    BinOp, Component, Edge, Event, Expr, ExprKind, Family, Fault, Frame, IntTy, LocId, Lvalue, Origin, SrcSpan, Stmt,
-    Storage, UnOp, VarDecl, VarId, VarTy,
+    BinOp, CallStack, Component, Edge, Event, Expr, ExprKind, Family, Fault, Frame, IntTy, LocId, Lvalue, Origin,
+    SrcSpan, Stmt, Storage, UnOp, VarDecl, VarId, VarTy,
 };
 
 /// A syntax error in IR text, with its 1-based line and column.
@@ -444,14 +444,14 @@ impl<'a> Cursor<'a> {
     fn origin(&mut self) -> Result<Origin> {
         let span = self.span()?;
         let text = self.string()?;
-        let mut stack = Vec::new();
+        let mut stack = CallStack::new();
         if self.peek_ident() == Some("via") {
             self.pos += 3;
             loop {
                 let function = self.ident()?.to_string();
                 self.keyword("at")?;
                 let call = self.span()?;
-                stack.push(Frame { function, call });
+                stack = stack.push(Frame { function, call });
                 if !self.eat(",") {
                     break;
                 }

@@ -112,7 +112,7 @@ fn span(s: &SrcSpan) -> String {
 /// The text of an origin, starting with `@`.
 pub fn origin(o: &Origin) -> String {
     let mut out = format!("@ {} {}", span(&o.span), quote(&o.text));
-    for (i, frame) in o.stack.iter().enumerate() {
+    for (i, frame) in o.stack.frames().into_iter().enumerate() {
         out.push_str(if i == 0 { " via " } else { ", " });
         let _ = write!(out, "{} at {}", frame.function, span(&frame.call));
     }

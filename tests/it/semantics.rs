@@ -284,3 +284,30 @@ fn a_string_literal_outside_a_condition_is_rejected() {
         assert!(rejection("void out(long v);", body).contains("a string literal"), "{body}");
     }
 }
+
+#[test]
+fn the_edges_of_an_inlined_body_share_one_stack_of_calls() {
+    // A chain of n nested calls (lowering recurses per call: a small n on a test thread): the
+    // frames the edges' origins hold are one per call (a copy per edge would be about edges ×
+    // depth), the innermost edge is n + 1 calls deep, and the IR text with these stacks reads
+    // back to the same component.
+    for n in [4, 16, 32] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.c");
+        let mut src = format!("void out(int v);\nint f{n}(int x) {{ out(x); return x; }}\n");
+        for i in (0..n).rev() {
+            src.push_str(&format!("int f{i}(int x) {{ int y = f{}(x) + 1; return y; }}\n", i + 1));
+        }
+        src.push_str("void comp(void) { out(f0(0)); }\n");
+        std::fs::write(&path, src).unwrap();
+        let comp = front::load(&[path], &FrontOptions::default()).unwrap().lower("comp").unwrap();
+        let stacks: Vec<&subst::ir::CallStack> =
+            comp.edges.iter().filter_map(|e| e.origin.as_ref()).map(|o| &o.stack).collect();
+        let frames: std::collections::HashSet<*const subst::ir::Frame> =
+            stacks.iter().flat_map(|s| s.innermost_first()).map(std::ptr::from_ref).collect();
+        assert_eq!(frames.len(), n + 1, "n = {n}");
+        assert_eq!(stacks.iter().map(|s| s.len()).max(), Some(n + 1), "n = {n}");
+        let again = subst::ir::parse::component(&subst::ir::text::component(&comp)).unwrap();
+        assert_eq!(again, comp, "n = {n}");
+    }
+}

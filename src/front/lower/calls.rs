@@ -179,7 +179,7 @@ impl<'p> Lowerer<'p> {
             }
         }
         let call = self.src_span(span);
-        let mut frame = FrameCtx::new(name.to_string(), unit, Some(call), ret.clone(), ret_loc);
+        let mut frame = FrameCtx::new(name.to_string(), unit, self.call_stack(), Some(call), ret.clone(), ret_loc);
         frame.value_used = want && ret.is_some();
         self.frames.push(frame);
         for (pname, b) in bindings {

@@ -13,6 +13,9 @@
 //!
 //! Invariants kept while lowering:
 //! - every edge carries the span of the C construct it comes from and the stack of inlined calls;
+//!   the stack is built once per inlined call (`FrameCtx::stack`, a
+//!   [`CallStack`](crate::ir::CallStack) pushed on entry) and shared by the edges of the body,
+//!   so origins take memory linear in the number of calls, not edges × depth of inlining;
 //! - each C scope sees exactly the names C gives it: a function inlined into a caller sees its
 //!   own parameters, locals and its file's globals, never the caller's locals;
 //! - after an unconditional jump (`return`, `break`, `goto`, `abort()`) the current location is
@@ -48,8 +51,8 @@ use super::{DataModel, Program};
 use crate::diag::Diagnostic;
 use crate::ir::eval::{self, NoVars};
 use crate::ir::{
-    BinOp, Component, Edge, Event, Expr, ExprKind, Family, Fault, Frame, IntTy, LocId, Lvalue, Origin, SrcSpan, Stmt,
-    Storage, UnOp, VarDecl, VarId, VarTy,
+    BinOp, CallStack, Component, Edge, Event, Expr, ExprKind, Family, Fault, Frame, IntTy, LocId, Lvalue, Origin,
+    SrcSpan, Stmt, Storage, UnOp, VarDecl, VarId, VarTy,
 };
 use memory::{Object, Place, PtrVal, Val};
 
@@ -119,8 +122,9 @@ struct SwitchCtx {
 struct FrameCtx {
     function: String,
     unit: usize,
-    /// Where the caller called it; `None` for the component.
-    call: Option<SrcSpan>,
+    /// The inlined calls up to this frame, its own call last: what the origins of its edges
+    /// share (built once per frame, never per edge).
+    stack: CallStack,
     ret: Option<Place>,
     ret_loc: LocId,
     scopes: Vec<HashMap<String, Binding>>,
@@ -262,7 +266,7 @@ fn lower_pass(
         _ => return Err(l.unsupported_in(unit, "a component whose return type is not void or int", def.span)),
     }
     let exit = l.exit;
-    l.frames.push(FrameCtx::new(name.clone(), unit, None, None, exit));
+    l.frames.push(FrameCtx::new(name.clone(), unit, &CallStack::new(), None, None, exit));
     for (i, (t, span, pname)) in sig.1.iter().enumerate() {
         let Some(pname) = pname else { continue };
         match t {
@@ -284,11 +288,24 @@ fn lower_pass(
 }
 
 impl FrameCtx {
-    fn new(function: String, unit: usize, call: Option<SrcSpan>, ret: Option<Place>, ret_loc: LocId) -> FrameCtx {
+    /// A frame of `function` in `unit` on top of `caller`'s stack; `call`, where it was called,
+    /// is `None` for the component and for a file-scope frame, which add no call to the stack.
+    fn new(
+        function: String,
+        unit: usize,
+        caller: &CallStack,
+        call: Option<SrcSpan>,
+        ret: Option<Place>,
+        ret_loc: LocId,
+    ) -> FrameCtx {
+        let stack = match call {
+            Some(call) => caller.push(Frame { function: function.clone(), call }),
+            None => caller.clone(),
+        };
         FrameCtx {
             function,
             unit,
-            call,
+            stack,
             ret,
             ret_loc,
             scopes: vec![HashMap::default()],
@@ -384,6 +401,12 @@ impl<'p> Lowerer<'p> {
         self.frames.last().map_or(0, |f| f.unit)
     }
 
+    /// The inlined calls that lead to the current frame.
+    fn call_stack(&self) -> &CallStack {
+        static EMPTY: CallStack = CallStack::new();
+        self.frames.last().map_or(&EMPTY, |f| &f.stack)
+    }
+
     fn src_span_in(&self, unit: usize, span: Span) -> (SrcSpan, String) {
         let u = &self.prog.units[unit];
         if span.is_none() {
@@ -399,12 +422,7 @@ impl<'p> Lowerer<'p> {
 
     fn origin(&self, span: Span) -> Origin {
         let (span, text) = self.src_span_in(self.unit(), span);
-        let stack = self
-            .frames
-            .iter()
-            .filter_map(|f| f.call.clone().map(|call| Frame { function: f.function.clone(), call }))
-            .collect();
-        Origin { span, text, stack }
+        Origin { span, text, stack: self.call_stack().clone() }
     }
 
     fn edge(&mut self, from: LocId, to: LocId, stmt: Stmt, span: Option<Span>) {
@@ -509,7 +527,8 @@ impl<'p> Lowerer<'p> {
     /// Runs `f` in an empty frame of `unit`, so that only file-scope names are visible.
     fn with_file_frame<T>(&mut self, unit: usize, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         let exit = self.exit;
-        self.frames.push(FrameCtx::new(String::new(), unit, None, None, exit));
+        let frame = FrameCtx::new(String::new(), unit, self.call_stack(), None, None, exit);
+        self.frames.push(frame);
         let r = f(self);
         self.frames.pop();
         r
