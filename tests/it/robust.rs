@@ -85,6 +85,25 @@ fn nesting_below_the_limits_is_verified() {
     }
 }
 
+/// A chain of 5,000 functions, each calling the next: lowering inlines every call, one level
+/// of recursion in the lowerer per call, so past its bound the input is refused at the call
+/// that goes too deep, not run off the end of the stack.
+#[test]
+fn calls_nested_5000_deep_exit_2_with_a_location() {
+    let n = 5000;
+    let mut text = String::from("extern void reach_error(void);\nint f0(int x) { return x; }\n");
+    for i in 1..n {
+        text.push_str(&format!("int f{i}(int x) {{ return f{}(x) + 1; }}\n", i - 1));
+    }
+    text.push_str(&format!("int main(void) {{ if (f{}(0) != {}) reach_error(); return 0; }}\n", n - 1, n - 1));
+    let (_dir, path) = source("chain.c", &text);
+    let out = subst(&["show", "ir"], &path);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{}", &stderr[..stderr.len().min(2000)]);
+    assert!(stderr.contains("calls nested more than 4096 deep"), "{stderr}");
+    assert!(stderr.contains(&format!("{}:", path.display())), "{stderr}");
+}
+
 #[test]
 fn a_diagnostic_on_a_100000_character_line_is_short() {
     let text = format!("int main(void) {{ int x = 0; {} x = ; return x; }}\n", "x = x + 1; ".repeat(10_000));

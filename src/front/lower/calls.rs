@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// The most calls nested inside one another (each inlined), counting the component's own body.
+pub const MAX_CALL_DEPTH: usize = 4096;
+
 impl<'p> Lowerer<'p> {
     // ----- calls -----
 
@@ -106,6 +109,13 @@ impl<'p> Lowerer<'p> {
         span: Span,
         want: bool,
     ) -> Result<Option<Val>> {
+        // Lowering recurses once per nested call: a bound keeps any input off the end of the
+        // worker thread's stack (16f measured about 540 MB of it at 64,000 nested calls).
+        if self.frames.len() > MAX_CALL_DEPTH {
+            return Err(self
+                .unsupported(&format!("calls nested more than {MAX_CALL_DEPTH} deep"), span)
+                .with_note("each call is inlined into the component, and so is every call it makes"));
+        }
         if self.frames.iter().any(|f| f.function == name && f.unit == unit) {
             let chain: Vec<&str> = self.frames.iter().map(|f| f.function.as_str()).collect();
             return Err(self
