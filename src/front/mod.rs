@@ -79,6 +79,9 @@ pub struct Program {
     pub(crate) options: FrontOptions,
     /// Definitions of functions with external linkage: name -> (unit, index in the unit).
     pub(crate) external_functions: HashMap<String, (usize, usize)>,
+    /// Per unit, the first definition of each function name (static or not): name -> index in
+    /// the unit, so that finding a callee does not scan the unit's declarations per call.
+    pub(crate) unit_functions: Vec<HashMap<String, usize>>,
 }
 
 /// The C files to read for a path: the file itself, or the `.c` and `.i` files of a folder, sorted.
@@ -252,17 +255,22 @@ pub fn load(paths: &[PathBuf], options: &FrontOptions) -> Result<Program, Diagno
         }
     }
     let mut external_functions = HashMap::default();
+    let mut unit_functions = Vec::with_capacity(units.len());
     for (u, unit) in units.iter().enumerate() {
+        let mut own = HashMap::default();
         for (i, decl) in unit.ast.0.iter().enumerate() {
             if let ExternalDeclaration::FunctionDefinition(f) = &decl.node
-                && !is_static(&f.node.specifiers)
                 && let Some(name) = function_name(&f.node)
             {
-                external_functions.entry(name.to_string()).or_insert((u, i));
+                own.entry(name.to_string()).or_insert(i);
+                if !is_static(&f.node.specifiers) {
+                    external_functions.entry(name.to_string()).or_insert((u, i));
+                }
             }
         }
+        unit_functions.push(own);
     }
-    Ok(Program { units, options: options.clone(), external_functions })
+    Ok(Program { units, options: options.clone(), external_functions, unit_functions })
 }
 
 impl Program {
@@ -387,11 +395,7 @@ impl Program {
     /// The definition `name` refers to from `unit`: the unit's own definition (static or not)
     /// first, then a definition with external linkage in another unit.
     pub(crate) fn find_function(&self, unit: usize, name: &str) -> Option<(usize, usize)> {
-        let own = self.units.get(unit).and_then(|u| {
-            u.ast.0.iter().position(|d| {
-                matches!(&d.node, ExternalDeclaration::FunctionDefinition(f) if function_name(&f.node) == Some(name))
-            })
-        });
+        let own = self.unit_functions.get(unit).and_then(|m| m.get(name)).copied();
         own.map(|i| (unit, i)).or_else(|| self.external_functions.get(name).copied())
     }
 }
