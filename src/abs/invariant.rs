@@ -12,7 +12,11 @@
 //! into a location apart while there are at most `MAX_WAYS` of them ([`blocks_by_path`]):
 //! one block per path, so that a consecution query has no if-then-else inside its bit-blasted
 //! arithmetic (`a + b == 3*i` across a two-way branch, `loop-lit/bhmr2007`: out of budget over
-//! the merged block, 0.2 s per path).
+//! the merged block, 0.2 s per path). Beyond, the ways are merged, the one with the largest
+//! condition as the `else` of the if-then-else chain, its condition never tested (a switch's
+//! `default`). Without a loop, each block is asked once: of a one-shot solver when it is large
+//! (`ONE_SHOT_TERMS`), since Z3's incremental mode grew faster than quadratically on a switch
+//! of many cases.
 //!
 //! **Invariants.** One conjunction of candidate facts per cut point. The candidates are the
 //! affine equalities `Σ aᵢxᵢ + b = 0` between variables of one width that every state the
@@ -265,10 +269,13 @@ pub fn cut_points(comp: &Component) -> Vec<LocId> {
     order.into_iter().filter(|l| is_cut[l.index()]).collect()
 }
 
+/// Terms of a way's condition that [`merge`] looks at to find the largest.
+const MERGE_LOOK: usize = 4096;
+
 /// Where `ways` meet: a named reach condition and state, their definitions added to `defs`.
 /// Only the variables on which the ways' states differ are compared and named (in increasing
 /// order); the persistent vectors' diff skips what they share.
-fn merge(ways: Vec<Way>, defs: &mut Vec<Bool>, counter: &mut u64) -> (Bool, PVec<Sym>) {
+fn merge(mut ways: Vec<Way>, defs: &mut Vec<Bool>, counter: &mut u64) -> (Bool, PVec<Sym>) {
     if ways.len() == 1 {
         let (c, p) = ways.into_iter().next().expect("one way");
         return (c, p);
@@ -277,6 +284,19 @@ fn merge(ways: Vec<Way>, defs: &mut Vec<Bool>, counter: &mut u64) -> (Bool, PVec
     let reach = Bool::new_const(format!("blk.r!{counter}"));
     let conds: Vec<Bool> = ways.iter().map(|(c, _)| c.clone()).collect();
     defs.push(reach.eq(Bool::or(&conds).simplify()));
+    // The way with the largest condition becomes the last, the `else` of every if-then-else
+    // below, whose condition is never tested (the ways into a location are exclusive): the
+    // `default` of a switch, the conjunction of every case's negation, is then not in the
+    // merged terms (a switch of 2,000 cases: the one-shot check took 2.7 times less).
+    let sizes: Vec<usize> = conds.iter().map(|c| smt::term_count(c, MERGE_LOOK)).collect();
+    let mut largest = ways.len() - 1;
+    for (i, &n) in sizes.iter().enumerate() {
+        if n > sizes[largest] {
+            largest = i;
+        }
+    }
+    let last = ways.remove(largest);
+    ways.push(last);
     let mut differ = Vec::new();
     for (_, p) in &ways[1..] {
         p.diff(&ways[0].1, |a, b| a.dynamic() == b.dynamic(), &mut differ);
@@ -312,6 +332,18 @@ fn merge(ways: Vec<Way>, defs: &mut Vec<Bool>, counter: &mut u64) -> (Bool, PVec
 /// every error: initiation, consecution and safety, each an unsatisfiable query to `smt`.
 /// An `unknown` is an error, never a yes.
 pub fn check(blocks: &Blocks, vocab: &[Sym], invs: &[Bool], smt: &mut Smt) -> Result<bool, SmtError> {
+    check_sized(blocks, vocab, invs, smt, None)
+}
+
+/// [`check`], asking a block whose formula has more than `one_shot_above` distinct terms of a
+/// one-shot solver ([`Smt::set_one_shot`]) and the others incrementally, as [`check`] does.
+fn check_sized(
+    blocks: &Blocks,
+    vocab: &[Sym],
+    invs: &[Bool],
+    smt: &mut Smt,
+    one_shot_above: Option<usize>,
+) -> Result<bool, SmtError> {
     for b in &blocks.blocks {
         let mut facts = vec![b.constraint.clone()];
         if let Some(c) = b.from {
@@ -320,7 +352,16 @@ pub fn check(blocks: &Blocks, vocab: &[Sym], invs: &[Bool], smt: &mut Smt) -> Re
         if let Head::Cut(d) = b.head {
             facts.push(smt::substitute(&invs[d], vocab, &b.post).not());
         }
-        if smt.sat(&facts)? {
+        let sat = match one_shot_above {
+            Some(limit) => {
+                smt.set_one_shot(smt::terms_beyond(&b.constraint, limit));
+                let sat = smt.sat(&facts);
+                smt.set_one_shot(false);
+                sat?
+            }
+            None => smt.sat(&facts)?,
+        };
+        if sat {
             return Ok(false);
         }
     }
@@ -513,6 +554,17 @@ pub fn k_induction(
 /// of budget), while a cascade of branches still costs at most this many blocks per edge.
 const MAX_WAYS: usize = 8;
 
+/// Distinct terms of a loop-free program's block above which its one query is asked of a
+/// one-shot solver ([`Smt::set_one_shot`]) rather than incrementally. Z3 4.8.12's incremental
+/// mode case-splits on a merge of many ways (an if-then-else chain over the cases of a
+/// `switch`) without the preprocessing of a one-shot check: on a switch of N cases on an input
+/// (4.5 terms per case) the incremental check took 1.0 s at N = 250, 4.4 s at 500 and ran out
+/// of its budget at 1,000 (then answered by the one-shot retry), against 0.11, 0.42 and 1.2 s
+/// one-shot. A small block is cheaper incrementally: a fresh solver's set-up (30 to 50 ms)
+/// is more than its check (5 to 15 ms on the loop-free examples, which have under 200 terms).
+/// Measured in benches/VERIFY.md (17a).
+const ONE_SHOT_TERMS: usize = 512;
+
 /// Samples taken per cut point, at most.
 const MAX_SAMPLES: usize = 400;
 /// Runs of the interpreter that sample states.
@@ -566,10 +618,11 @@ pub fn prove_between(
     let mut kept: Option<Vec<Vec<Bool>>> = None;
     // Without a loop the entry's block is the whole program and `true` its invariant: one
     // safety query decides, where candidates would cost a query each (a 900-deep `?:` chain
-    // took 40 s of Houdini for nothing).
+    // took 40 s of Houdini for nothing). Each block is asked once, the large ones of a one-shot
+    // solver (`ONE_SHOT_TERMS`).
     if !acyclic_order(comp).1.contains(&true) {
         let invs: Vec<Bool> = blocks.cuts.iter().map(|_| Bool::and(&[] as &[Bool])).collect();
-        match check(&blocks, &vocab, &invs, &mut fresh) {
+        match check_sized(&blocks, &vocab, &invs, &mut fresh, Some(ONE_SHOT_TERMS)) {
             Ok(true) => {
                 attempt.proved = true;
                 attempt.invariants = blocks.cuts.iter().map(|&c| (c, Vec::new())).collect();
@@ -1208,6 +1261,63 @@ pub const PROVE_MAX_K: usize = MAX_K;
 #[cfg(test)]
 mod tests {
     use super::null_space;
+
+    /// `main`: a switch of `n` cases on an input `x` (`y = 2k` in case `k`, `y = 2 * x` by
+    /// default), then an error when `y != 2 * x` (never), as IR text. The default's guard is
+    /// the conjunction of the cases' negations, as the front end writes it, or with
+    /// `short_default` the range test `x < 0 || x >= n` (the text parser bounds nesting).
+    fn switch(n: usize, short_default: bool) -> crate::ir::Component {
+        let mut t = String::from("component main\n  local x: i32\n  local y: i32\n  entry l0\n  exit l4\n");
+        t += "  l0 -> l1: havoc x\n";
+        for k in 0..n {
+            t += &format!("  l1 -> l{}: assume (x == {k})\n  l{} -> l2: y = {}\n", 5 + k, 5 + k, 2 * k);
+        }
+        let default = if short_default {
+            format!("((x < 0) || (x >= {n}))")
+        } else {
+            (1..n).fold("(x != 0)".to_string(), |g, k| format!("({g} && (x != {k}))"))
+        };
+        t += &format!("  l1 -> l{}: assume {default}\n  l{} -> l2: y = (2 * x)\n", 5 + n, 5 + n);
+        t += "  l2 -> l3: assume (y != (2 * x))\n  l3 -> l4: event reach_error\n  l2 -> l4: assume (y == (2 * x))\n";
+        crate::ir::parse::component(&t).expect("the IR text parses")
+    }
+
+    #[test]
+    fn a_large_loop_free_block_is_asked_once_of_a_one_shot_solver() {
+        // 300 cases: the error block has about 1,500 terms. Incrementally its check runs over
+        // a budget of a million units (then the one-shot retry answers: 3 checks); asked
+        // one-shot first, it is one check (2 with the initial block's).
+        let comp = switch(300, true);
+        let a = super::prove(&comp, 1_000_000, &crate::deadline::Deadline::none());
+        assert!(a.proved, "{:?}", a.why_not);
+        assert_eq!(a.calls, 2);
+    }
+
+    #[test]
+    fn a_merge_leaves_the_largest_condition_untested() {
+        // The ways into the join of a switch of 12 cases (more than MAX_WAYS, so merged): the
+        // default's guard, the conjunction of the 12 negations, is the `else` of the merged
+        // value's if-then-else chain, so only the merged reach condition (a disjunction) holds it.
+        use z3::ast::Ast;
+        let comp = switch(12, false);
+        let enc = crate::smt::Encoder::new(&comp);
+        let vocab = enc.state("");
+        let blocks = super::blocks_by_path(&enc, &vocab, &|_, _| true, false, super::MAX_WAYS);
+        let error = blocks.blocks.iter().find(|b| b.head == super::Head::Error).expect("an error block");
+        let mut terms = Vec::new();
+        let mut stack = vec![z3::ast::Dynamic::from_ast(&error.constraint)];
+        while let Some(t) = stack.pop() {
+            if !terms.contains(&t) {
+                stack.extend(t.children());
+                terms.push(t);
+            }
+        }
+        let is_default = |t: &z3::ast::Dynamic| t.decl().kind() == z3::DeclKind::And && t.num_children() == 12;
+        let default = terms.iter().find(|t| is_default(t)).expect("the default's guard");
+        let holders: Vec<&z3::ast::Dynamic> = terms.iter().filter(|t| t.children().contains(default)).collect();
+        assert_eq!(holders.len(), 1, "{holders:?}");
+        assert_eq!(holders[0].decl().kind(), z3::DeclKind::Or);
+    }
 
     #[test]
     fn sampling_runs_stop_where_no_cut_point_is_reachable() {

@@ -137,6 +137,13 @@ impl<'a> Bmc<'a> {
         }
     }
 
+    /// Whether error ways of the unrolling so far wait for an answer: the last query about
+    /// them ended without one (over its budget), so [`Bmc::deepen`] asks again even when the
+    /// unrolling is complete and adds no depth.
+    pub fn undecided(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
     /// The work done on symbolic states so far: entries (terms, or children of the persistent
     /// vectors' nodes) copied on a write, written, and compared when ways merge. It grows with
     /// what the edges write, not with the number of variables per step.

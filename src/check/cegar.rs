@@ -797,7 +797,12 @@ pub fn verify_program(comp: &crate::ir::Component, options: CegarOptions) -> Pro
         // a hard query of the unrolling: `examples-c/cegar/retry_connection.c`).
         let early = round < 2;
         round += 1;
-        if !due || bmc.gave_up || bmc.depth() >= BMC_MAX_DEPTH || (round > 1 && bmc.exhausted()) {
+        // A complete unrolling adds no depth, but its error ways may still wait for an answer:
+        // an early turn whose query ran over its share of the budget at the last depth (a loop
+        // whose error needs all of its 50 iterations ends the unrolling at depth 51 in the
+        // second early turn) is asked again with the whole budget.
+        let settled = bmc.exhausted() && !bmc.undecided();
+        if !due || bmc.gave_up || bmc.depth() >= BMC_MAX_DEPTH || (round > 1 && settled) {
             return None;
         }
         bmc.smt.set_budget(if early { bmc_budget / BMC_EARLY_SHARE } else { bmc_budget });

@@ -589,6 +589,29 @@ pub fn constants(t: &Dynamic) -> Vec<Dynamic> {
     out
 }
 
+/// Whether `f` has more than `limit` distinct terms (its size as a shared graph); it looks at
+/// no more than `limit + 1` of them.
+pub fn terms_beyond(f: &Bool, limit: usize) -> bool {
+    term_count(f, limit) > limit
+}
+
+/// The number of distinct terms of `f` (its size as a shared graph), or `limit + 1` when it has
+/// more: it looks at no more than that many.
+pub fn term_count(f: &Bool, limit: usize) -> usize {
+    let mut stack = vec![Dynamic::from_ast(f)];
+    let mut seen = crate::util::HashSet::default();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.clone()) {
+            continue;
+        }
+        if seen.len() > limit {
+            break;
+        }
+        stack.extend(t.children());
+    }
+    seen.len()
+}
+
 /// Whether evaluation alone shows `f` satisfiable: `f` mentions one or two bit-vector
 /// constants (no array, nothing else), and some choice of values for them among 0, 1, the
 /// numerals of `f` of their width and those numerals' neighbours makes Z3's simplifier, which

@@ -313,6 +313,18 @@ fn a_loop_bounded_by_an_assumed_range_is_proved_by_its_complete_unrolling() {
     assert!(r.stats.bmc_complete, "the unrolling is complete");
 }
 
+/// An error that needs all 50 iterations of a loop is found by the bounded search, whose
+/// unrolling is complete at depth 51: its early turn ran over its share of the budget there,
+/// and a later turn asks the waiting error way again with the whole budget (before, a complete
+/// unrolling was never asked again, and CEGAR refined one iteration at a time).
+#[test]
+fn an_error_way_left_over_budget_by_an_early_turn_is_asked_again() {
+    insta::assert_snapshot!(how_decided("examples-c/loops/every_input_bug.c"), @"fails; by invariants: false; refinements: 0");
+    let r = &checked_program("examples-c/loops/every_input_bug.c").result;
+    assert!(r.stats.bmc_complete, "the unrolling is complete");
+    assert_eq!(r.stats.bmc_depth, 51);
+}
+
 /// Products of the loop's variables are columns of the sampled relations: `2*sum == i*i - i`.
 #[test]
 fn a_degree_two_invariant_is_found() {
