@@ -203,6 +203,29 @@ fn a_write_through_a_pointer_conflicts_with_any_unsequenced_read() {
     assert!(msg.contains("evaluation order matters"), "{msg}");
 }
 
+/// An assignment's store is unsequenced with a write through a pointer on either side, which
+/// may be the target: `s.a = p->a++` with `p == &s` was accepted and proved (gcc stores 1).
+#[test]
+fn an_assignment_with_a_write_through_a_pointer_on_either_side_is_rejected() {
+    let decls = "struct s { int a; };";
+    for body in [
+        "struct s v = {1}; struct s *p = &v; v.a = p->a++;",
+        "struct s v = {1}; struct s *p = &v; p->a = v.a++;",
+        "int x = 1; int *p = &x; *p = x++;",
+        "int x = 1; int *p = &x; x = p[0]++;",
+        "int x = 1; int *p = &x; x = (*p = 5) + 1;",
+    ] {
+        assert!(rejection(decls, body).contains("evaluation order matters"), "{body}");
+    }
+}
+
+/// A call's writes, through pointers too, are sequenced before the store of its result.
+#[test]
+fn an_assignment_of_a_call_that_writes_through_a_pointer_is_accepted() {
+    let decls = "struct s { int a; }; int bump(struct s *p) { p->a++; return p->a; }";
+    assert_eq!(run_with(decls, "struct s v = {1}; v.a = bump(&v); out(v.a);", &[], DataModel::Lp64).0, "out.2");
+}
+
 #[test]
 fn pointers_read_and_write_the_object_they_point_to() {
     assert_eq!(

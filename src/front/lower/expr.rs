@@ -808,6 +808,24 @@ impl<'p> Lowerer<'p> {
                 conflict = Some(format!("the right side may write the same object of `{base}`"));
             }
         }
+        // `x = (*p)++`, `*p = x++`, `s.a = p->a++`: a pointer may point to the target, so a
+        // write through one on either side may be the unsequenced second write of the target.
+        // (A call's writes are sequenced before its result is stored: `x = f(&x)` is fine.)
+        if conflict.is_none() && !compound {
+            let mut writes = WrittenTargets::default();
+            lang_c::visit::Visit::visit_expression(&mut writes, &rhs.node, &rhs.span);
+            let through = |e: &Node<Expression>| match access_path(e) {
+                Some((base, path)) => self.summaries.is_pointer(base) && !path.is_empty(),
+                None => true,
+            };
+            if writes.targets.iter().any(|w| through(w)) {
+                conflict = Some("the right side writes through a pointer, which may point to the target".into());
+            } else if through(lhs) && !writes.targets.is_empty() {
+                conflict = Some(
+                    "the target is reached through a pointer, which may point to what the right side writes".into(),
+                );
+            }
+        }
         match conflict {
             Some(why) => Err(self
                 .unsupported("an assignment whose evaluation order matters", span)
