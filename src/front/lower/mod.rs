@@ -895,9 +895,31 @@ impl<'p> Lowerer<'p> {
         };
         for other in (0..self.prog.units.len()).filter(|&u| u != unit) {
             self.enter_unit(other)?;
-            if let Some(FileName::Global { external: false, internal: false, .. }) =
+            if let Some(FileName::Global { external: false, internal: false, ty: defined, .. }) =
                 self.file(other).and_then(|f| f.names.get(name))
             {
+                // C11 6.2.7p2: declarations of one object with incompatible types are undefined
+                // behaviour; gcc links them, and the reading file sees the other's bytes in its
+                // own type (`extern unsigned char g;` reads the low byte of `int g = 511`).
+                let declared = match self.file(unit).and_then(|f| f.names.get(name)) {
+                    Some(FileName::Global { ty, .. }) => Some(ty.clone()),
+                    _ => None,
+                };
+                if let Some(declared) = declared
+                    && !same_object_type(&declared, defined)
+                {
+                    let (defined, file) = (defined.describe(), self.prog.units[other].path.display().to_string());
+                    return Err(self
+                        .error(
+                            &format!(
+                                "`{name}` is declared `extern` with type {} but defined with type {defined} in {file}",
+                                declared.describe()
+                            ),
+                            "the declaration's type differs from the definition's",
+                            span,
+                        )
+                        .with_note("C leaves the behaviour undefined when two declarations of one object disagree"));
+                }
                 return Ok(other);
             }
         }
@@ -998,6 +1020,18 @@ impl<'p> Lowerer<'p> {
         }
         let (n_locs, entry, exit, edges) = simplify(self.n_locs, entry, self.exit, std::mem::take(&mut self.edges));
         Ok(Component { name, vars: self.vars, families: self.families, n_locs, entry, exit, edges })
+    }
+}
+
+/// Whether an `extern` declaration of type `declared` may name a definition of type `defined`:
+/// the same type, or an array of the same elements whose size the declaration leaves out.
+fn same_object_type(declared: &CType, defined: &CType) -> bool {
+    match (declared, defined) {
+        (CType::Unsupported(what, _), CType::Array(t, _)) => *what == ctype::unsized_array(&CType::Int(*t)),
+        (CType::Unsupported(what, _), CType::StructArray(s, _)) => {
+            *what == ctype::unsized_array(&CType::Struct(s.clone()))
+        }
+        _ => declared == defined,
     }
 }
 
