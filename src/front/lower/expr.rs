@@ -530,7 +530,7 @@ impl<'p> Lowerer<'p> {
                 Val::Ptr(v) => v,
                 _ => return Err(self.error("internal error: pointer place", "here", span)),
             };
-            let new = self.ptr_offset(old.clone(), Expr::constant(1, IntTy::I32), op);
+            let new = self.checked_offset(old.clone(), Expr::constant(1, IntTy::I32), op, span)?;
             let result = if post && want {
                 let (tag, off) = (self.temp(memory::TAG), self.temp(memory::OFF));
                 self.step(Stmt::Assign(Lvalue::Var(tag), old.tag.clone()), span)?;
@@ -677,7 +677,7 @@ impl<'p> Lowerer<'p> {
             let old = self.read_place(&p, span)?;
             let y = self.rvalue(&b.rhs)?;
             let Val::Ptr(old) = old else { return Err(self.error("internal error: pointer place", "here", span)) };
-            let new = self.ptr_offset(old, y, op);
+            let new = self.checked_offset(old, y, op, span)?;
             self.store_val(&p, Val::Ptr(new), span)?;
             return if want { self.read_place(&p, span).map(Some) } else { Ok(None) };
         }
@@ -700,9 +700,9 @@ impl<'p> Lowerer<'p> {
                 self.ptr_binary(op, p, null, span).map(Val::Int)
             }
             (Val::Ptr(p), Val::Int(i)) if matches!(op, BinOp::Add | BinOp::Sub) => {
-                Ok(Val::Ptr(self.ptr_offset(p, i, op)))
+                Ok(Val::Ptr(self.checked_offset(p, i, op, span)?))
             }
-            (Val::Int(i), Val::Ptr(p)) if op == BinOp::Add => Ok(Val::Ptr(self.ptr_offset(p, i, op))),
+            (Val::Int(i), Val::Ptr(p)) if op == BinOp::Add => Ok(Val::Ptr(self.checked_offset(p, i, op, span)?)),
             (x, y) => {
                 let x = self.to_int(x, span)?;
                 let y = self.to_int(y, span)?;

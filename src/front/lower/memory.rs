@@ -19,7 +19,9 @@
 //! keeps every run exact: the set only bounds the case split of a dereference, which branches
 //! on the tag (one `assume obj == k` edge per candidate) after a `check` edge that the tag is one
 //! of the candidates and the offset lies inside it (a null, indeterminate or out-of-object
-//! dereference is undefined behaviour, reported like a division by zero).
+//! dereference is undefined behaviour, reported like a division by zero). Pointer arithmetic
+//! whose result is a value of its own (`p + i`, `p++`, not the index of `p[i]`) is checked the
+//! same way against `0..=len`: a pointer beyond one past the end is undefined even unused.
 //!
 //! Invariants:
 //! - both passes create the same variables in the same order: a dereference creates the same
@@ -1162,6 +1164,34 @@ impl<'p> Lowerer<'p> {
     pub(super) fn ptr_offset(&self, p: PtrVal, i: Expr, op: BinOp) -> PtrVal {
         let off = super::fold(Expr::binary(op, p.off.clone(), i.cast(OFF)));
         PtrVal { off, ..p }
+    }
+
+    /// `p + i` or `p - i` as a value of its own (not an index, which the dereference checks):
+    /// C leaves it undefined unless `p` points into an object and the result stays inside it or
+    /// one past its end (C11 6.5.6p8), whether or not the result is ever dereferenced.
+    pub(super) fn checked_offset(&mut self, p: PtrVal, i: Expr, op: BinOp, span: Span) -> Result<PtrVal> {
+        if i.as_const() == Some(0) || matches!(p.pointee, CType::Void) {
+            return Ok(self.ptr_offset(p, i, op));
+        }
+        let pointee = match &p.pointee {
+            CType::Incomplete(tag) => match self.lookup(tag) {
+                Some(Binding::Typedef(t)) => t,
+                _ => p.pointee.clone(),
+            },
+            t => t.clone(),
+        };
+        let moved = self.ptr_offset(p, i, op);
+        let mut valid = Expr::constant(0, IntTy::I32);
+        for (k, o) in self.objects.iter().enumerate() {
+            if compatible(&pointee, &o.elem) {
+                let is = cmp(BinOp::Eq, moved.tag.clone(), FIRST_TAG + k as i128);
+                let inside =
+                    and(cmp(BinOp::Ge, moved.off.clone(), 0), cmp(BinOp::Le, moved.off.clone(), o.len as i128));
+                valid = or(valid, and(is, inside));
+            }
+        }
+        self.check(valid, Fault::InvalidPointer, span)?;
+        Ok(moved)
     }
 
     /// A comparison or difference of two pointers.
