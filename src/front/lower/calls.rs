@@ -187,6 +187,8 @@ impl<'p> Lowerer<'p> {
             };
             values.push((t.clone(), v));
         }
+        // Every variable of the call (parameters, locals, calls inside) comes from here on.
+        let frame_start = self.vars.len() as u32;
         let ret_loc = self.new_loc();
         let ret = match &ret {
             CType::Void => None,
@@ -226,6 +228,11 @@ impl<'p> Lowerer<'p> {
         self.fall_to(ret_loc);
         self.end_frame()?;
         self.cur = ret_loc;
+        // The call's parameters and locals end with it, after its result is stored.
+        if self.tracks_lifetimes() {
+            let end = def.statement.span;
+            self.end_lifetimes(frame_start, Span { start: end.end.saturating_sub(1), end: end.end })?;
+        }
         match ret {
             Some(p) if want => self.read_place(&p, span).map(Some),
             _ => Ok(None),

@@ -346,7 +346,7 @@ impl<'p> Lowerer<'p> {
                 BlockItem::StaticAssert(_) => {}
             }
         }
-        self.pop_scope();
+        self.pop_scope(s.span)?;
         Ok(value)
     }
 
