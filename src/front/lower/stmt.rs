@@ -88,8 +88,8 @@ impl<'p> Lowerer<'p> {
                 self.goto(&id.node.name, target, s.span)?;
             }
             Statement::Continue => {
-                let Some(f) = self.frames.last() else { return Ok(()) };
-                match (f.continues.last().copied(), f.continue_depths.last().copied()) {
+                let f = self.frames.last();
+                match (f.and_then(|f| f.continues.last().copied()), f.and_then(|f| f.continue_depths.last().copied())) {
                     (Some(t), Some(depth)) => {
                         self.leave_scopes(depth, s.span)?;
                         self.jump(t, s.span)
@@ -98,8 +98,8 @@ impl<'p> Lowerer<'p> {
                 }
             }
             Statement::Break => {
-                let Some(f) = self.frames.last() else { return Ok(()) };
-                match (f.breaks.last().copied(), f.break_depths.last().copied()) {
+                let f = self.frames.last();
+                match (f.and_then(|f| f.breaks.last().copied()), f.and_then(|f| f.break_depths.last().copied())) {
                     (Some(t), Some(depth)) => {
                         self.leave_scopes(depth, s.span)?;
                         self.jump(t, s.span)
