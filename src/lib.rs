@@ -6,7 +6,7 @@
 //!
 //! | module | stage | status |
 //! |---|---|---|
-//! | [`front`] | preprocess (`gcc -E`; `.i` files as they are) and parse C (`lang_c`), lower components to the IR: structs flattened to scalars and arrays, pointers resolved by a type-based points-to analysis to object tags and offsets | done |
+//! | [`front`] | preprocess (`gcc -E`; `.i` files as they are) and parse C (`lang_c`), lower components to the IR: structs flattened to scalars and arrays, pointers resolved by a type-based points-to analysis to object tags and offsets, the lifetimes of locals whose address is taken kept in flags | done |
 //! | [`ir`] | the control-flow IR: types, text form, parser, checker, interpreter; the stacks of inlined calls of the edges' origins are shared ([`ir::CallStack`]) | done |
 //! | [`spec`] | the FSP spec language: parser, elaboration of processes and assemblies; state propositions of C components and of FSP processes (`prop P = PROC: {LOCAL}`), read by properties' guards in event form | done |
 //! | [`automata`] | DLAs: composition, hiding, determinisation, minimisation, safety, inclusion, DOT | done |

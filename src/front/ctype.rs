@@ -222,7 +222,7 @@ pub fn apply_declarator<'a>(
                     Ok(Declared::Object(CType::Array(t, n)))
                 }
                 ArraySize::Unknown | ArraySize::VariableUnknown => {
-                    Ok(Declared::Object(CType::Unsupported("array without a size".into(), a.span)))
+                    Ok(Declared::Object(CType::Unsupported(unsized_array(&CType::Int(t)), a.span)))
                 }
             }
         }
@@ -234,7 +234,7 @@ pub fn apply_declarator<'a>(
                     Ok(Declared::Object(CType::StructArray(sd, n)))
                 }
                 ArraySize::Unknown | ArraySize::VariableUnknown => {
-                    Ok(Declared::Object(CType::Unsupported("array without a size".into(), a.span)))
+                    Ok(Declared::Object(CType::Unsupported(unsized_array(&CType::Struct(sd)), a.span)))
                 }
             }
         }
@@ -265,4 +265,10 @@ pub fn is_void_void(f: &FunctionDefinition) -> bool {
         _ => false,
     });
     returns_void && no_params
+}
+
+/// What an array of `elem` declared without a size is called: an unsupported type for an
+/// object, and for an `extern` declaration the type its definition must have elements of.
+pub(crate) fn unsized_array(elem: &CType) -> String {
+    format!("an array of {} without a size", elem.describe())
 }

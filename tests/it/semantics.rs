@@ -194,6 +194,55 @@ fn an_extern_global_is_the_definition_in_another_file() {
     assert!(program.lower("comp").unwrap_err().message.contains("no file defines it"));
 }
 
+/// Lowers `comp` of two files and returns the error's message.
+fn rejection_of_two_files(a: &str, b: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let (pa, pb) = (dir.path().join("a.c"), dir.path().join("b.c"));
+    std::fs::write(&pa, a).unwrap();
+    std::fs::write(&pb, b).unwrap();
+    let program = front::load(&[pa, pb], &FrontOptions::default()).unwrap();
+    program.lower("comp").map(|_| ()).unwrap_err().message
+}
+
+/// Declarations that disagree with the definition in another file are undefined behaviour
+/// that gcc links: `extern unsigned char g;` read the low byte of `int g = 511` and `int f(void)`
+/// the low half of `long f(void)`'s result, where subst took the definition's type and proved
+/// both programs.
+#[test]
+fn a_declaration_whose_type_differs_from_the_definition_in_another_file_is_rejected() {
+    let msg = rejection_of_two_files(
+        "void out(int v);\nextern unsigned char g;\nvoid comp(void) { out(g); }\n",
+        "int g = 511;\n",
+    );
+    assert!(msg.contains("declared `extern` with type u8 but defined with type i32"), "{msg}");
+    let msg = rejection_of_two_files(
+        "void out(int v);\nint f(void);\nvoid comp(void) { out(f()); }\n",
+        "long f(void) { return 1; }\n",
+    );
+    assert!(msg.contains("declared here with another type than its definition"), "{msg}");
+    let msg = rejection_of_two_files(
+        "void out(int v);\nint f(long x);\nvoid comp(void) { out(f(1)); }\n",
+        "int f(int x) { return x; }\n",
+    );
+    assert!(msg.contains("declared here with another type than its definition"), "{msg}");
+}
+
+/// An array declared without its size, array parameters and struct types declared again in the
+/// defining file agree with their definitions.
+#[test]
+fn declarations_that_agree_with_the_definition_in_another_file_are_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pa, pb) = (dir.path().join("a.c"), dir.path().join("b.c"));
+    let a = "void out(int v);\nextern int a[];\nstruct p { int x; };\nextern struct p pt;\nint get(int *v, struct p q);\n\
+             void comp(void) { out(a[1] + pt.x + get(a, pt)); }\n";
+    let b = "int a[3] = {1, 2, 3};\nstruct p { int x; };\nstruct p pt = {4};\nint get(int v[3], struct p q) { return v[0] + q.x; }\n";
+    std::fs::write(&pa, a).unwrap();
+    std::fs::write(&pb, b).unwrap();
+    let comp = front::load(&[pa, pb], &FrontOptions::default()).unwrap().lower("comp").unwrap();
+    let run = interp::run(&comp, &mut interp::Scripted::new([]), interp::Limits::default());
+    assert_eq!(run.events[0].to_string(), "out.11");
+}
+
 #[test]
 fn a_write_through_a_pointer_conflicts_with_any_unsequenced_read() {
     let msg = rejection("", "int x = 1; int *p = &x; int y = x + (*p = 3);");
@@ -201,6 +250,29 @@ fn a_write_through_a_pointer_conflicts_with_any_unsequenced_read() {
     let msg =
         rejection("int g;\nvoid set(int *p) { *p = 2; }\nint get(void) { set(&g); return 1; }", "int y = g + get();");
     assert!(msg.contains("evaluation order matters"), "{msg}");
+}
+
+/// An assignment's store is unsequenced with a write through a pointer on either side, which
+/// may be the target: `s.a = p->a++` with `p == &s` was accepted and proved (gcc stores 1).
+#[test]
+fn an_assignment_with_a_write_through_a_pointer_on_either_side_is_rejected() {
+    let decls = "struct s { int a; };";
+    for body in [
+        "struct s v = {1}; struct s *p = &v; v.a = p->a++;",
+        "struct s v = {1}; struct s *p = &v; p->a = v.a++;",
+        "int x = 1; int *p = &x; *p = x++;",
+        "int x = 1; int *p = &x; x = p[0]++;",
+        "int x = 1; int *p = &x; x = (*p = 5) + 1;",
+    ] {
+        assert!(rejection(decls, body).contains("evaluation order matters"), "{body}");
+    }
+}
+
+/// A call's writes, through pointers too, are sequenced before the store of its result.
+#[test]
+fn an_assignment_of_a_call_that_writes_through_a_pointer_is_accepted() {
+    let decls = "struct s { int a; }; int bump(struct s *p) { p->a++; return p->a; }";
+    assert_eq!(run_with(decls, "struct s v = {1}; v.a = bump(&v); out(v.a);", &[], DataModel::Lp64).0, "out.2");
 }
 
 #[test]

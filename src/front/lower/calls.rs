@@ -126,8 +126,31 @@ impl<'p> Lowerer<'p> {
             return Err(self.error("internal error: not a function", "here", span));
         };
         let def = &def.node;
+        let caller_unit = self.unit();
+        let declared = match self.file(caller_unit).and_then(|f| f.names.get(name)) {
+            Some(FileName::Function(p)) if caller_unit != unit => Some(p.clone()),
+            _ => None,
+        };
         self.enter_unit(unit)?;
         let (ret, params) = self.with_file_frame(unit, |l| l.function_signature(def))?;
+        // C11 6.2.7p2: a call through a declaration whose type differs from the definition's is
+        // undefined behaviour; gcc links it, and the caller reads the result in its own type.
+        if let Some(p) = declared {
+            let defined: Vec<CType> = params.iter().map(|(t, ..)| t.clone()).collect();
+            let params_differ = p.params.as_ref().is_some_and(|ps| {
+                ps.len() != defined.len() || ps.iter().zip(&defined).any(|(a, b)| decayed(a) != decayed(b))
+            });
+            if p.ret != ret || params_differ {
+                let file = self.prog.units[unit].path.display().to_string();
+                return Err(self
+                    .error(
+                        &format!("`{name}` is declared here with another type than its definition in {file}"),
+                        "called through a declaration that differs from the definition",
+                        span,
+                    )
+                    .with_note("C leaves the behaviour undefined when a function is called through an incompatible declaration"));
+            }
+        }
         if params.len() != args.len() {
             return Err(self.error(
                 &format!("`{name}` takes {} arguments, {} given", params.len(), args.len()),
@@ -164,6 +187,8 @@ impl<'p> Lowerer<'p> {
             };
             values.push((t.clone(), v));
         }
+        // Every variable of the call (parameters, locals, calls inside) comes from here on.
+        let frame_start = self.vars.len() as u32;
         let ret_loc = self.new_loc();
         let ret = match &ret {
             CType::Void => None,
@@ -203,6 +228,11 @@ impl<'p> Lowerer<'p> {
         self.fall_to(ret_loc);
         self.end_frame()?;
         self.cur = ret_loc;
+        // The call's parameters and locals end with it, after its result is stored.
+        if self.tracks_lifetimes() {
+            let end = def.statement.span;
+            self.end_lifetimes(frame_start, Span { start: end.end.saturating_sub(1), end: end.end })?;
+        }
         match ret {
             Some(p) if want => self.read_place(&p, span).map(Some),
             _ => Ok(None),
@@ -337,5 +367,14 @@ impl<'p> Lowerer<'p> {
             ([_], true) => Err(self.unsupported("an event with an argument whose result is used", span)),
             _ => Err(self.unsupported("an event call with more than one argument", span)),
         }
+    }
+}
+
+/// A parameter's type as the function sees it: an array parameter is a pointer.
+fn decayed(t: &CType) -> CType {
+    match t {
+        CType::Array(e, _) => CType::Ptr(Box::new(CType::Int(*e))),
+        CType::StructArray(s, _) => CType::Ptr(Box::new(CType::Struct(s.clone()))),
+        other => other.clone(),
     }
 }

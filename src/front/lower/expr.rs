@@ -346,7 +346,7 @@ impl<'p> Lowerer<'p> {
                 BlockItem::StaticAssert(_) => {}
             }
         }
-        self.pop_scope();
+        self.pop_scope(s.span)?;
         Ok(value)
     }
 
@@ -530,7 +530,7 @@ impl<'p> Lowerer<'p> {
                 Val::Ptr(v) => v,
                 _ => return Err(self.error("internal error: pointer place", "here", span)),
             };
-            let new = self.ptr_offset(old.clone(), Expr::constant(1, IntTy::I32), op);
+            let new = self.checked_offset(old.clone(), Expr::constant(1, IntTy::I32), op, span)?;
             let result = if post && want {
                 let (tag, off) = (self.temp(memory::TAG), self.temp(memory::OFF));
                 self.step(Stmt::Assign(Lvalue::Var(tag), old.tag.clone()), span)?;
@@ -677,7 +677,7 @@ impl<'p> Lowerer<'p> {
             let old = self.read_place(&p, span)?;
             let y = self.rvalue(&b.rhs)?;
             let Val::Ptr(old) = old else { return Err(self.error("internal error: pointer place", "here", span)) };
-            let new = self.ptr_offset(old, y, op);
+            let new = self.checked_offset(old, y, op, span)?;
             self.store_val(&p, Val::Ptr(new), span)?;
             return if want { self.read_place(&p, span).map(Some) } else { Ok(None) };
         }
@@ -700,9 +700,9 @@ impl<'p> Lowerer<'p> {
                 self.ptr_binary(op, p, null, span).map(Val::Int)
             }
             (Val::Ptr(p), Val::Int(i)) if matches!(op, BinOp::Add | BinOp::Sub) => {
-                Ok(Val::Ptr(self.ptr_offset(p, i, op)))
+                Ok(Val::Ptr(self.checked_offset(p, i, op, span)?))
             }
-            (Val::Int(i), Val::Ptr(p)) if op == BinOp::Add => Ok(Val::Ptr(self.ptr_offset(p, i, op))),
+            (Val::Int(i), Val::Ptr(p)) if op == BinOp::Add => Ok(Val::Ptr(self.checked_offset(p, i, op, span)?)),
             (x, y) => {
                 let x = self.to_int(x, span)?;
                 let y = self.to_int(y, span)?;
@@ -806,6 +806,24 @@ impl<'p> Lowerer<'p> {
             });
             if overlaps {
                 conflict = Some(format!("the right side may write the same object of `{base}`"));
+            }
+        }
+        // `x = (*p)++`, `*p = x++`, `s.a = p->a++`: a pointer may point to the target, so a
+        // write through one on either side may be the unsequenced second write of the target.
+        // (A call's writes are sequenced before its result is stored: `x = f(&x)` is fine.)
+        if conflict.is_none() && !compound {
+            let mut writes = WrittenTargets::default();
+            lang_c::visit::Visit::visit_expression(&mut writes, &rhs.node, &rhs.span);
+            let through = |e: &Node<Expression>| match access_path(e) {
+                Some((base, path)) => self.summaries.is_pointer(base) && !path.is_empty(),
+                None => true,
+            };
+            if writes.targets.iter().any(|w| through(w)) {
+                conflict = Some("the right side writes through a pointer, which may point to the target".into());
+            } else if through(lhs) && !writes.targets.is_empty() {
+                conflict = Some(
+                    "the target is reached through a pointer, which may point to what the right side writes".into(),
+                );
             }
         }
         match conflict {

@@ -19,7 +19,19 @@
 //! keeps every run exact: the set only bounds the case split of a dereference, which branches
 //! on the tag (one `assume obj == k` edge per candidate) after a `check` edge that the tag is one
 //! of the candidates and the offset lies inside it (a null, indeterminate or out-of-object
-//! dereference is undefined behaviour, reported like a division by zero).
+//! dereference is undefined behaviour, reported like a division by zero). Pointer arithmetic
+//! whose result is a value of its own (`p + i`, `p++`, not the index of `p[i]`) is checked the
+//! same way against `0..=len`: a pointer beyond one past the end is undefined even unused.
+//!
+//! Lifetimes: an object with automatic storage that can end before the component does (a local
+//! of an inner block or of a called function, a parameter) has a flag, a `u8` global
+//! `x$live` set to 1 where its address is taken by name (`&x`, an array decaying) and cleared
+//! where its block or its function is left: at the end of the block, at a `break`, `continue`
+//! or `goto` that leaves it (a `goto` to a label not lowered yet waits at a location of its own
+//! until the label is), and after the call returns. A dereference of the object checks its flag
+//! too, so a dangling pointer is an `invalid_pointer` fault (C11 6.2.4p2). A pass gives the
+//! flags to the objects the previous pass found, numbered after every other variable, so that
+//! the objects' variables keep their ids.
 //!
 //! Invariants:
 //! - both passes create the same variables in the same order: a dereference creates the same
@@ -32,6 +44,10 @@
 //!   dereference has more branches than needed (never fewer);
 //! - pointers to pointers, arrays of pointers, function pointers, `?:` between pointers and the
 //!   address of a struct nested in an array of structs are rejected;
+//! - a lifetime flag belongs to the object of a source location, not to one activation: a
+//!   pointer kept from an earlier iteration of a block (or an earlier call from one call site)
+//!   is not caught when the new activation takes the address again before the pointer is read
+//!   (gcc reuses the slot, but C leaves the read undefined);
 //! - signed and unsigned variants of one type are not aliases here (C allows it): a pointer to
 //!   `int` into an `unsigned` object is reported as an invalid dereference, never silently read.
 
@@ -114,6 +130,13 @@ pub(crate) struct Object {
     elem: CType,
     /// Number of elements.
     len: u32,
+}
+
+impl Object {
+    /// The first IR variable of the object, which identifies it.
+    pub(super) fn first_var(&self) -> Option<VarId> {
+        first_var(&self.place)
+    }
 }
 
 /// The type of the values a place holds.
@@ -1012,8 +1035,14 @@ impl<'p> Lowerer<'p> {
         }
     }
 
-    /// `&place`: registers the object and gives its tag and the element offset.
+    /// `&place`: registers the object and gives its tag and the element offset. A place named
+    /// in the source (not reached through a pointer) is an object in its lifetime, so its
+    /// lifetime flag is set.
     pub(super) fn address_of(&mut self, p: Place, span: Span) -> Result<PtrVal> {
+        self.address_of_place(p, span, true)
+    }
+
+    fn address_of_place(&mut self, p: Place, span: Span, named: bool) -> Result<PtrVal> {
         let (obj, off, pointee) = match &p {
             Place::Int(Lvalue::Var(_), t) => {
                 (Object { place: p.clone(), elem: CType::Int(*t), len: 1 }, Expr::constant(0, OFF), CType::Int(*t))
@@ -1062,7 +1091,7 @@ impl<'p> Lowerer<'p> {
                 // `&*p`, `&p->f`, `&p[i]`: the alternatives' addresses, chosen by the same guards.
                 let mut addrs = Vec::new();
                 for (g, alt) in alts {
-                    addrs.push((g.clone(), self.address_of(alt.clone(), span)?));
+                    addrs.push((g.clone(), self.address_of_place(alt.clone(), span, false)?));
                 }
                 let pointee = addrs.first().map_or(CType::Void, |(_, a)| a.pointee.clone());
                 let tag = self.temp(TAG);
@@ -1080,6 +1109,9 @@ impl<'p> Lowerer<'p> {
             }
         };
         let tag = self.object_tag(obj, span)?;
+        if named && let Some(flag) = self.lifetime_flag((tag - FIRST_TAG) as usize) {
+            self.step(Stmt::Assign(Lvalue::Var(flag), Expr::constant(1, IntTy::U8)), span)?;
+        }
         Ok(PtrVal { pointee, tag: Expr::constant(tag, TAG), off })
     }
 
@@ -1144,6 +1176,12 @@ impl<'p> Lowerer<'p> {
             } else {
                 and(cmp(BinOp::Ge, p.off.clone(), 0), cmp(BinOp::Lt, p.off.clone(), o.len as i128))
             };
+            // An object whose lifetime has ended (its block or function was left) is no
+            // object any more: the pointer dangles.
+            let inside = match self.lifetime_flag((*tag - FIRST_TAG) as usize) {
+                Some(flag) => and(inside, cmp(BinOp::Eq, Expr::var(flag, IntTy::U8), 1)),
+                None => inside,
+            };
             valid = or(valid, and(is.clone(), inside));
             let place = match &o.place {
                 Place::IntArray(..) | Place::StructArray(..) => Self::at_index(o.place.clone(), &p.off),
@@ -1162,6 +1200,34 @@ impl<'p> Lowerer<'p> {
     pub(super) fn ptr_offset(&self, p: PtrVal, i: Expr, op: BinOp) -> PtrVal {
         let off = super::fold(Expr::binary(op, p.off.clone(), i.cast(OFF)));
         PtrVal { off, ..p }
+    }
+
+    /// `p + i` or `p - i` as a value of its own (not an index, which the dereference checks):
+    /// C leaves it undefined unless `p` points into an object and the result stays inside it or
+    /// one past its end (C11 6.5.6p8), whether or not the result is ever dereferenced.
+    pub(super) fn checked_offset(&mut self, p: PtrVal, i: Expr, op: BinOp, span: Span) -> Result<PtrVal> {
+        if i.as_const() == Some(0) || matches!(p.pointee, CType::Void) {
+            return Ok(self.ptr_offset(p, i, op));
+        }
+        let pointee = match &p.pointee {
+            CType::Incomplete(tag) => match self.lookup(tag) {
+                Some(Binding::Typedef(t)) => t,
+                _ => p.pointee.clone(),
+            },
+            t => t.clone(),
+        };
+        let moved = self.ptr_offset(p, i, op);
+        let mut valid = Expr::constant(0, IntTy::I32);
+        for (k, o) in self.objects.iter().enumerate() {
+            if compatible(&pointee, &o.elem) {
+                let is = cmp(BinOp::Eq, moved.tag.clone(), FIRST_TAG + k as i128);
+                let inside =
+                    and(cmp(BinOp::Ge, moved.off.clone(), 0), cmp(BinOp::Le, moved.off.clone(), o.len as i128));
+                valid = or(valid, and(is, inside));
+            }
+        }
+        self.check(valid, Fault::InvalidPointer, span)?;
+        Ok(moved)
     }
 
     /// A comparison or difference of two pointers.

@@ -135,6 +135,34 @@ struct FrameCtx {
     switches: Vec<SwitchCtx>,
     /// Whether the caller uses the function's result (a `return;` is then an error).
     value_used: bool,
+    /// For each open scope (parallel to `scopes`): a number that names it, and the count of IR
+    /// variables when it opened (every variable of the scope, and of blocks and calls inside
+    /// it, comes later).
+    marks: Vec<ScopeMark>,
+    /// How many scopes were open at each enclosing loop or switch (`break`) and loop
+    /// (`continue`): a jump leaves the scopes above.
+    break_depths: Vec<usize>,
+    continue_depths: Vec<usize>,
+    /// The scopes open at each label already lowered, by their numbers.
+    label_scopes: HashMap<String, Vec<u32>>,
+    /// `goto`s to labels not yet lowered: the label, the location the jump waits at, and the
+    /// scopes open at the `goto`.
+    pending_gotos: Vec<(String, LocId, Vec<ScopeMark>)>,
+}
+
+/// An open scope: the number that names it and the count of IR variables when it opened.
+type ScopeMark = (u32, u32);
+
+/// The lifetime flags of a pass: objects with automatic storage that can end before the
+/// component does (locals of blocks and of called functions, parameters), each with a
+/// variable that is 1 while a pointer to it may be used (set where its address is taken,
+/// cleared where its block or function is left). The flags are numbered after every other
+/// variable, from `base`, so that adding them leaves the ids the objects name unchanged.
+#[derive(Clone, Debug, Default)]
+struct Lifetimes {
+    base: u32,
+    /// Indices into the objects, in order; the flag of the `i`-th is variable `base + i`.
+    objects: Vec<usize>,
 }
 
 struct Lowerer<'p> {
@@ -171,6 +199,12 @@ struct Lowerer<'p> {
     unresolved: Vec<Diagnostic>,
     /// Variables of objects declared `const`.
     const_vars: HashSet<VarId>,
+    /// Automatic variables whose lifetime ends before the component's (found in this pass).
+    bounded: HashSet<VarId>,
+    /// The lifetime flags of this pass (from what the previous pass found).
+    lifetimes: Lifetimes,
+    /// Numbers for scopes.
+    n_scopes: u32,
 }
 
 /// Lowers the function at `index` of `unit` as a component.
@@ -178,8 +212,9 @@ pub(crate) fn lower_component(prog: &Program, unit: usize, index: usize) -> Resu
     // The points-to analysis needs every object whose address is taken before it can resolve a
     // dereference: lower until a pass finds no object the previous one did not know.
     let mut pinned: Option<Vec<Object>> = None;
+    let mut lifetimes = Lifetimes::default();
     for _ in 0..8 {
-        let (component, objects, unresolved) = lower_pass(prog, unit, index, pinned.clone())?;
+        let (component, objects, unresolved, next) = lower_pass(prog, unit, index, pinned.clone(), lifetimes)?;
         if pinned.as_ref() == Some(&objects) {
             if let Some(d) = unresolved.into_iter().next() {
                 return Err(d);
@@ -187,6 +222,7 @@ pub(crate) fn lower_component(prog: &Program, unit: usize, index: usize) -> Resu
             return Ok(component);
         }
         pinned = Some(objects);
+        lifetimes = next;
     }
     Err(Diagnostic::global("the points-to analysis did not stabilise in 8 passes")
         .with_note("this is a limit of subst; please report the input"))
@@ -198,7 +234,8 @@ fn lower_pass(
     unit: usize,
     index: usize,
     pinned: Option<Vec<Object>>,
-) -> Result<(Component, Vec<Object>, Vec<Diagnostic>)> {
+    lifetimes: Lifetimes,
+) -> Result<(Component, Vec<Object>, Vec<Diagnostic>, Lifetimes)> {
     let lang_c::ast::ExternalDeclaration::FunctionDefinition(def) = &prog.units[unit].ast.0[index].node else {
         return Err(Diagnostic::global("internal error: component is not a function definition"));
     };
@@ -247,6 +284,9 @@ fn lower_pass(
         pinned,
         unresolved: Vec::new(),
         const_vars: HashSet::default(),
+        bounded: HashSet::default(),
+        lifetimes,
+        n_scopes: 0,
     };
     let entry = l.new_loc();
     l.exit = l.new_loc();
@@ -284,7 +324,27 @@ fn lower_pass(
     l.end_frame()?;
     let objects = l.objects.clone();
     let unresolved = std::mem::take(&mut l.unresolved);
-    Ok((l.finish(name, entry)?, objects, unresolved))
+    // The flags of the next pass: this pass's variables, then one per object whose lifetime
+    // can end early. This pass's own flags come after its variables.
+    let base = l.vars.len() as u32;
+    let next = Lifetimes {
+        base,
+        objects: (0..objects.len())
+            .filter(|&i| objects[i].first_var().is_some_and(|v| l.bounded.contains(&v)))
+            .collect(),
+    };
+    if !l.lifetimes.objects.is_empty() && l.lifetimes.base != base {
+        return Err(Diagnostic::global("internal error: two lowering passes made different variables"));
+    }
+    for i in 0..l.lifetimes.objects.len() {
+        let object = l.objects.get(l.lifetimes.objects[i]).and_then(Object::first_var);
+        let name = object.map_or("$live".to_string(), |v| format!("{}$live", l.vars[v.index()].name));
+        let v = l.add_var(name, VarTy::Scalar(IntTy::U8), Storage::Global { init: vec![0] });
+        if v.0 != base + i as u32 {
+            return Err(Diagnostic::global("internal error: lifetime flags out of place"));
+        }
+    }
+    Ok((l.finish(name, entry)?, objects, unresolved, next))
 }
 
 impl FrameCtx {
@@ -315,6 +375,11 @@ impl FrameCtx {
             continues: Vec::new(),
             switches: Vec::new(),
             value_used: false,
+            marks: vec![(u32::MAX, 0)],
+            break_depths: Vec::new(),
+            continue_depths: Vec::new(),
+            label_scopes: HashMap::default(),
+            pending_gotos: Vec::new(),
         }
     }
 }
@@ -501,20 +566,84 @@ impl<'p> Lowerer<'p> {
     }
 
     fn bind(&mut self, name: &str, b: Binding) {
+        // A local of a block inside the component's body, or of a called function (its
+        // parameters too), ends before the component does.
+        let bounded = self.frames.len() > 1 || self.frames.last().is_some_and(|f| f.scopes.len() > 2);
+        if bounded {
+            let vars = match &b {
+                Binding::Var(v) => vec![*v],
+                Binding::Obj(p) => memory::place_vars(p),
+                _ => Vec::new(),
+            };
+            for v in vars {
+                if matches!(self.vars[v.index()].storage, Storage::Local) {
+                    self.bounded.insert(v);
+                }
+            }
+        }
         if let Some(scope) = self.frames.last_mut().and_then(|f| f.scopes.last_mut()) {
             scope.insert(name.to_string(), b);
         }
     }
 
     fn push_scope(&mut self) {
+        self.n_scopes += 1;
+        let mark = (self.n_scopes, self.vars.len() as u32);
         if let Some(f) = self.frames.last_mut() {
             f.scopes.push(HashMap::default());
+            f.marks.push(mark);
         }
     }
 
-    fn pop_scope(&mut self) {
-        if let Some(f) = self.frames.last_mut() {
+    /// Closes the innermost scope at the end of its block (`span`): the objects declared in it
+    /// end their lifetimes.
+    fn pop_scope(&mut self, span: Span) -> Result<()> {
+        let mark = self.frames.last_mut().and_then(|f| {
             f.scopes.pop();
+            f.marks.pop()
+        });
+        let brace = Span { start: span.end.saturating_sub(1), end: span.end };
+        match mark {
+            Some((_, start)) if self.tracks_lifetimes() => self.end_lifetimes(start, brace),
+            _ => Ok(()),
+        }
+    }
+
+    /// Clears the lifetime flags of the objects whose variables were made at or after `start`:
+    /// those of the scopes being left (objects of blocks and calls inside them have ended
+    /// already, and clearing their flags again changes nothing).
+    fn end_lifetimes(&mut self, start: u32, span: Span) -> Result<()> {
+        let base = self.lifetimes.base;
+        let ended: Vec<VarId> = (self.lifetimes.objects.iter().enumerate())
+            .filter(|&(_, &k)| self.objects.get(k).and_then(Object::first_var).is_some_and(|v| v.0 >= start))
+            .map(|(i, _)| VarId(base + i as u32))
+            .collect();
+        for flag in ended {
+            self.step(Stmt::Assign(Lvalue::Var(flag), Expr::constant(0, IntTy::U8)), span)?;
+        }
+        Ok(())
+    }
+
+    /// The lifetime flag of the object with index `k`, if its lifetime can end early.
+    fn lifetime_flag(&self, k: usize) -> Option<VarId> {
+        let i = self.lifetimes.objects.iter().position(|&o| o == k)?;
+        Some(VarId(self.lifetimes.base + i as u32))
+    }
+
+    /// Whether any object of this pass has a lifetime flag (else no edge is spent on them).
+    fn tracks_lifetimes(&self) -> bool {
+        !self.lifetimes.objects.is_empty()
+    }
+
+    /// Before a jump that leaves the scopes from `depth` on: ends their objects' lifetimes.
+    fn leave_scopes(&mut self, depth: usize, span: Span) -> Result<()> {
+        if !self.tracks_lifetimes() {
+            return Ok(());
+        }
+        let start = self.frames.last().and_then(|f| f.marks.get(depth)).map(|m| m.1);
+        match start {
+            Some(start) => self.end_lifetimes(start, span),
+            None => Ok(()),
         }
     }
 
@@ -895,9 +1024,31 @@ impl<'p> Lowerer<'p> {
         };
         for other in (0..self.prog.units.len()).filter(|&u| u != unit) {
             self.enter_unit(other)?;
-            if let Some(FileName::Global { external: false, internal: false, .. }) =
+            if let Some(FileName::Global { external: false, internal: false, ty: defined, .. }) =
                 self.file(other).and_then(|f| f.names.get(name))
             {
+                // C11 6.2.7p2: declarations of one object with incompatible types are undefined
+                // behaviour; gcc links them, and the reading file sees the other's bytes in its
+                // own type (`extern unsigned char g;` reads the low byte of `int g = 511`).
+                let declared = match self.file(unit).and_then(|f| f.names.get(name)) {
+                    Some(FileName::Global { ty, .. }) => Some(ty.clone()),
+                    _ => None,
+                };
+                if let Some(declared) = declared
+                    && !same_object_type(&declared, defined)
+                {
+                    let (defined, file) = (defined.describe(), self.prog.units[other].path.display().to_string());
+                    return Err(self
+                        .error(
+                            &format!(
+                                "`{name}` is declared `extern` with type {} but defined with type {defined} in {file}",
+                                declared.describe()
+                            ),
+                            "the declaration's type differs from the definition's",
+                            span,
+                        )
+                        .with_note("C leaves the behaviour undefined when two declarations of one object disagree"));
+                }
                 return Ok(other);
             }
         }
@@ -998,6 +1149,18 @@ impl<'p> Lowerer<'p> {
         }
         let (n_locs, entry, exit, edges) = simplify(self.n_locs, entry, self.exit, std::mem::take(&mut self.edges));
         Ok(Component { name, vars: self.vars, families: self.families, n_locs, entry, exit, edges })
+    }
+}
+
+/// Whether an `extern` declaration of type `declared` may name a definition of type `defined`:
+/// the same type, or an array of the same elements whose size the declaration leaves out.
+fn same_object_type(declared: &CType, defined: &CType) -> bool {
+    match (declared, defined) {
+        (CType::Unsupported(what, _), CType::Array(t, _)) => *what == ctype::unsized_array(&CType::Int(*t)),
+        (CType::Unsupported(what, _), CType::StructArray(s, _)) => {
+            *what == ctype::unsized_array(&CType::Struct(s.clone()))
+        }
+        _ => declared == defined,
     }
 }
 

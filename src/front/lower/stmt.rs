@@ -17,7 +17,7 @@ impl<'p> Lowerer<'p> {
                         BlockItem::StaticAssert(sa) => self.static_assert(sa)?,
                     }
                 }
-                self.pop_scope();
+                self.pop_scope(s.span)?;
             }
             Statement::Expression(None) => {}
             Statement::Expression(Some(e)) => {
@@ -76,7 +76,7 @@ impl<'p> Lowerer<'p> {
                 }
                 self.fall_to(head);
                 self.cur = after;
-                self.pop_scope();
+                self.pop_scope(s.span)?;
             }
             Statement::Switch(sw) => self.switch(sw.node.expression.as_ref(), &sw.node.statement)?,
             Statement::Labeled(l) => self.labeled(&l.node.label, &l.node.statement)?,
@@ -85,16 +85,30 @@ impl<'p> Lowerer<'p> {
                 if let Some(f) = self.frames.last_mut() {
                     f.gotos.push((id.node.name.clone(), id.span));
                 }
-                self.jump(target, s.span);
+                self.goto(&id.node.name, target, s.span)?;
             }
-            Statement::Continue => match self.frames.last().and_then(|f| f.continues.last()).copied() {
-                Some(t) => self.jump(t, s.span),
-                None => return Err(self.error("`continue` outside a loop", "no enclosing loop", s.span)),
-            },
-            Statement::Break => match self.frames.last().and_then(|f| f.breaks.last()).copied() {
-                Some(t) => self.jump(t, s.span),
-                None => return Err(self.error("`break` outside a loop or switch", "nothing to break out of", s.span)),
-            },
+            Statement::Continue => {
+                let f = self.frames.last();
+                match (f.and_then(|f| f.continues.last().copied()), f.and_then(|f| f.continue_depths.last().copied())) {
+                    (Some(t), Some(depth)) => {
+                        self.leave_scopes(depth, s.span)?;
+                        self.jump(t, s.span)
+                    }
+                    _ => return Err(self.error("`continue` outside a loop", "no enclosing loop", s.span)),
+                }
+            }
+            Statement::Break => {
+                let f = self.frames.last();
+                match (f.and_then(|f| f.breaks.last().copied()), f.and_then(|f| f.break_depths.last().copied())) {
+                    (Some(t), Some(depth)) => {
+                        self.leave_scopes(depth, s.span)?;
+                        self.jump(t, s.span)
+                    }
+                    _ => {
+                        return Err(self.error("`break` outside a loop or switch", "nothing to break out of", s.span));
+                    }
+                }
+            }
             Statement::Return(e) => {
                 let (ret, ret_loc) = match self.frames.last() {
                     Some(f) => (f.ret.clone(), f.ret_loc),
@@ -138,13 +152,45 @@ impl<'p> Lowerer<'p> {
         if let Some(f) = self.frames.last_mut() {
             f.breaks.push(brk);
             f.continues.push(cont);
+            f.break_depths.push(f.scopes.len());
+            f.continue_depths.push(f.scopes.len());
         }
         let r = body(self);
         if let Some(f) = self.frames.last_mut() {
             f.breaks.pop();
             f.continues.pop();
+            f.break_depths.pop();
+            f.continue_depths.pop();
         }
         r
+    }
+
+    /// `goto label`: ends the lifetimes of the scopes the jump leaves, those open here that are
+    /// not open at the label. A label not lowered yet is reached from a location of its own,
+    /// whose edges to it are made when the label is ([`Self::labeled`]).
+    fn goto(&mut self, label: &str, target: LocId, span: Span) -> Result<()> {
+        if !self.tracks_lifetimes() {
+            self.jump(target, span);
+            return Ok(());
+        }
+        let Some(f) = self.frames.last() else { return Ok(()) };
+        let marks = f.marks.clone();
+        match f.label_scopes.get(label).cloned() {
+            Some(open) => {
+                if let Some(depth) = marks.iter().position(|(id, _)| !open.contains(id)) {
+                    self.leave_scopes(depth, span)?;
+                }
+                self.jump(target, span);
+            }
+            None => {
+                let wait = self.new_loc();
+                self.jump(wait, span);
+                if let Some(f) = self.frames.last_mut() {
+                    f.pending_gotos.push((label.to_string(), wait, marks));
+                }
+            }
+        }
+        Ok(())
     }
 
     pub(super) fn label_loc(&mut self, name: &str) -> LocId {
@@ -172,6 +218,9 @@ impl<'p> Lowerer<'p> {
                     ));
                 }
                 entry.1 = true;
+                if self.tracks_lifetimes() {
+                    self.goto_arrivals(&id.node.name, l, label.span)?;
+                }
                 self.fall_to(l);
             }
             Label::Case(e) => {
@@ -198,6 +247,26 @@ impl<'p> Lowerer<'p> {
         self.stmt(inner)
     }
 
+    /// At label `name` (location `l`): the edges of the `goto`s that waited for it, each ending
+    /// the lifetimes of the scopes it leaves; later `goto`s find the scopes open here.
+    fn goto_arrivals(&mut self, name: &str, l: LocId, span: Span) -> Result<()> {
+        let Some(f) = self.frames.last_mut() else { return Ok(()) };
+        let open: Vec<u32> = f.marks.iter().map(|m| m.0).collect();
+        f.label_scopes.insert(name.to_string(), open.clone());
+        let (arrivals, rest) = std::mem::take(&mut f.pending_gotos).into_iter().partition(|(n, ..)| n == name);
+        f.pending_gotos = rest;
+        let here = self.cur;
+        for (_, wait, marks) in arrivals {
+            self.cur = wait;
+            if let Some(start) = marks.iter().find(|(id, _)| !open.contains(id)).map(|m| m.1) {
+                self.end_lifetimes(start, span)?;
+            }
+            self.edge(self.cur, l, Stmt::Skip, Some(span));
+        }
+        self.cur = here;
+        Ok(())
+    }
+
     pub(super) fn case(&mut self, lo: i128, hi: i128, span: Span) -> Result<()> {
         let l = self.new_loc();
         let Some(ty) = self.frames.last().and_then(|f| f.switches.last()).map(|s| s.ty) else {
@@ -221,12 +290,14 @@ impl<'p> Lowerer<'p> {
         if let Some(f) = self.frames.last_mut() {
             f.switches.push(SwitchCtx { ty: v.ty, cases: Vec::new(), default: None });
             f.breaks.push(after);
+            f.break_depths.push(f.scopes.len());
         }
         // The body is entered only through its labels.
         self.cur = self.new_loc();
         let r = self.stmt(body);
         let frame = self.frames.last_mut().expect("inside a frame");
         frame.breaks.pop();
+        frame.break_depths.pop();
         let sw = frame.switches.pop().expect("pushed above");
         r?;
         self.fall_to(after);

@@ -7,7 +7,8 @@
 //! - divisors are always `(((d) & 8) ? -(((d) & 7) + 2) : (((d) & 7) + 1))`, never 0 or -1;
 //! - shift counts are `((s) & 15)`, and a left shift's left operand is unsigned or masked to 16
 //!   non-negative bits, so it never shifts a negative value or into the sign bit;
-//! - array indices are `a[(e) & 7]` on arrays of 8;
+//! - array indices are `a[(e) & 7]` on arrays of 8, and pointer walks over them step by 1, 2 or
+//!   4, so no pointer is formed beyond one past the end;
 //! - every local is initialised where it is declared, and no `goto` skips a declaration that is
 //!   read later (labels only ever end a block);
 //! - loops are bounded by counters that only their own increment writes, placed where `continue`
@@ -928,7 +929,9 @@ impl Gen {
             }
             5 => {
                 let e = self.expr(1);
-                let step = self.rng.range(1, 3);
+                // A step that divides 8: `w` ends one past the end, never beyond (C leaves
+                // forming a pointer beyond it undefined, and subst checks it).
+                let step = self.rng.pick(&[1, 2, 4]);
                 let t = m.rec[2].c();
                 let _ = writeln!(out, "{p}for ({t} *w = r1.fa; w < r1.fa + 8; w += {step})");
                 let _ = writeln!(out, "{p}    *w += {e};");
