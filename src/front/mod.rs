@@ -101,7 +101,18 @@ pub fn c_files(path: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
     } else if path.is_file() {
         Ok(vec![path.to_path_buf()])
     } else {
-        Err(Diagnostic::global(format!("{}: no such file or folder", path.display())))
+        // Said as it is: a FIFO or a device (`/dev/zero`) is not read, and a link that loops
+        // is no missing file.
+        match std::fs::metadata(path) {
+            Ok(_) => Err(Diagnostic::global(format!(
+                "{} is not a regular file or a folder (a FIFO, socket or device is not read)",
+                path.display()
+            ))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err(Diagnostic::global(format!("{}: no such file or folder", path.display())))
+            }
+            Err(e) => Err(Diagnostic::global(format!("cannot read {}: {e}", path.display()))),
+        }
     }
 }
 

@@ -160,7 +160,7 @@ impl SourceMap {
         self.contents
             .entry(file)
             .or_insert_with(|| {
-                std::fs::read_to_string(Path::new(&name)).ok().map(|s| s.lines().map(|l| l.chars().collect()).collect())
+                crate::diag::read_shown(Path::new(&name)).map(|s| s.lines().map(|l| l.chars().collect()).collect())
             })
             .as_ref()
     }
