@@ -136,7 +136,9 @@ impl SourceMap {
                 line = n;
             } else {
                 lines.push(LineOrigin { start, file, line });
-                line += 1;
+                // gcc stops counting at the largest line number (`#line 4294967295` is
+                // accepted); so does the map, where `+ 1` overflowed.
+                line = line.saturating_add(1);
             }
             start += text.len();
         }

@@ -580,3 +580,15 @@ fn a_spec_over_256_mib_is_refused_unread() {
     let err = subst::spec::load(&path).unwrap_err();
     assert!(err.message.ends_with("big.lts`: it is larger than 256 MiB"), "{err}");
 }
+
+#[test]
+fn lines_after_the_largest_line_number_stay_at_it_as_in_gcc() {
+    // gcc -E repeats `# 4294967295` for every later line; the map added one to it, which wrapped
+    // to line 0 (or panicked in a debug build).
+    let text = "#line 4294967295\nint main(void) {\n  int x = 1;\n  x = x + 1;\n  return x;\n}\n";
+    let (_dir, path) = source("big_line.c", text);
+    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).unwrap();
+    let ir = subst::ir::text::component(&program.lower("main").unwrap());
+    assert!(ir.contains("big_line.c\" 4294967295:3-"), "{ir}");
+    assert!(!ir.contains("big_line.c\" 0:"), "{ir}");
+}
