@@ -592,3 +592,18 @@ fn lines_after_the_largest_line_number_stay_at_it_as_in_gcc() {
     assert!(ir.contains("big_line.c\" 4294967295:3-"), "{ir}");
     assert!(!ir.contains("big_line.c\" 0:"), "{ir}");
 }
+
+#[test]
+fn a_few_lines_of_macros_that_expand_past_16_mib_are_refused_before_parsing() {
+    // 60 lines of 100,000 statements each: 18 MB of preprocessed text from a file of 700 bytes.
+    // The parser takes about 150 bytes of memory per byte (30 MB ran out of 3 GB).
+    let mut text = String::from("#define A0 x = 1;\n");
+    for i in 1..=5 {
+        text.push_str(&format!("#define A{i} {}\n", vec![format!("A{}", i - 1); 10].join(" ")));
+    }
+    text.push_str(&format!("int main(void) {{\n  int x = 0;\n{}  return x;\n}}\n", "  A5\n".repeat(60)));
+    assert!(text.len() < 1000);
+    let (_dir, path) = source("bomb.c", &text);
+    let err = front::load(std::slice::from_ref(&path), &FrontOptions::default()).err().expect("refused");
+    assert!(err.message.ends_with("bomb.c is longer than 16 MiB, more than subst parses"), "{err}");
+}
