@@ -13,7 +13,7 @@
 //! without the key — a verdict flipped and a plain checksum recomputed — fails the MAC and is a
 //! miss, logged at WARN. Since the MAC covers the entry's kind and key, an authentic entry copied
 //! under another key (the verdict of one pair of versions served for another) fails it too. What an entry can cost is bounded too: files over [`MAX_ENTRY_BYTES`]
-//! are not read, and callers bound what they take from an entry (e.g. the number and size of
+//! are not read, nor is anything but a regular file (a FIFO would block, `/dev/zero` never ends), and callers bound what they take from an entry (e.g. the number and size of
 //! predicates). Every rejection is logged at WARN.
 //!
 //! Kinds of entries: `compat` (a check of one version: verdict, counts, each level's table),
@@ -119,7 +119,7 @@ fn read_or_make_key(file: &Path) -> std::io::Result<Key> {
             Err(e) => return Err(e),
         }
     }
-    let secret = std::fs::read(file)?;
+    let secret = crate::diag::read_file(file, 4096)?;
     if secret.len() < 16 {
         return Err(std::io::Error::other("the key file holds fewer than 16 bytes"));
     }
@@ -221,15 +221,10 @@ impl Cache {
     pub fn load<T: DeserializeOwned>(&self, kind: &str, key: &str) -> Option<T> {
         let path = self.path(kind, key)?;
         let secret = &self.dir.as_ref()?.1;
-        match std::fs::metadata(&path) {
-            Ok(m) if m.len() > MAX_ENTRY_BYTES => {
-                tracing::warn!(path = %path.display(), bytes = m.len(), "cache entry larger than {MAX_ENTRY_BYTES} bytes ignored");
-                return None;
-            }
-            _ => {}
-        }
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
+        // Only a regular file of at most `MAX_ENTRY_BYTES` is read: an entry that is a FIFO
+        // would wait for ever, one linked to `/dev/zero` would never end.
+        let bytes = match crate::diag::read_file(&path, MAX_ENTRY_BYTES) {
+            Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 tracing::info!(path = %path.display(), "cache miss");
                 return None;
@@ -238,6 +233,10 @@ impl Cache {
                 tracing::warn!(path = %path.display(), %e, "unreadable cache entry ignored");
                 return None;
             }
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            tracing::warn!(path = %path.display(), "cache entry that is not UTF-8 ignored");
+            return None;
         };
         let entry: Envelope<serde_json::Value> = match serde_json::from_str(&text) {
             Ok(e) => e,

@@ -46,6 +46,11 @@
 //!   holds it to gcc's behaviour on the examples and on generated programs.
 //! - Input errors are values ([`diag::Diagnostic`]) with a file, line and column; no input
 //!   makes subst panic (the parser and the lowering run under `catch_unwind` as a last guard).
+//!   Every file subst reads (sources, specs, cache entries, files that line markers name) is
+//!   read by [`diag::read_file`]: only a regular file, of bounded size, so that a FIFO or a
+//!   device given or named as input is an error, not a wait for ever or an endless read. The
+//!   preprocessed text of a C file is bounded before parsing too ([`front::MAX_PREPROCESSED_BYTES`]:
+//!   the parser's memory grows with it, and a few lines of macros expand to gigabytes).
 //! - Only [`smt`] names `z3`'s solver; a solver `unknown` is an error value there, which becomes
 //!   the verdict Unknown (or, for a must-transition, its absence), never "holds".
 //! - "Holds" on C comes from CEGAR on may-abstractions, which over-approximate every component

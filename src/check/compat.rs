@@ -409,7 +409,8 @@ fn cache_key(
     order: &[usize],
     options: &CompatOptions,
 ) -> String {
-    let spec_text = std::fs::read_to_string(spec.file()).unwrap_or_else(|_| spec.file().to_string());
+    let spec_text =
+        crate::diag::read_shown(std::path::Path::new(spec.file())).unwrap_or_else(|| spec.file().to_string());
     let codes: Vec<String> = components.iter().map(super::substitution::code_text).collect();
     let settings =
         format!("{order:?} {:?} {} {} {:?}", options.cex, options.limits.key_text(), options.learner, options.alphabet);

@@ -51,7 +51,7 @@ impl Diagnostic {
             }
             return out;
         };
-        let source = std::fs::read_to_string(&span.file).ok();
+        let source = read_shown(std::path::Path::new(&span.file));
         let Some(source) = source.filter(|s| char_offset(s, span.line, span.col).is_some()) else {
             let mut out = format!("error: {}: {}\n", span, self.message);
             for n in &self.notes {
@@ -116,13 +116,46 @@ impl fmt::Display for Diagnostic {
 
 impl std::error::Error for Diagnostic {}
 
+/// The largest input file read (a C source, a spec, a file shown in a message): 256 MiB.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// The bytes of the regular file at `path` (a link is followed), at most `limit` of them. Anything
+/// else is an error, not read: a FIFO would wait for a writer for ever and a device such as
+/// `/dev/zero` never ends; so is a file longer than `limit`. Every file subst reads (sources,
+/// specs, cache entries, files named by line markers) is read through here.
+pub fn read_file(path: &std::path::Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() { "a folder" } else { "not a regular file (a FIFO, socket or device)" };
+        return Err(std::io::Error::other(format!("it is {what}")));
+    }
+    if meta.len() > limit {
+        return Err(std::io::Error::other(format!("it is larger than {} MiB", limit >> 20)));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::other(format!("it is larger than {} MiB", limit >> 20)));
+    }
+    Ok(bytes)
+}
+
+/// The text of the regular file at `path` when it can be read ([`read_file`], at most
+/// [`MAX_INPUT_BYTES`]) and is UTF-8: for showing source lines, where a file that cannot be
+/// shown is no error.
+pub fn read_shown(path: &std::path::Path) -> Option<String> {
+    String::from_utf8(read_file(path, MAX_INPUT_BYTES).ok()?).ok()
+}
+
 /// The text of `path`, or a diagnostic at its first byte that is not UTF-8, or `unreadable`'s
-/// diagnostic when it cannot be read.
+/// diagnostic when it cannot be read ([`read_file`]: a regular file of at most
+/// [`MAX_INPUT_BYTES`]).
 pub fn read_utf8(
     path: &std::path::Path,
     unreadable: impl FnOnce(std::io::Error) -> Diagnostic,
 ) -> Result<String, Diagnostic> {
-    let bytes = std::fs::read(path).map_err(unreadable)?;
+    let bytes = read_file(path, MAX_INPUT_BYTES).map_err(unreadable)?;
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         Diagnostic::at(non_utf8_span(path, bytes, &e.utf8_error()), "the file is not UTF-8 text", "this byte")

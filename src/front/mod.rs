@@ -101,7 +101,18 @@ pub fn c_files(path: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
     } else if path.is_file() {
         Ok(vec![path.to_path_buf()])
     } else {
-        Err(Diagnostic::global(format!("{}: no such file or folder", path.display())))
+        // Said as it is: a FIFO or a device (`/dev/zero`) is not read, and a link that loops
+        // is no missing file.
+        match std::fs::metadata(path) {
+            Ok(_) => Err(Diagnostic::global(format!(
+                "{} is not a regular file or a folder (a FIFO, socket or device is not read)",
+                path.display()
+            ))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err(Diagnostic::global(format!("{}: no such file or folder", path.display())))
+            }
+            Err(e) => Err(Diagnostic::global(format!("cannot read {}: {e}", path.display()))),
+        }
     }
 }
 
@@ -140,20 +151,63 @@ fn read_utf8(path: &Path) -> Result<String, Diagnostic> {
     })
 }
 
+/// The longest preprocessed text parsed, in bytes (16 MiB, several times the largest SV-COMP
+/// tasks). `lang_c`'s parser takes about 150 bytes of memory per byte of text (3 MB of
+/// statements on one line: 464 MB; 30 MB ran out of 3 GB), and a few lines of macros expand to
+/// gigabytes (`benches/FUZZ.md`), so the text is bounded before parsing: the preprocessor's
+/// output is read up to the bound and the preprocessor stopped there.
+pub const MAX_PREPROCESSED_BYTES: u64 = 16 << 20;
+
+/// The diagnostic of a preprocessed text of `path` longer than [`MAX_PREPROCESSED_BYTES`].
+fn too_long(path: &Path) -> Diagnostic {
+    Diagnostic::global(format!(
+        "the preprocessed text of {} is longer than {} MiB, more than subst parses",
+        path.display(),
+        MAX_PREPROCESSED_BYTES >> 20
+    ))
+    .with_note("a macro that expands to very much text, or included files, can make it so; `gcc -E` shows the text")
+}
+
 /// Runs the preprocessor on `path`: its output, or the diagnostic.
 fn preprocess(config: &Config, path: &Path) -> Result<String, Diagnostic> {
+    use std::io::Read;
+    use std::process::Stdio;
     read_utf8(path)?;
-    let output = std::process::Command::new(&config.cpp_command)
+    let mut child = std::process::Command::new(&config.cpp_command)
         .args(&config.cpp_options)
         .arg(path)
-        .output()
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| Diagnostic::global(format!("cannot run the preprocessor `{}`: {e}", config.cpp_command)))?;
-    if !output.status.success() {
-        let text = String::from_utf8_lossy(&output.stderr);
-        return Err(Diagnostic::global(format!("the preprocessor (gcc -E) failed on {}", path.display()))
-            .with_note(text.trim().to_string()));
+    // Its messages are read beside its text (kept up to 1 MiB), so that neither pipe fills.
+    let errors = child.stderr.take().map(|mut e| {
+        std::thread::spawn(move || {
+            let mut kept = Vec::new();
+            let _ = (&mut e).take(1 << 20).read_to_end(&mut kept);
+            let _ = std::io::copy(&mut e, &mut std::io::sink());
+            kept
+        })
+    });
+    let mut stdout = Vec::new();
+    let read = child.stdout.take().map(|o| o.take(MAX_PREPROCESSED_BYTES + 1).read_to_end(&mut stdout));
+    if stdout.len() as u64 > MAX_PREPROCESSED_BYTES {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(too_long(path));
     }
-    let text = String::from_utf8(output.stdout).map_err(|_| {
+    let status = child.wait();
+    let stderr = errors.and_then(|t| t.join().ok()).unwrap_or_default();
+    let failed = |why: String| {
+        Diagnostic::global(format!("the preprocessor (gcc -E) failed on {}", path.display())).with_note(why)
+    };
+    match (status, read) {
+        (Ok(s), Some(Ok(_))) if s.success() => {}
+        (Err(e), _) | (_, Some(Err(e))) => return Err(failed(e.to_string())),
+        _ => return Err(failed(String::from_utf8_lossy(&stderr).trim().to_string())),
+    }
+    let text = String::from_utf8(stdout).map_err(|_| {
         Diagnostic::global(format!("the preprocessed text of {} is not UTF-8", path.display()))
             .with_note("an included file is not UTF-8 text")
     })?;
@@ -177,7 +231,11 @@ fn parse_file(path: &Path, options: &FrontOptions) -> Result<Unit, Diagnostic> {
     let mut config = Config::with_gcc();
     config.flavor = Flavor::GnuC11;
     let text = if is_preprocessed(path) {
-        preprocessed_text(path, &read_utf8(path)?)
+        let text = read_utf8(path)?;
+        if text.len() as u64 > MAX_PREPROCESSED_BYTES {
+            return Err(too_long(path));
+        }
+        preprocessed_text(path, &text)
     } else {
         config.cpp_options = vec!["-E".into(), "-std=gnu11".into()];
         if options.data_model == DataModel::Ilp32 {

@@ -136,7 +136,9 @@ impl SourceMap {
                 line = n;
             } else {
                 lines.push(LineOrigin { start, file, line });
-                line += 1;
+                // gcc stops counting at the largest line number (`#line 4294967295` is
+                // accepted); so does the map, where `+ 1` overflowed.
+                line = line.saturating_add(1);
             }
             start += text.len();
         }
@@ -160,7 +162,7 @@ impl SourceMap {
         self.contents
             .entry(file)
             .or_insert_with(|| {
-                std::fs::read_to_string(Path::new(&name)).ok().map(|s| s.lines().map(|l| l.chars().collect()).collect())
+                crate::diag::read_shown(Path::new(&name)).map(|s| s.lines().map(|l| l.chars().collect()).collect())
             })
             .as_ref()
     }

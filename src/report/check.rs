@@ -796,8 +796,7 @@ fn excerpt(
     let old = d.old.as_ref()?;
     let new = d.new.as_ref()?;
     let read = |l: &Location| -> Option<(String, std::ops::Range<usize>)> {
-        let src = std::fs::read_to_string(sources.get(&l.file).map_or(std::path::Path::new(&l.file), |p| p.as_path()))
-            .ok()?;
+        let src = crate::diag::read_shown(sources.get(&l.file).map_or(std::path::Path::new(&l.file), |p| p.as_path()))?;
         let start = crate::diag::char_offset(&src, l.line, l.column)?;
         let end = crate::diag::char_offset(&src, l.end_line, l.end_column).unwrap_or(start).max(start + 1);
         Some((src, start..end))

@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use subst::front::{self, FrontOptions};
+
 fn subst(args: &[&str], file: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_subst")).args(args).arg(file).output().expect("the binary runs")
 }
@@ -515,4 +517,93 @@ fn a_hundred_labels_on_one_process_prefix_its_events() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let event = format!("{}a", "x.".repeat(100));
     assert!(String::from_utf8_lossy(&out.stdout).contains(&event), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+/// Runs `f` on a thread of its own; its result, or a failed test after a minute. A guard, not a
+/// speed goal: reading a FIFO waits for a writer for ever, and that wait is what it catches.
+fn without_waiting<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(60)).expect("it returned instead of waiting for a writer")
+}
+
+/// A FIFO named `name` in `dir`.
+fn fifo(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    assert!(Command::new("mkfifo").arg(&path).status().unwrap().success());
+    path
+}
+
+#[test]
+fn a_fifo_given_as_the_spec_is_refused_not_waited_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = fifo(dir.path(), "s.lts");
+    let err = without_waiting(move || subst::spec::load(&path).err()).expect("an error");
+    assert!(err.message.contains("s.lts`: it is not a regular file"), "{err}");
+}
+
+#[test]
+fn a_cache_entry_that_is_a_fifo_is_a_miss_not_a_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = "0".repeat(64);
+    std::fs::create_dir(dir.path().join("contain")).unwrap();
+    fifo(&dir.path().join("contain"), &format!("{key}.json"));
+    let cache = subst::cache::Cache::with_key(dir.path(), subst::cache::Key::from_secret(b"test"));
+    assert!(without_waiting(move || cache.load::<serde_json::Value>("contain", &key)).is_none());
+}
+
+#[test]
+fn a_line_marker_naming_a_fifo_leaves_the_message_without_an_excerpt() {
+    // The renderer reads the file a location names, to show its line; a `#line` can name anything.
+    let dir = tempfile::tempdir().unwrap();
+    let pipe = fifo(dir.path(), "pipe.c");
+    let (_src, path) = source("m.c", &format!("#line 1 \"{}\"\nint main(void) {{ int x = ; }}\n", pipe.display()));
+    let message =
+        without_waiting(move || front::load(&[path], &FrontOptions::default()).err().map(|d| d.render(false)));
+    let message = message.expect("a syntax error");
+    assert!(message.starts_with(&format!("error: {}:1:26: syntax error", pipe.display())), "{message}");
+}
+
+#[test]
+fn a_device_given_as_a_c_file_is_not_called_missing() {
+    let err = subst::front::c_files(Path::new("/dev/zero")).unwrap_err();
+    assert_eq!(err.message, "/dev/zero is not a regular file or a folder (a FIFO, socket or device is not read)");
+}
+
+#[test]
+fn a_spec_over_256_mib_is_refused_unread() {
+    // A sparse file: its size costs no disk and, refused on its size, no memory.
+    let (_dir, path) = source("big.lts", "");
+    std::fs::File::options().write(true).open(&path).unwrap().set_len(300 << 20).unwrap();
+    let err = subst::spec::load(&path).unwrap_err();
+    assert!(err.message.ends_with("big.lts`: it is larger than 256 MiB"), "{err}");
+}
+
+#[test]
+fn lines_after_the_largest_line_number_stay_at_it_as_in_gcc() {
+    // gcc -E repeats `# 4294967295` for every later line; the map added one to it, which wrapped
+    // to line 0 (or panicked in a debug build).
+    let text = "#line 4294967295\nint main(void) {\n  int x = 1;\n  x = x + 1;\n  return x;\n}\n";
+    let (_dir, path) = source("big_line.c", text);
+    let program = front::load(std::slice::from_ref(&path), &FrontOptions::default()).unwrap();
+    let ir = subst::ir::text::component(&program.lower("main").unwrap());
+    assert!(ir.contains("big_line.c\" 4294967295:3-"), "{ir}");
+    assert!(!ir.contains("big_line.c\" 0:"), "{ir}");
+}
+
+#[test]
+fn a_few_lines_of_macros_that_expand_past_16_mib_are_refused_before_parsing() {
+    // 60 lines of 100,000 statements each: 18 MB of preprocessed text from a file of 700 bytes.
+    // The parser takes about 150 bytes of memory per byte (30 MB ran out of 3 GB).
+    let mut text = String::from("#define A0 x = 1;\n");
+    for i in 1..=5 {
+        text.push_str(&format!("#define A{i} {}\n", vec![format!("A{}", i - 1); 10].join(" ")));
+    }
+    text.push_str(&format!("int main(void) {{\n  int x = 0;\n{}  return x;\n}}\n", "  A5\n".repeat(60)));
+    assert!(text.len() < 1000);
+    let (_dir, path) = source("bomb.c", &text);
+    let err = front::load(std::slice::from_ref(&path), &FrontOptions::default()).err().expect("refused");
+    assert!(err.message.ends_with("bomb.c is longer than 16 MiB, more than subst parses"), "{err}");
 }
