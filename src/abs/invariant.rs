@@ -125,19 +125,23 @@ pub fn takes(stmt: &Stmt) -> &'static [(Take, bool)] {
     }
 }
 
-/// Whether every location of `comp` with several edges out has only `assume` edges: the
-/// syntactic half of what [`merge`] and the merges of `check::bmc` and `abs::blocks` rest on,
-/// that the ways into a location are exclusive (no two of them taken from one state), since
-/// each picks the first way whose condition holds and leaves the last one's untested. A havoc,
-/// an event, a check or an assignment beside another edge would be a choice whose ways can
-/// both be taken. The front end branches only by a condition and its negation, or by a
+/// Whether every location of `comp` with several edges out has only `assume` edges, or only
+/// edges into one location that write nothing (the letters of a state label, `abs::labels`):
+/// the syntactic half of what `merge` and the merges of `check::bmc` and `abs::blocks` rest on,
+/// that the ways into a location are exclusive or agree on the state, since each picks the
+/// first way whose condition holds and leaves the last one's untested. A havoc, a check or an
+/// assignment beside another edge would be a choice whose ways can both be taken from one
+/// state and differ. The front end branches only by a condition and its negation, or by a
 /// switch's cases and their complement; `tests/it/blocks.rs` checks the other half, that their
 /// conditions never hold together, with the solver, on the lowered examples and generated
 /// programs.
 pub fn branches_only_by_assumptions(comp: &Component) -> bool {
-    comp.successors()
-        .iter()
-        .all(|outs| outs.len() < 2 || outs.iter().all(|&e| matches!(comp.edges[e].stmt, Stmt::Assume(_))))
+    let writes_nothing = |s: &Stmt| matches!(s, Stmt::Skip | Stmt::Event(Event::Plain(_) | Event::Send(..)));
+    comp.successors().iter().all(|outs| {
+        outs.len() < 2
+            || outs.iter().all(|&e| matches!(comp.edges[e].stmt, Stmt::Assume(_)))
+            || outs.iter().all(|&e| writes_nothing(&comp.edges[e].stmt) && comp.edges[e].to == comp.edges[outs[0]].to)
+    })
 }
 
 /// Where a block ends.
