@@ -42,6 +42,14 @@
 //! - The IR is C's semantics, made explicit: every integer conversion is a cast node, every
 //!   undefined behaviour is a `check` edge, every side effect is an edge, and every edge keeps
 //!   the C source span and text it came from (see [`ir`]).
+//! - Control flow branches only by exclusive assumptions: a location with several edges out has
+//!   only `assume` edges, and no state satisfies two of their conditions (the front end's
+//!   conditions and their negations, a switch's cases and their complement; the glue of
+//!   [`check::product`]), or only edges into one location that write nothing (the letters of
+//!   [`abs::labels`]). The merges of [`abs::invariant`], [`abs::blocks`] and [`check::bmc`]
+//!   take the first way whose condition holds and rely on it;
+//!   [`abs::invariant::branches_only_by_assumptions`] is debug-asserted there, and
+//!   `tests/it/blocks.rs` checks the conditions of lowered programs pairwise with the solver.
 //! - The interpreter ([`ir::interp`]) is the reference semantics; `tests/it/gcc_agreement.rs`
 //!   holds it to gcc's behaviour on the examples and on generated programs.
 //! - Input errors are values ([`diag::Diagnostic`]) with a file, line and column; no input

@@ -136,6 +136,12 @@ fn takes(stmt: &Stmt) -> &'static [(Take, bool)] {
 impl Plan {
     /// The plan of `comp`; `visible`: events are transitions of the model.
     pub fn new(comp: &Component, visible: bool) -> Plan {
+        // `merge` takes the first way whose condition holds: the ways must be exclusive.
+        debug_assert!(
+            super::invariant::branches_only_by_assumptions(comp),
+            "a location of {} branches other than by assumptions",
+            comp.name
+        );
         let n = comp.n_locs as usize;
         let (order, back) = super::invariant::acyclic_order(comp);
         let mut position = vec![usize::MAX; n];

@@ -125,6 +125,25 @@ pub fn takes(stmt: &Stmt) -> &'static [(Take, bool)] {
     }
 }
 
+/// Whether every location of `comp` with several edges out has only `assume` edges, or only
+/// edges into one location that write nothing (the letters of a state label, `abs::labels`):
+/// the syntactic half of what `merge` and the merges of `check::bmc` and `abs::blocks` rest on,
+/// that the ways into a location are exclusive or agree on the state, since each picks the
+/// first way whose condition holds and leaves the last one's untested. A havoc, a check or an
+/// assignment beside another edge would be a choice whose ways can both be taken from one
+/// state and differ. The front end branches only by a condition and its negation, or by a
+/// switch's cases and their complement; `tests/it/blocks.rs` checks the other half, that their
+/// conditions never hold together, with the solver, on the lowered examples and generated
+/// programs.
+pub fn branches_only_by_assumptions(comp: &Component) -> bool {
+    let writes_nothing = |s: &Stmt| matches!(s, Stmt::Skip | Stmt::Event(Event::Plain(_) | Event::Send(..)));
+    comp.successors().iter().all(|outs| {
+        outs.len() < 2
+            || outs.iter().all(|&e| matches!(comp.edges[e].stmt, Stmt::Assume(_)))
+            || outs.iter().all(|&e| writes_nothing(&comp.edges[e].stmt) && comp.edges[e].to == comp.edges[outs[0]].to)
+    })
+}
+
 /// Where a block ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Head {
@@ -180,6 +199,7 @@ pub fn blocks_by_path(
     max_ways: usize,
 ) -> Blocks {
     let comp = enc.component();
+    debug_assert!(branches_only_by_assumptions(comp), "a location of {} branches other than by assumptions", comp.name);
     let succ = comp.successors();
     let (order, is_cut) = cut_marks(comp, every_location);
     let cuts: Vec<LocId> = order.iter().copied().filter(|l| is_cut[l.index()]).collect();
@@ -285,9 +305,12 @@ fn merge(mut ways: Vec<Way>, defs: &mut Vec<Bool>, counter: &mut u64) -> (Bool, 
     let conds: Vec<Bool> = ways.iter().map(|(c, _)| c.clone()).collect();
     defs.push(reach.eq(Bool::or(&conds).simplify()));
     // The way with the largest condition becomes the last, the `else` of every if-then-else
-    // below, whose condition is never tested (the ways into a location are exclusive): the
-    // `default` of a switch, the conjunction of every case's negation, is then not in the
-    // merged terms (a switch of 2,000 cases: the one-shot check took 2.7 times less).
+    // below, whose condition is never tested: the `default` of a switch, the conjunction of
+    // every case's negation, is then not in the merged terms (a switch of 2,000 cases: the
+    // one-shot check took 2.7 times less). The chain takes the first way whose condition
+    // holds, in any order, so it is exact only because the ways into a location are exclusive
+    // (`branches_only_by_assumptions`); the reach condition, their disjunction, makes the
+    // untested `else` safe.
     let sizes: Vec<usize> = conds.iter().map(|c| smt::term_count(c, MERGE_LOOK)).collect();
     let mut largest = ways.len() - 1;
     for (i, &n) in sizes.iter().enumerate() {

@@ -86,6 +86,12 @@ impl<'a> Bmc<'a> {
     /// Each query gets `budget` resource units of Z3's work and at most the time left before
     /// `deadline`.
     pub fn new(comp: &'a Component, budget: u32, deadline: crate::deadline::Deadline) -> Bmc<'a> {
+        // The merges take the first way whose condition holds: the ways must be exclusive.
+        debug_assert!(
+            crate::abs::invariant::branches_only_by_assumptions(comp),
+            "a location of {} branches other than by assumptions",
+            comp.name
+        );
         let enc = Encoder::new(comp);
         let state = enc.state("b0.");
         let mut smt = Smt::with_deadline(budget, deadline);
